@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Write the verl key/default snapshot that wizard.core.verl_schema reads, from an installed verl.
+
+    python scripts/snapshot_verl_schema.py                      # the verl importable here
+    python scripts/snapshot_verl_schema.py --python /path/venv/bin/python
+    python scripts/snapshot_verl_schema.py --config-dir DIR --version 0.9.1
+
+It reads verl's flattened reference configs (`_generated_ppo_trainer.yaml` for the FSDP engine and
+`_generated_ppo_megatron_trainer.yaml` for Megatron) and writes `wizard/core/verl_data/verl-<version>.json`:
+every dotted key with its default per engine, plus the mappings that are open (an empty dict by default,
+so any sub-key is accepted). Adding a verl version is one run of this script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ENGINE_FILES = {"dp": "_generated_ppo_trainer.yaml", "megatron": "_generated_ppo_megatron_trainer.yaml"}
+OUT_DIR = Path(__file__).resolve().parents[1] / "wizard" / "core" / "verl_data"
+
+LOCATE = (
+    "import importlib.metadata as m, importlib.util as u, pathlib;"
+    "s=u.find_spec('verl');"
+    "print(pathlib.Path(s.origin).parent / 'trainer' / 'config');"
+    "print(m.version('verl'))"
+)
+
+
+def locate(python: str) -> tuple[Path, str]:
+    """Find verl's config folder and version in the environment of `python`, without importing verl."""
+    out = subprocess.run([python, "-c", LOCATE], check=True, capture_output=True, text=True).stdout.split()
+    return Path(out[0]), out[1]
+
+
+def flatten(tree, prefix: str, keys: dict, open_maps: list) -> None:
+    """Dotted keys of a nested mapping; lists and scalars are leaves, empty mappings are open."""
+    for key, value in tree.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict) and value:
+            flatten(value, dotted + ".", keys, open_maps)
+        else:
+            if isinstance(value, dict):
+                open_maps.append(dotted)
+            keys[dotted] = value
+
+
+def snapshot(config_dir: Path, version: str) -> dict:
+    engines = {}
+    open_maps: set[str] = set()
+    for engine, name in ENGINE_FILES.items():
+        tree = yaml.safe_load((config_dir / name).read_text())
+        keys: dict = {}
+        maps: list = []
+        flatten(tree, "", keys, maps)
+        engines[engine] = keys
+        open_maps.update(maps)
+    return {"version": version, "engines": engines, "open": sorted(open_maps)}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--python", default=sys.executable, help="python of the environment that has verl")
+    parser.add_argument("--config-dir", type=Path, help="read this folder instead of an installed verl")
+    parser.add_argument("--version", help="version label (required with --config-dir)")
+    args = parser.parse_args(argv)
+    if args.config_dir:
+        if not args.version:
+            parser.error("--version is required with --config-dir")
+        config_dir, version = args.config_dir, args.version
+    else:
+        config_dir, version = locate(args.python)
+    data = snapshot(config_dir, version)
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    out = OUT_DIR / f"verl-{version}.json"
+    out.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
+    counts = ", ".join(f"{e}: {len(k)} keys" for e, k in data["engines"].items())
+    print(f"wrote {out} ({counts}, {len(data['open'])} open mappings)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,61 @@
+"""The `verl-wizard` command line: the TUI by default, and the headless commands of DESIGN.md section 4.
+
+Exit codes: 0 no errors, 1 errors found, 2 unusable input (one line on stderr, never a traceback),
+3 an answer is needed and there is no terminal, 130 cancelled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from wizard import __version__
+from wizard.errors import ExitStatus, UsageError
+
+COMMANDS = ("new", "check", "topo", "presets", "explain")
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse that reports a bad flag in one line and exits 2."""
+
+    def error(self, message: str):  # noqa: D401 - argparse's signature
+        sys.stderr.write(f"verl-wizard: error: {message} (see verl-wizard {self.prog.split()[-1] if ' ' in self.prog else ''} --help)\n".replace("  ", " "))
+        raise SystemExit(ExitStatus.BAD_INPUT)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(prog="verl-wizard", description="Set up a verl RL post-training run correctly: a guided TUI and headless checks.")
+    parser.add_argument("--version", action="version", version=f"verl-wizard {__version__}")
+    subparsers = parser.add_subparsers(dest="command", parser_class=OneLineParser)
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"wizard.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"wizard.commands.{name}":
+                raise
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return ExitStatus.OK
+    try:
+        return int(args.func(args))
+    except UsageError as exc:
+        sys.stderr.write(f"verl-wizard: error: {exc}\n")
+        return ExitStatus.BAD_INPUT
+    except KeyboardInterrupt:
+        sys.stderr.write("verl-wizard: cancelled\n")
+        return ExitStatus.CANCELLED
+    except BrokenPipeError:
+        return ExitStatus.OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Headless subcommands: each module has register(subparsers) and run(args) -> exit code."""

@@ -1,0 +1,49 @@
+"""`verl-wizard check PATH` (alias `validate-config --config PATH`): read a config or launch script, run every rule."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from wizard.commands.common import topology_layer
+from wizard.commands.output import as_json, as_text, emit
+from wizard.core.findings import has_errors
+from wizard.core.layers import build
+from wizard.core.rules import context_for, evaluate
+from wizard.errors import ExitStatus
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("check", help="check a config.yaml, a run's .hydra/config.yaml, an answers file or a launch script",
+                              description="Read a verl config or launch script into answers and run every rule on it.")
+    p.add_argument("path", help="config.yaml, .hydra/config.yaml, answers.yaml, or a .sh calling python -m verl.trainer.main_ppo")
+    _common(p)
+    alias = subparsers.add_parser("validate-config", help="alias of check (the spelling some guides use)")
+    alias.add_argument("--config", dest="path", required=True, help="the config or script to check")
+    _common(alias)
+
+
+def _common(p) -> None:
+    p.add_argument("--mode", choices=("local", "cluster"), default="local",
+                   help="local: paths must exist on this machine; cluster: paths are for the cluster and are not checked")
+    p.add_argument("--topology", help="a fake topology, a `nvidia-smi topo -m` file, or `detect`")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from wizard.detect.config_files import read_check_input
+
+    source = read_check_input(Path(args.path))
+    topology, _ = topology_layer(args.topology)
+    layered = build([(source.kind, source.flat)])
+    ctx = context_for(layered.answers, layered.flat, mode=args.mode, topology=topology)
+    findings = evaluate(ctx)
+    if args.format == "json":
+        emit(as_json(findings, source=source.kind, notes=source.notes))
+    else:
+        emit(f"{args.path}: read as a {source.kind}")
+        for note in source.notes:
+            emit(f"note: {note}")
+        emit(as_text(findings))
+    return ExitStatus.FINDINGS if has_errors(findings) else ExitStatus.OK

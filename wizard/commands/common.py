@@ -1,0 +1,54 @@
+"""Pieces shared by `new` and `check`: --set parsing, the answers file, the topology layer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from wizard.core.layers import check_address, flatten_answers_doc
+from wizard.errors import UsageError
+
+
+def parse_set_flags(items: list[str] | None) -> dict[str, Any]:
+    """`--set key=value` as a launch script writes it (a leading + is accepted) -> verl keys/addresses."""
+    from wizard.detect.hydra_values import parse_override_value
+
+    values: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, raw = item.partition("=")
+        key = key.strip().lstrip("+")
+        if not sep or not key:
+            raise UsageError(f"--set {item}: expected dotted.key=value, e.g. --set actor_rollout_ref.rollout.n=8")
+        check_address(key)
+        try:
+            values[key] = parse_override_value(raw)
+        except ValueError as exc:
+            raise UsageError(f"--set {key}: {exc}") from None
+    return values
+
+
+def read_answers_file(path: str) -> dict[str, Any]:
+    from wizard.detect.config_files import read_text
+
+    text = read_text(Path(path))
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        raise UsageError(f"--answers {path}: YAML syntax error{where}") from None
+    if doc is None:
+        raise UsageError(f"--answers {path}: empty file; write at least one section (see verl-wizard new --help)")
+    return flatten_answers_doc(doc, f"--answers {path}")
+
+
+def topology_layer(spec: str | None):
+    """(topology, detected values) for --topology: a fake name, a `nvidia-smi topo -m` file, or `detect`."""
+    if not spec:
+        return None, {}
+    from wizard.detect.topology_source import load_topology
+
+    topo = load_topology(spec)
+    return topo, {"trainer.n_gpus_per_node": len(topo.gpus), "trainer.nnodes": getattr(topo, "nodes", 1)}

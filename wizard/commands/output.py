@@ -1,0 +1,50 @@
+"""Printing findings for people (text) and for programs (the JSON shape of DESIGN.md section 4)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Iterable
+
+from wizard.core.findings import Finding, Severity, has_errors
+from wizard.emit.yaml_text import scalar
+
+MARK = {Severity.ERROR: "✗", Severity.WARNING: "!", Severity.INFO: "i"}
+
+
+def verdict(findings: Iterable[Finding]) -> str:
+    return "fail" if has_errors(findings) else "pass"
+
+
+def as_json(findings: list[Finding], written: list[str] | None = None, **extra: Any) -> str:
+    doc: dict[str, Any] = {"verdict": verdict(findings), "findings": [f.to_json() for f in findings]}
+    if written is not None:
+        doc["written"] = written
+    doc.update(extra)
+    return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def fix_as_flags(fix_set: dict) -> str:
+    parts = []
+    for key, value in fix_set.items():
+        parts.append(f"--set {key}=null" if value is None else f"--set {key}={scalar(value)}")
+    return " ".join(parts)
+
+
+def as_text(findings: list[Finding], show_why: bool = True) -> str:
+    lines = []
+    for f in findings:
+        lines.append(f"{MARK[f.severity]} {f.id} {f.severity.value}: {f.message}")
+        if show_why and f.severity is not Severity.INFO:
+            lines.append(f"    why: {f.why}")
+        for fix in f.fixes:
+            lines.append(f"    fix: {fix.label}   ({fix_as_flags(fix.set)})")
+    counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
+    lines.append(
+        f"verdict: {verdict(findings)} ({counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} note(s))"
+    )
+    return "\n".join(lines)
+
+
+def emit(text: str) -> None:
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -1,0 +1,105 @@
+"""The rules engine: every rule over answers + plan, with fixes checked before they are offered.
+
+One engine serves the TUI, `new` and `check`. A rule is a function `(ctx) -> iterable of Finding`,
+registered per family in the modules beside this one. `evaluate` runs them all; for each error it keeps
+only the fixes that, applied to the answers, make that finding go away without adding an error of the
+same family (so a one-key fix never trades one mistake for another).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Optional
+
+from wizard.core.answers import Answers
+from wizard.core.findings import Finding, Severity
+from wizard.core.plan import Plan, build_plan
+from wizard.errors import UsageError
+
+Rule = Callable[["RuleContext"], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class RuleContext:
+    """What the rules see. `topology` and `models` are filled in when detected, pasted or read."""
+
+    answers: Answers
+    plan: Plan
+    flat: dict[str, Any] = field(default_factory=dict)
+    mode: str = "local"  # "local": paths are checked on this machine; "cluster": they are not
+    topology: Any = None
+    models: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
+    deploy: Any = None
+
+
+def _registry() -> list[Rule]:
+    from wizard.core.rules import batch, placement, roles, schema
+
+    return [*schema.RULES, *roles.RULES, *batch.RULES, *placement.RULES]
+
+
+_RULES: list[Rule] | None = None
+
+
+def all_rules() -> list[Rule]:
+    global _RULES
+    if _RULES is None:
+        _RULES = _registry()
+    return _RULES
+
+
+def context_for(answers: Answers, flat: Optional[dict] = None, **kwargs: Any) -> RuleContext:
+    return RuleContext(answers=answers, plan=build_plan(answers), flat=dict(flat or {}), **kwargs)
+
+
+def run_rules(ctx: RuleContext, family: Optional[str] = None) -> list[Finding]:
+    """All findings, unverified fixes, optionally only those of one family prefix (e.g. "BATCH")."""
+    findings: list[Finding] = []
+    for rule in all_rules():
+        for finding in rule(ctx):
+            if family is None or finding.id.startswith(family + "-"):
+                findings.append(finding)
+    return findings
+
+
+def evaluate(ctx: RuleContext) -> list[Finding]:
+    """All findings, errors first, each error and warning carrying only fixes that were checked to work."""
+    findings = run_rules(ctx)
+    checked = [_with_working_fixes(ctx, f) if f.severity is not Severity.INFO and f.fixes else f for f in findings]
+    order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+    return sorted(checked, key=lambda f: (order[f.severity], f.id))
+
+
+def apply_fix(ctx: RuleContext, fix_set: dict[str, Any]) -> RuleContext:
+    """The context after setting the fix's keys (None removes a key) on the flat answers."""
+    from wizard.core.layers import answers_from_flat, canonical_address
+
+    flat = dict(ctx.flat)
+    for key, value in fix_set.items():
+        address = canonical_address(key)
+        if value is None:
+            flat.pop(address, None)
+        else:
+            flat[address] = value
+    answers = answers_from_flat(flat)
+    return replace(ctx, answers=answers, plan=build_plan(answers), flat=flat)
+
+
+def _key(f: Finding) -> tuple:
+    return (f.id, f.paths)
+
+
+def _with_working_fixes(ctx: RuleContext, finding: Finding) -> Finding:
+    family = finding.id.split("-")[0]
+    before = {_key(f) for f in run_rules(ctx, family) if f.severity is Severity.ERROR}
+    kept = []
+    for fix in finding.fixes:
+        try:
+            after_ctx = apply_fix(ctx, fix.set)
+        except UsageError:
+            continue
+        after = {_key(f) for f in run_rules(after_ctx, family) if f.severity is Severity.ERROR}
+        if _key(finding) not in after and after <= before:
+            kept.append(fix)
+    return replace(finding, fixes=tuple(kept))

@@ -1,0 +1,138 @@
+"""Every rule id with its severity, a one-line title and the reason it exists.
+
+Ids are stable: add new ones, never reuse one. Findings take their `why` from here, `explain` prints
+it, and the README's rule table is generated from it. Rules marked `later` are reserved for checks that
+need a model file, a data file or hardware detection and arrive with their own modules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RuleDoc:
+    id: str
+    severity: str
+    title: str
+    why: str
+
+
+_RULES = [
+    # Roles and models
+    ("ROLE-001", "error", "No actor model path",
+     "verl falls back to its placeholder ~/models/deepseek-llm-7b-chat and fails to load it; the actor (and the reference, a copy of it) must come from a real checkpoint."),
+    ("ROLE-002", "error", "A critic is needed and has no model path",
+     "GAE (or critic.enable) builds a value model; without critic.model.path verl loads its placeholder path and the run dies after the workers start."),
+    ("ROLE-003", "warning", "Critic and reward model are the same checkpoint",
+     "Initialising the value model from the reward model couples value and reward estimates; the usual choice is the actor's checkpoint."),
+    ("ROLE-004", "error", "The reward model is not a sequence classifier with one label",
+     "A discriminative reward model must output one scalar per sequence; a causal LM or a multi-label head gives meaningless rewards."),
+    ("ROLE-005", "error", "No source of reward",
+     "With no reward model and no custom reward function, verl's built-in scorer picks a function by data_source and raises NotImplementedError for sources it does not know."),
+    ("ROLE-006", "warning", "A critic is built but the estimator does not use it",
+     "Only gae reads the critic's values; with another estimator the critic costs GPU memory and time for nothing."),
+    ("ROLE-007", "error", "A model path verl cannot open",
+     "verl does not expand ~ (it treats the path as a Hugging Face repo id) and a local path must exist on the machines that load it."),
+    ("ROLE-008", "warning", "Actor and critic or reward model tokenizers differ",
+     "Token ids from the actor mean different tokens to a model with another vocabulary unless the reward model re-tokenizes with its own tokenizer."),
+    ("ROLE-009", "info", "The reference model is a frozen copy of the actor's start",
+     "verl loads the reference from actor_rollout_ref.model.path as a separate frozen model (with LoRA: the base model with the adapter off); it costs memory but needs no path of its own."),
+    ("ROLE-010", "error", "DAPO group filtering with a colocated reward model",
+     "verl refuses algorithm.filter_groups with a reward model that shares the training GPUs: give the reward model its own pool."),
+    # Batch arithmetic
+    ("BATCH-001", "error", "Responses per step do not split evenly over the GPUs",
+     "verl asserts at start-up that train_batch_size × rollout.n is divisible by the minimal batch (the GPU count for FSDP, dp × micro for Megatron)."),
+    ("BATCH-002", "error", "Mini-batch larger than the train batch",
+     "An optimizer step cannot take more prompts than a training step produces; verl rejects it without dynamic batching and silently pads with it."),
+    ("BATCH-003", "warning", "Train batch is not a multiple of the mini-batch",
+     "verl pads the batch with dummy rows up to a multiple of the mini-batch: compute is spent on padding and rollout and update fall out of step."),
+    ("BATCH-004", "error", "Mini-batch responses do not split over data-parallel ranks",
+     "Every update asserts that ppo_mini_batch_size × n is divisible by the data-parallel size; it fails on the first step, after model loading."),
+    ("BATCH-005", "error", "Per-GPU mini-batch is not a multiple of the micro-batch",
+     "Micro-batches must tile each GPU's share of a mini-batch (and of the log-prob batch); verl asserts it at the first step."),
+    ("BATCH-006", "error", "Micro-batch size set twice, or not at all",
+     "Without dynamic batching verl needs exactly one micro-batch size per role, and its 0.9 workers need the per-GPU form."),
+    ("BATCH-007", "error", "Token budget smaller than one sequence",
+     "With dynamic batching a micro-batch must hold the longest sequence: budget × sp must be at least max_prompt_length + max_response_length."),
+    ("BATCH-008", "error", "Group estimator with one response per prompt",
+     "GRPO-style estimators compare the responses to one prompt; with n = 1 every advantage is zero and nothing is learned."),
+    ("BATCH-009", "warning", "GAE with several responses per prompt",
+     "PPO with a critic usually samples one response per prompt; n > 1 multiplies rollout cost without the group baseline it pays for."),
+    ("BATCH-010", "error", "The critic's batch chain does not split evenly",
+     "The critic updates on the same responses with its own mini/micro sizes, and the same divisibility applies over its data-parallel ranks."),
+    ("BATCH-011", "warning", "Optimizer steps per rollout outside 1..16",
+     "Many updates on one batch of rollouts make the policy stale (off-policy); very large mini-batches waste the rollout."),
+    ("BATCH-012", "error", "separate_async: train batch != parameter_sync_step × mini-batch",
+     "The separate-async trainer syncs weights every parameter_sync_step mini-batches and asserts that they add up to one training batch."),
+    ("BATCH-013", "error", "Fewer rows than one train batch", "Steps per epoch = rows // train_batch_size: with fewer rows nothing is trained.", ),
+    ("BATCH-014", "error", "Rollout log-prob batching differs from the actor's",
+     "verl's workers assert that rollout.log_prob_use_dynamic_bsz equals actor.use_dynamic_bsz."),
+    # Placement
+    ("PLACE-001", "error", "GPU count not divisible by rollout tensor parallelism",
+     "Each inference replica takes TP GPUs; verl asserts the rollout world size is a multiple of TP."),
+    ("PLACE-002", "error", "Rollout tensor-parallel group larger than a node",
+     "A TP group that spans nodes all-reduces every layer over the network: generation slows by an order of magnitude."),
+    ("PLACE-003", "warning", "A tensor-parallel group crosses a weak link",
+     "TP traffic over NODE/SYS paths is several times slower than over NVLink or one PCIe switch."),
+    ("PLACE-004", "error", "Megatron parallel sizes do not fit the GPUs",
+     "verl asserts that the GPU count is divisible by TP·PP·CP; a Megatron TP group must also stay inside a node."),
+    ("PLACE-005", "error", "Attention heads not divisible by TP or SP",
+     "vLLM/SGLang split heads over TP and Ulysses splits them over SP; an uneven split is refused."),
+    ("PLACE-006", "error", "Sequence parallelism without remove-padding",
+     "verl's Ulysses implementation works on packed sequences and refuses sp > 1 without use_remove_padding."),
+    ("PLACE-007", "error", "The plan needs more GPUs than the target has",
+     "verl checks the Ray cluster for the sum of all pools and stops with 'Total available GPUs X is less than total desired GPUs Y'."),
+    ("PLACE-008", "error", "Estimated memory per GPU exceeds the GPU",
+     "The run would stop with CUDA out of memory; reduce the micro-batch, offload, or shard further."),
+    ("PLACE-009", "error", "Split pools that verl refuses",
+     "Standalone rollout and reward pools need positive sizes, separate_async needs a non-naive weight sync, and hybrid_engine=false only works with separate_async."),
+    ("PLACE-010", "warning", "n_gpus_per_node differs from the detected GPUs",
+     "Planning for another GPU count than the machine has leaves GPUs idle or asks for GPUs that are not there."),
+    ("PLACE-011", "warning", "Multi-node plan without an RDMA NIC near the GPUs",
+     "Data-parallel gradients between nodes then travel over plain TCP and the step time is dominated by communication."),
+    ("PLACE-012", "error", "Ulysses sequence parallelism does not divide the GPU count",
+     "The data-parallel size is GPUs / sp; an uneven split leaves no valid device mesh."),
+    ("PLACE-013", "error", "A rollout parallel layout verl refuses",
+     "verl asserts rollout expert parallelism = TP × DP when EP > 1, and rollout pipeline parallelism is not implemented."),
+    # Data
+    ("DATA-001", "error", "A data file is missing or unreadable", "verl reads parquet, json and jsonl only."),
+    ("DATA-002", "error", "The prompt column is missing", "verl fails with KeyError on data.prompt_key."),
+    ("DATA-003", "error", "Prompts are not chat lists", "A plain string is iterated character by character by the chat template."),
+    ("DATA-004", "error", "No ground truth for a rule-based reward", "The built-in scorers compare against reward_model.ground_truth."),
+    ("DATA-005", "warning", "Prompts longer than max_prompt_length", "Over-long prompts are filtered or truncated."),
+    ("DATA-006", "error", "Reward-model pairs without chosen/rejected", "Pairwise data needs both columns."),
+    ("DATA-007", "error", "SFT data without a messages list", "verl's SFT dataset reads a messages list."),
+    ("DATA-008", "error", "A data path starting with ~",
+     "verl does not expand ~: the path is resolved against the working directory and the file is not found."),
+    # Deployment
+    ("DEPLOY-001", "error", "CUDA_VISIBLE_DEVICES set by hand", "Ray assigns GPUs to workers; a hand-set mask breaks placement."),
+    ("DEPLOY-002", "error", "RAY_ADDRESS of the wrong form for its use", "http:// is for job submission, host:6379 for ray.init, ray:// for Ray Client."),
+    ("DEPLOY-003", "warning", "RAY_DEDUP_LOGS=0 on a multi-node target", "Every worker's log lines reach the driver: a log storm."),
+    ("DEPLOY-004", "error", "Manifest GPUs or nodes differ from the config", "verl asks Ray for nnodes × n_gpus_per_node GPUs."),
+    ("DEPLOY-005", "error", "Too few CPUs per GPU", "Workers, data loaders and reward workers need CPUs on each node."),
+    ("DEPLOY-006", "error", "A secret value inline", "Tokens and API keys belong in a Secret or the environment."),
+    ("DEPLOY-007", "error", "An invalid Kubernetes name", "Names must be DNS labels (RayJob at most 47 characters, RayCluster 53)."),
+    ("DEPLOY-008", "error", "ray_init.num_cpus set while joining a cluster", "ray.init refuses resources when it connects to an existing cluster."),
+    ("DEPLOY-009", "warning", "Multi-node without NCCL/GLOO interface settings", "NCCL may pick the wrong interface and hang."),
+    ("DEPLOY-010", "error", "A RayJob entrypoint that chains commands", "The entrypoint must be one plain command."),
+    ("DEPLOY-011", "warning", "No shared memory volume", "A Pod's default /dev/shm is 64 MiB; NCCL and data loaders need more."),
+    ("DEPLOY-012", "error", "Ray token authentication differs between head, workers and driver", "A process without the token cannot join."),
+    # Schema
+    ("KEY-001", "error", "A key verl does not have",
+     "Hydra accepts unknown keys inside a config file without a word, so a typo silently leaves verl's default in force."),
+    ("KEY-002", "error", "A mandatory value is missing",
+     "verl 0.9 has no default for actor_rollout_ref.rollout.name (and for the reward model's rollout name when it is on) and stops with MissingMandatoryValue."),
+    ("KEY-003", "warning", "A key verl parses but ignores",
+     "verl 0.9 keeps the old top-level reward_model.*, custom_reward_function.* and sandbox_fusion.* in its schema but no longer reads them: the setting has no effect."),
+    ("KEY-004", "error", "A value outside the allowed set",
+     "verl looks these names up in registries or validates them in its config dataclasses and stops at start-up (or at the first worker) when they are unknown."),
+    ("KEY-005", "error", "A combination of values verl rejects at start-up",
+     "verl's start-up validation refuses sampling-based validation with a rollout temperature of 0."),
+]
+
+CATALOGUE: dict[str, RuleDoc] = {r[0]: RuleDoc(*r) for r in _RULES}
+
+
+def why(rule_id: str) -> str:
+    return CATALOGUE[rule_id].why

@@ -1,0 +1,139 @@
+"""Placement (PLACE-*): parallel groups fit the GPUs and nodes, pools add up, the target is big enough."""
+
+from __future__ import annotations
+
+from wizard.core.findings import Fix, error
+from wizard.core.plan import extra_or_default
+from wizard.core.rules.catalogue import why
+from wizard.core.rules.fixes import divisors
+
+TP_KEY = "actor_rollout_ref.rollout.tensor_model_parallel_size"
+SP_KEY = "actor_rollout_ref.actor.ulysses_sequence_parallel_size"
+MEG = "actor_rollout_ref.actor.megatron."
+
+
+def _fitting_tps(gpus: int, per_node: int, current: int) -> list[int]:
+    """TP sizes that divide the GPUs and fit a node, nearest to the current one first."""
+    fits = [d for d in divisors(gpus) if d <= per_node and per_node % d == 0]
+    return sorted(fits, key=lambda d: (abs(d - current), -d))[:2]
+
+
+def _rollout_pool(ctx) -> tuple[int, int]:
+    p = ctx.plan
+    pool = p.pools[-1] if ctx.answers.cluster.trainer_mode == "separate_async" else p.pools[0]
+    return pool.gpus, pool.gpus_per_node
+
+
+def check_rollout_tp_divides(ctx):
+    gpus, per_node = _rollout_pool(ctx)
+    tp = ctx.plan.rollout_tp
+    if gpus and gpus % tp:
+        fixes = [Fix({TP_KEY: v}, f"rollout TP {v}") for v in _fitting_tps(gpus, per_node, tp)]
+        yield error("PLACE-001", [TP_KEY, "trainer.n_gpus_per_node", "trainer.nnodes"],
+                    f"{gpus} rollout GPUs are not divisible by rollout tensor_model_parallel_size {tp}", why("PLACE-001"), fixes)
+
+
+def check_rollout_tp_in_node(ctx):
+    gpus, per_node = _rollout_pool(ctx)
+    tp = ctx.plan.rollout_tp
+    if per_node and tp > per_node and gpus % tp == 0:
+        fixes = [Fix({TP_KEY: v}, f"rollout TP {v}") for v in _fitting_tps(gpus, per_node, tp)]
+        yield error("PLACE-002", [TP_KEY, "trainer.n_gpus_per_node"],
+                    f"rollout TP {tp} is larger than the {per_node} GPUs of a node: each replica would span nodes", why("PLACE-002"), fixes)
+
+
+def check_megatron_fit(ctx):
+    p, e = ctx.plan, ctx.answers.engine
+    if p.engine != "megatron":
+        return
+    tp, pp, cp, N = e.megatron_tp, e.megatron_pp, e.megatron_cp, p.n_gpus
+    if N % (tp * pp * cp):
+        fixes = []
+        for new_tp in _fitting_tps(N // (pp * cp) if N % (pp * cp) == 0 else 1, p.gpus_per_node, tp):
+            fixes.append(Fix({MEG + "tensor_model_parallel_size": new_tp}, f"Megatron TP {new_tp}"))
+        for new_pp in [d for d in divisors(N // tp) if d != pp][:2] if N % tp == 0 and cp == 1 else []:
+            fixes.append(Fix({MEG + "pipeline_model_parallel_size": new_pp}, f"Megatron PP {new_pp}"))
+        yield error("PLACE-004", [MEG + "tensor_model_parallel_size", MEG + "pipeline_model_parallel_size", MEG + "context_parallel_size"],
+                    f"{N} GPUs are not divisible by TP {tp} × PP {pp} × CP {cp} = {tp * pp * cp}", why("PLACE-004"), fixes)
+    elif tp > p.gpus_per_node:
+        yield error("PLACE-004", [MEG + "tensor_model_parallel_size"],
+                    f"Megatron TP {tp} is larger than the {p.gpus_per_node} GPUs of a node", why("PLACE-004"),
+                    [Fix({MEG + "tensor_model_parallel_size": v}, f"Megatron TP {v}") for v in _fitting_tps(N, p.gpus_per_node, tp)])
+
+
+def check_sp_needs_remove_padding(ctx):
+    a, p = ctx.answers, ctx.plan
+    if p.engine == "dp" and a.engine.ulysses_sp > 1 and not a.models.use_remove_padding:
+        yield error("PLACE-006", [SP_KEY, "actor_rollout_ref.model.use_remove_padding"],
+                    f"ulysses_sequence_parallel_size {a.engine.ulysses_sp} needs actor_rollout_ref.model.use_remove_padding=true", why("PLACE-006"),
+                    [Fix({"actor_rollout_ref.model.use_remove_padding": True}, "turn on remove-padding"), Fix({SP_KEY: 1}, "no sequence parallelism")])
+    critic_rp = extra_or_default(a, "critic.model.use_remove_padding", p.engine)
+    if p.critic is not None and p.engine == "dp" and a.engine.critic_ulysses_sp > 1 and critic_rp is False:
+        yield error("PLACE-006", ["critic.ulysses_sequence_parallel_size", "critic.model.use_remove_padding"],
+                    f"critic ulysses_sequence_parallel_size {a.engine.critic_ulysses_sp} needs critic.model.use_remove_padding=true", why("PLACE-006"),
+                    [Fix({"critic.model.use_remove_padding": True}, "turn on remove-padding for the critic")])
+
+
+def check_sp_divides(ctx):
+    a, p = ctx.answers, ctx.plan
+    if p.engine != "dp":
+        return
+    for key, sp in ((SP_KEY, a.engine.ulysses_sp), ("critic.ulysses_sequence_parallel_size", a.engine.critic_ulysses_sp if p.critic else 1)):
+        if p.n_gpus % sp:
+            fixes = [Fix({key: v}, f"sp {v}") for v in sorted((d for d in divisors(p.n_gpus) if d <= p.gpus_per_node), key=lambda d: abs(d - sp))[:2]]
+            yield error("PLACE-012", [key], f"{p.n_gpus} GPUs are not divisible by sequence parallel size {sp}", why("PLACE-012"), fixes)
+
+
+def check_capacity(ctx):
+    topo = ctx.topology
+    if topo is None:
+        return
+    have = getattr(topo, "nodes", 1) * len(topo.gpus)
+    need = ctx.plan.total_gpus
+    if need > have:
+        parts = " + ".join(f"{pool.name} {pool.gpus}" for pool in ctx.plan.pools)
+        yield error("PLACE-007", ["trainer.nnodes", "trainer.n_gpus_per_node"],
+                    f"the plan needs {need} GPUs ({parts}) and the target has {have}", why("PLACE-007"))
+
+
+def check_pools(ctx):
+    c, m = ctx.answers.cluster, ctx.answers.models
+    if c.trainer_mode == "separate_async":
+        per_node = c.rollout_n_gpus_per_node if c.rollout_n_gpus_per_node is not None else c.n_gpus_per_node
+        if c.rollout_nnodes < 1 or per_node < 1:
+            yield error("PLACE-009", ["actor_rollout_ref.rollout.nnodes", "actor_rollout_ref.rollout.n_gpus_per_node"],
+                        f"separate_async needs a standalone rollout pool; it has {c.rollout_nnodes} nodes × {per_node} GPUs", why("PLACE-009"),
+                        [Fix({"actor_rollout_ref.rollout.nnodes": 1}, "one rollout node")])
+        if c.checkpoint_backend == "naive":
+            yield error("PLACE-009", ["actor_rollout_ref.rollout.checkpoint_engine.backend"],
+                        "separate_async cannot sync weights with the naive (colocated) checkpoint engine", why("PLACE-009"),
+                        [Fix({"actor_rollout_ref.rollout.checkpoint_engine.backend": "nccl"}, "sync weights over NCCL")])
+        if m.reward_model_enable and not c.reward_pool_enable:
+            yield error("PLACE-009", ["reward.reward_model.enable_resource_pool"],
+                        "separate_async with a reward model needs the reward model in its own pool", why("PLACE-009"),
+                        [Fix({"reward.reward_model.enable_resource_pool": True, "reward.reward_model.nnodes": 1}, "own pool, one node")])
+    elif not c.hybrid_engine:
+        yield error("PLACE-009", ["actor_rollout_ref.hybrid_engine"], f"hybrid_engine=false only works with trainer_mode separate_async (it is {c.trainer_mode})",
+                    why("PLACE-009"), [Fix({"actor_rollout_ref.hybrid_engine": True}, "colocate actor and rollout")])
+    if m.reward_model_enable and c.reward_pool_enable and (c.reward_pool_nnodes < 1 or c.reward_pool_n_gpus_per_node < 1):
+        yield error("PLACE-009", ["reward.reward_model.nnodes", "reward.reward_model.n_gpus_per_node"],
+                    f"the reward model's own pool has {c.reward_pool_nnodes} nodes × {c.reward_pool_n_gpus_per_node} GPUs; both must be > 0",
+                    why("PLACE-009"), [Fix({"reward.reward_model.nnodes": 1, "reward.reward_model.n_gpus_per_node": max(1, c.reward_pool_n_gpus_per_node)}, "one node")])
+
+
+def check_rollout_layout(ctx):
+    a = ctx.answers
+    ep = extra_or_default(a, "actor_rollout_ref.rollout.expert_parallel_size", ctx.plan.engine) or 1
+    dp = extra_or_default(a, "actor_rollout_ref.rollout.data_parallel_size", ctx.plan.engine) or 1
+    pp = extra_or_default(a, "actor_rollout_ref.rollout.pipeline_model_parallel_size", ctx.plan.engine) or 1
+    tp = a.rollout.tensor_parallel_size
+    if a.rollout.name != "trtllm" and isinstance(ep, int) and ep > 1 and ep != tp * dp:
+        yield error("PLACE-013", ["actor_rollout_ref.rollout.expert_parallel_size"], f"rollout expert_parallel_size {ep} must equal TP {tp} × DP {dp}",
+                    why("PLACE-013"), [Fix({"actor_rollout_ref.rollout.expert_parallel_size": tp * dp}, f"EP {tp * dp}")])
+    if isinstance(pp, int) and pp > 1:
+        yield error("PLACE-013", ["actor_rollout_ref.rollout.pipeline_model_parallel_size"], f"rollout pipeline_model_parallel_size {pp} is not implemented",
+                    why("PLACE-013"), [Fix({"actor_rollout_ref.rollout.pipeline_model_parallel_size": None}, "no rollout pipeline parallelism")])
+
+
+RULES = [check_rollout_tp_divides, check_rollout_tp_in_node, check_megatron_fit, check_sp_needs_remove_padding, check_sp_divides,
+         check_capacity, check_pools, check_rollout_layout]

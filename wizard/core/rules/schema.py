@@ -1,0 +1,107 @@
+"""Schema rules (KEY-*): keys verl does not have, mandatory values, ignored legacy keys, bad values."""
+
+from __future__ import annotations
+
+from wizard.core import verl_schema
+from wizard.core.findings import Fix, error, warning
+from wizard.core.keymap import field_to_verl
+from wizard.core.rules.catalogue import why
+
+VLLM_MAX_LORA_RANK = 512
+
+
+def check_unknown_keys(ctx):
+    engine = ctx.plan.engine
+    for key, value in ctx.answers.extra.items():
+        if verl_schema.key_exists(key, engine) or verl_schema.is_legacy(key):
+            continue
+        if verl_schema.is_section(key, engine):
+            continue
+        close = verl_schema.did_you_mean(key, engine)
+        other = "megatron" if engine == "dp" else "dp"
+        if verl_schema.key_exists(key, other):
+            message = f"{key} exists only with the {other if other == 'megatron' else 'FSDP'} engine, not with this one"
+        else:
+            message = f"{key} is not a key of verl {verl_schema.TARGET_VERSION}" + (f"; did you mean {close}?" if close else "")
+        fixes = [Fix({key: None, close: value}, f"rename to {close}")] if close else []
+        fixes.append(Fix({key: None}, f"remove {key}"))
+        yield error("KEY-001", [key], message, why("KEY-001"), fixes)
+
+
+def check_mandatory(ctx):
+    a = ctx.answers
+    if not a.rollout.name:
+        yield error(
+            "KEY-002", ["actor_rollout_ref.rollout.name"],
+            "actor_rollout_ref.rollout.name is not set; verl 0.9 has no default (vllm, sglang or trtllm)",
+            why("KEY-002"),
+            [Fix({"actor_rollout_ref.rollout.name": "vllm"}, "use vLLM"), Fix({"actor_rollout_ref.rollout.name": "sglang"}, "use SGLang")],
+        )
+    rm_name_key = "reward.reward_model.rollout.name"
+    if a.models.reward_model_enable and a.extra.get(rm_name_key) in (None, "???"):
+        yield error(
+            "KEY-002", [rm_name_key], f"{rm_name_key} is not set; the reward model is served by vllm or sglang",
+            why("KEY-002"), [Fix({rm_name_key: a.rollout.name or "vllm"}, f"serve it with {a.rollout.name or 'vllm'}")],
+        )
+
+
+def hint_legacy_keys(ctx):
+    for key, value in ctx.answers.extra.items():
+        if not verl_schema.is_legacy(key) or value is None:
+            continue
+        modern = "reward." + key if not key.startswith("reward_model.") else "reward.reward_model." + key.partition(".")[2]
+        fixes = [Fix({key: None}, f"remove {key}")]
+        if verl_schema.key_exists(modern):
+            fixes.insert(0, Fix({key: None, modern: value}, f"move to {modern}"))
+        yield warning("KEY-003", [key], f"{key} is read by verl 0.9 no more; its value {value!r} has no effect", why("KEY-003"), fixes)
+
+
+def _values_to_check(ctx):
+    a = ctx.answers
+    table = field_to_verl()
+    for field_name, key in table.items():
+        section, _, attr = field_name.partition(".")
+        yield key, getattr(getattr(a, section), attr)
+    for key, value in a.extra.items():
+        if key not in table.values():
+            yield key, value
+
+
+def check_allowed_values(ctx):
+    for key, value in _values_to_check(ctx):
+        allowed = verl_schema.allowed_values(key)
+        if allowed is None or value is None:
+            continue
+        values = value if isinstance(value, list) else [value]
+        bad = [v for v in values if v not in allowed]
+        if key == "actor_rollout_ref.actor.strategy" and value == "megatron" and ctx.plan.engine == "megatron":
+            bad = []
+        if not bad:
+            continue
+        import difflib
+
+        close = difflib.get_close_matches(str(bad[0]), [str(v) for v in allowed], n=2, cutoff=0.5)
+        fixes = [Fix({key: c if not isinstance(value, list) else [c if v == bad[0] else v for v in values]}, f"use {c}") for c in close]
+        yield error("KEY-004", [key], f"{key}={bad[0]!r} is not one of: {', '.join(map(str, allowed))}", why("KEY-004"), fixes)
+    a = ctx.answers
+    if a.models.lora_rank > VLLM_MAX_LORA_RANK and a.rollout.name == "vllm":
+        yield error(
+            "KEY-004", ["actor_rollout_ref.model.lora_rank"],
+            f"lora_rank {a.models.lora_rank} is above vLLM's maximum of {VLLM_MAX_LORA_RANK}",
+            why("KEY-004"), [Fix({"actor_rollout_ref.model.lora_rank": 256}, "use rank 256")],
+        )
+
+
+def check_validation_sampling(ctx):
+    r = ctx.answers.rollout
+    if r.val_do_sample and r.temperature <= 0:
+        yield error(
+            "KEY-005", ["actor_rollout_ref.rollout.val_kwargs.do_sample", "actor_rollout_ref.rollout.temperature"],
+            f"validation samples (val_kwargs.do_sample=true) but rollout.temperature is {r.temperature}; verl requires > 0",
+            why("KEY-005"),
+            [Fix({"actor_rollout_ref.rollout.temperature": 1.0}, "rollout temperature 1.0"),
+             Fix({"actor_rollout_ref.rollout.val_kwargs.do_sample": False}, "greedy validation")],
+        )
+
+
+RULES = [check_unknown_keys, check_mandatory, hint_legacy_keys, check_allowed_values, check_validation_sampling]

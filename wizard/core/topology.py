@@ -1,0 +1,371 @@
+"""The GPU topology of one node type, and the tensor-parallel (TP) group planner over it.
+
+Pure data and arithmetic: no textual, no pynvml. The detectors in `wizard.detect` (NVML, the
+`nvidia-smi topo -m` parser, the named fakes) all produce a `Topology`; the rules and the TUI read it.
+
+Links use nvidia-smi's symbols: "X" (self), "NV<n>" (n bonded NVLinks), "PIX", "PXB", "PHB", "NODE",
+"SYS" (the legacy "SOC" is stored as "SYS") and "?" where the link could not be read. Better links
+rank higher: NV# (more links first) > PIX > PXB > PHB > NODE > SYS > "?".
+
+A cluster is `nodes` identical nodes; `gpus` and `links` describe one of them. Global GPU index =
+node * gpus_per_node + local index, as verl numbers its workers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
+from typing import Any, Literal
+
+Source = Literal["nvml", "file", "fake"]
+
+SELF = "X"
+UNKNOWN = "?"
+PCIE_SYMBOLS = ("PIX", "PXB", "PHB", "NODE", "SYS")
+_NV_RE = re.compile(r"^NV(\d{1,3})$")
+_PCIE_RANK = {"PIX": 50, "PXB": 40, "PHB": 30, "NODE": 20, "SYS": 10}
+WEAK_SYMBOLS = frozenset({"NODE", "SYS"})
+RECOMMENDED_TP_SIZES = (2, 4, 8)
+
+
+def normalize_link(symbol: str) -> str | None:
+    """Return the canonical symbol for a matrix cell ("SOC" -> "SYS", "nv18" -> "NV18"), or None if it is no link symbol."""
+    s = symbol.strip().upper()
+    if s in ("X", "?"):
+        return s
+    if s == "SOC":
+        return "SYS"
+    if s in _PCIE_RANK:
+        return s
+    m = _NV_RE.match(s)
+    if m and int(m.group(1)) > 0:
+        return f"NV{int(m.group(1))}"
+    return None
+
+
+def nvlink_count(symbol: str) -> int:
+    """The number of bonded NVLinks a symbol names ("NV18" -> 18), 0 for any non-NVLink symbol."""
+    m = _NV_RE.match(symbol)
+    return int(m.group(1)) if m else 0
+
+
+def link_rank(symbol: str) -> int:
+    """A score where higher is a better TP link: NV<n> = 100 + n, PIX 50, PXB 40, PHB 30, NODE 20, SYS 10, "?" 0.
+
+    "X" (self) ranks above everything so that it never is a group's worst pair.
+    """
+    if symbol == SELF:
+        return 10_000
+    n = nvlink_count(symbol)
+    if n:
+        return 100 + n
+    return _PCIE_RANK.get(symbol, 0)
+
+
+def link_label(symbol: str) -> str:
+    """How usable a link is inside a TP group: "good" (NV#, PIX, PXB), "acceptable" (PHB), "poor" (NODE, SYS) or "unknown"."""
+    if symbol == SELF or nvlink_count(symbol) or symbol in ("PIX", "PXB"):
+        return "good"
+    if symbol == "PHB":
+        return "acceptable"
+    if symbol in WEAK_SYMBOLS:
+        return "poor"
+    return "unknown"
+
+
+@dataclass
+class GPU:
+    """One GPU of a node. Fields a source could not read are None (and named in `Topology.unknown`)."""
+
+    index: int
+    name: str | None = None
+    memory_mib: int | None = None
+    numa: int | None = None
+    pci_bus_id: str | None = None
+    uuid: str | None = None
+    compute_capability: tuple[int, int] | None = None
+    mig: bool | None = None
+    cpu_affinity: str | None = None
+
+    def locality(self) -> object:
+        """The key that says which GPUs sit on the same CPU socket: the NUMA node, else the CPU list, else None."""
+        if self.numa is not None:
+            return ("numa", self.numa)
+        if self.cpu_affinity and self.cpu_affinity.upper() != "N/A":
+            return ("cpus", self.cpu_affinity)
+        return None
+
+
+@dataclass
+class NIC:
+    """A network adapter that nvidia-smi lists (RDMA devices): its column name, device name and link to each GPU."""
+
+    name: str
+    device: str | None = None
+    links: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Topology:
+    """What is known about the GPUs of `nodes` identical nodes.
+
+    `links[i][j]` is the symbol between local GPUs i and j. `unknown` says, one line each, what could
+    not be read; `notes` holds other remarks for people (index mapping, ignored input).
+    `nics_known` is False when the source cannot see network adapters at all.
+    """
+
+    source: Source
+    gpus: list[GPU]
+    links: list[list[str]]
+    nodes: int = 1
+    nics: list[NIC] = field(default_factory=list)
+    nics_known: bool = True
+    unknown: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        n = len(self.gpus)
+        if self.nodes < 1:
+            raise ValueError(f"nodes must be at least 1, got {self.nodes}")
+        if len(self.links) != n or any(len(row) != n for row in self.links):
+            raise ValueError(f"links must be a {n}x{n} matrix for {n} GPUs")
+
+    @property
+    def gpus_per_node(self) -> int:
+        """GPUs in one node."""
+        return len(self.gpus)
+
+    @property
+    def total_gpus(self) -> int:
+        """GPUs in all nodes together."""
+        return self.nodes * len(self.gpus)
+
+    def link(self, a: int, b: int) -> str:
+        """The worse of the two matrix cells between local GPUs a and b (they should agree)."""
+        x, y = self.links[a][b], self.links[b][a]
+        return x if link_rank(x) <= link_rank(y) else y
+
+
+# Exact search is exponential in the GPUs of a node; real nodes have 8 (16 at most), and the
+# cache below makes repeated rule runs free. Above the limit a greedy pass keeps the cost bounded.
+_EXACT_LIMIT = 12
+
+
+def _group_value(group: tuple[int, ...], scores: tuple, localities: tuple) -> tuple[int, int, int]:
+    loc = localities[group[0]]
+    local = int(loc is not None and all(localities[g] == loc for g in group))
+    pairs = [scores[a][b] for a, b in combinations(group, 2)]
+    return (local, min(pairs), sum(pairs))
+
+
+def _plan_exact(scores: tuple, localities: tuple, elig: list[int], size: int, spare: int, floor: int):
+    """Best grouping whose every pair scores >= floor, or None if there is none.
+
+    Maximises (groups on one NUMA node, sum of group bottlenecks, sum of pair scores); ties keep the
+    first grouping in index order. Memoised over the set of GPUs still free.
+    """
+    m = len(elig)
+    ok = [[scores[a][b] >= floor for b in elig] for a in elig]
+    memo: dict[tuple[int, int], Any] = {}
+
+    def solve(rem: int, spare_left: int):
+        key = (rem, spare_left)
+        if key in memo:
+            return memo[key]
+        if rem == 0:
+            memo[key] = ((0, 0, 0), ())
+            return memo[key]
+        i = (rem & -rem).bit_length() - 1
+        rest = [j for j in range(i + 1, m) if rem >> j & 1 and ok[i][j]]
+        best = None
+        for combo in combinations(rest, size - 1):
+            if not all(ok[a][b] for a, b in combinations(combo, 2)):
+                continue
+            mask = 1 << i
+            for c in combo:
+                mask |= 1 << c
+            sub = solve(rem & ~mask, spare_left)
+            if sub is None:
+                continue
+            group = tuple(elig[p] for p in (i, *combo))
+            gv = _group_value(group, scores, localities)
+            val = (gv[0] + sub[0][0], gv[1] + sub[0][1], gv[2] + sub[0][2])
+            if best is None or val > best[0]:
+                best = (val, (group, *sub[1]))
+        if spare_left:
+            sub = solve(rem & ~(1 << i), spare_left - 1)
+            if sub is not None and (best is None or sub[0] > best[0]):
+                best = sub
+        memo[key] = best
+        return best
+
+    found = solve((1 << m) - 1, spare)
+    return None if found is None else found[1]
+
+
+def _plan_greedy(scores: tuple, localities: tuple, elig: list[int], size: int, count: int):
+    """Lowest free GPU first, then repeatedly the free GPU that keeps the group's worst link best."""
+    free = list(elig)
+    groups = []
+    for _ in range(count):
+        group = [free.pop(0)]
+        while len(group) < size:
+            def key(j: int) -> tuple[int, int, int]:
+                same = int(localities[j] is not None and localities[j] == localities[group[0]])
+                return (min(scores[g][j] for g in group), same, -j)
+
+            pick = max(free, key=key)
+            free.remove(pick)
+            group.append(pick)
+        groups.append(tuple(sorted(group)))
+    return tuple(groups)
+
+
+@lru_cache(maxsize=512)
+def _plan_local(scores: tuple, localities: tuple, eligible: tuple, size: int) -> tuple[tuple[int, ...], ...]:
+    """The best groups of one node from its pair scores; see plan_tp_groups for the order of criteria."""
+    elig = [i for i, ok in enumerate(eligible) if ok]
+    if size == 1:
+        return tuple((i,) for i in elig)
+    count = len(elig) // size
+    if count == 0:
+        return ()
+    if len(elig) > _EXACT_LIMIT:
+        return _plan_greedy(scores, localities, elig, size, count)
+    spare = len(elig) - count * size
+    # The highest floor that still admits a full grouping is the best possible worst pair.
+    for floor in sorted({scores[a][b] for a, b in combinations(elig, 2)}, reverse=True):
+        found = _plan_exact(scores, localities, elig, size, spare, floor)
+        if found is not None:
+            return found
+    return ()
+
+
+def _local_groups(topology: Topology, size: int) -> list[list[int]]:
+    """Planner input for one node, answered from a cache keyed by the node's links and localities."""
+    n = topology.gpus_per_node
+    scores = tuple(tuple(link_rank(topology.link(a, b)) for b in range(n)) for a in range(n))
+    localities = tuple(g.locality() for g in topology.gpus)
+    eligible = tuple(g.mig is not True for g in topology.gpus)
+    return [list(g) for g in _plan_local(scores, localities, eligible, size)]
+
+
+def plan_tp_groups(topology: Topology, size: int) -> list[list[int]]:
+    """The best disjoint TP groups of `size` GPUs on every node, as global GPU indices.
+
+    One node is planned (best worst-pair link first, then most groups on one NUMA node, then the
+    best links overall, then the lowest indices) and the pattern is repeated per node, so the cost
+    grows linearly with the node count. A group never spans nodes. When `size` does not divide the
+    GPUs of a node, the GPUs that connect worst are left out; `size` above it gives []. GPUs with MIG
+    enabled are left out. Deterministic.
+    """
+    if size < 1:
+        raise ValueError(f"TP size must be at least 1, got {size}")
+    local = _local_groups(topology, size)
+    per = topology.gpus_per_node
+    return [[node * per + i for i in group] for node in range(topology.nodes) for group in local]
+
+
+def recommended_tp_groups(topology: Topology) -> dict[int, list[list[int]]]:
+    """For TP sizes 2, 4 and 8 that divide the GPUs of a node: the best groups of ONE node (local indices)."""
+    per = topology.gpus_per_node
+    out: dict[int, list[list[int]]] = {}
+    for size in RECOMMENDED_TP_SIZES:
+        if size <= per and per % size == 0:
+            groups = _local_groups(topology, size)
+            if groups:
+                out[size] = groups
+    return out
+
+
+def group_quality(topology: Topology, group: list[int]) -> str:
+    """The worst link symbol inside a group of global GPU indices ("X" for a single GPU).
+
+    Raises ValueError for an index out of range or a group that spans nodes (no symbol fits that).
+    """
+    per = topology.gpus_per_node
+    if not group:
+        raise ValueError("an empty group has no quality")
+    for g in group:
+        if not 0 <= g < topology.total_gpus:
+            raise ValueError(f"GPU {g} is not in a topology of {topology.total_gpus} GPUs")
+    if len({g // per for g in group}) > 1:
+        raise ValueError(f"group {group} spans nodes")
+    local = [g % per for g in group]
+    worst = SELF
+    for i, a in enumerate(local):
+        for b in local[i + 1 :]:
+            sym = topology.link(a, b)
+            if link_rank(sym) < link_rank(worst):
+                worst = sym
+    return worst
+
+
+def naive_tp_groups(topology: Topology, size: int) -> list[list[int]]:
+    """The groups verl/vLLM form by themselves: consecutive global indices [0..size-1], [size..2*size-1], ..."""
+    if size < 1:
+        raise ValueError(f"TP size must be at least 1, got {size}")
+    total = topology.total_gpus
+    return [list(range(s, s + size)) for s in range(0, total - size + 1, size)]
+
+
+def better_groups_exist(
+    topology: Topology, size: int, naive_groups: list[list[int]] | None = None
+) -> list[list[int]]:
+    """For rule PLACE-003: the planner's groups when the naive ones cross a weak link (NODE/SYS) and the plan does better; else [].
+
+    "Better" compares the groups' qualities sorted worst first (so a plan with a better worst group,
+    or the same worst group fewer times, wins). Unknown links ("?") are never called weak. Naive groups
+    that span nodes are rule PLACE-002's business: the answer is then [].
+    """
+    if naive_groups is None:
+        naive_groups = naive_tp_groups(topology, size)
+    if not naive_groups:
+        return []
+    try:
+        naive_q = [group_quality(topology, g) for g in naive_groups]
+    except ValueError:
+        return []
+    if not any(q in WEAK_SYMBOLS for q in naive_q):
+        return []
+    planned = plan_tp_groups(topology, size)
+    if len(planned) < len(naive_groups):
+        return []
+    naive_key = sorted(link_rank(q) for q in naive_q)
+    planned_key = sorted(link_rank(group_quality(topology, g)) for g in planned)
+    return planned if planned_key > naive_key else []
+
+
+def has_rdma_nic(topology: Topology) -> bool | None:
+    """For rule PLACE-011: whether the node has an RDMA NIC nvidia-smi can see; None when the source cannot tell."""
+    if not topology.nics_known:
+        return None
+    return bool(topology.nics)
+
+
+def nearest_nic(topology: Topology, gpu: int) -> tuple[NIC, str] | None:
+    """The NIC with the best link to a local GPU index and that link's symbol; None without NICs or links."""
+    best: tuple[NIC, str] | None = None
+    for nic in topology.nics:
+        if gpu < len(nic.links):
+            sym = nic.links[gpu]
+            if best is None or link_rank(sym) > link_rank(best[1]):
+                best = (nic, sym)
+    return best
+
+
+def topology_to_json(topology: Topology) -> dict[str, Any]:
+    """The `topo --format json` object of DESIGN.md section 4 (groups per node, local indices)."""
+    return {
+        "source": topology.source,
+        "gpus": [
+            {"index": g.index, "name": g.name, "memory_mib": g.memory_mib, "numa": g.numa}
+            for g in topology.gpus
+        ],
+        "links": [list(row) for row in topology.links],
+        "tp_groups": {str(k): v for k, v in recommended_tp_groups(topology).items()},
+        "unknown": list(topology.unknown),
+    }

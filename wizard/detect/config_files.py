@@ -1,0 +1,137 @@
+"""Read what `check` is given into flat verl keys: a wizard config.yaml, a run's composed config
+(`.hydra/config.yaml`), an answers file, or a launch script calling `python -m verl.trainer.main_ppo`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from wizard.core import verl_schema
+from wizard.core.answers import SECTIONS
+from wizard.core.layers import ENGINE_GROUP, flatten_answers_doc
+from wizard.errors import UsageError
+
+MAX_BYTES = 8 * 1024 * 1024
+
+
+@dataclass
+class CheckInput:
+    """What was read: the kind of file, flat verl keys (or answer addresses) and notes for the user."""
+
+    kind: str  # "wizard config" | "composed config" | "answers file" | "launch script"
+    flat: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+    script: Any = None
+
+
+def read_text(path: Path) -> str:
+    if not path.exists():
+        raise UsageError(f"{path}: no such file")
+    if path.is_dir():
+        raise UsageError(f"{path}: is a folder; give a config.yaml, a .hydra/config.yaml or a launch script")
+    if path.stat().st_size > MAX_BYTES:
+        raise UsageError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB; not a verl config")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
+    if b"\x00" in data:
+        raise UsageError(f"{path}: binary data, not a YAML config or a shell script")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+
+
+def flatten_config(tree: dict, engine: str, prefix: str = "") -> dict[str, Any]:
+    """Nested verl config -> dotted keys, stopping at verl's leaves (lists, open mappings)."""
+    flat: dict[str, Any] = {}
+    for key, value in tree.items():
+        dotted = f"{prefix}{key}"
+        leaf_in_verl = dotted in verl_schema.defaults(engine) or dotted in verl_schema.open_mappings()
+        if isinstance(value, dict) and value and not leaf_in_verl:
+            flat.update(flatten_config(value, engine, dotted + "."))
+        else:
+            flat[dotted] = value
+    return flat
+
+
+def _engine_of_defaults(defaults: Any) -> str:
+    for item in defaults if isinstance(defaults, list) else []:
+        if isinstance(item, dict):
+            for k, v in item.items():
+                if str(k).replace("override", "").strip() == ENGINE_GROUP and v == "megatron":
+                    return "megatron"
+        elif isinstance(item, str) and item.strip() in ("ppo_megatron_trainer",):
+            return "megatron"
+    return "dp"
+
+
+def read_yaml_config(path: Path, text: str) -> CheckInput:
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        raise UsageError(f"{path}: YAML syntax error{where}: {getattr(exc, 'problem', None) or exc}") from None
+    if doc is None:
+        raise UsageError(f"{path}: empty file; give a verl config, an answers file or a launch script")
+    if not isinstance(doc, dict):
+        raise UsageError(f"{path}: expected a mapping at the top level, got {type(doc).__name__}")
+    keys = {str(k) for k in doc}
+    if keys <= set(SECTIONS) | {"extra", "name", "description"} and not _looks_like_verl(doc):
+        return CheckInput("answers file", flatten_answers_doc(doc, str(path)))
+    if "defaults" in doc or "hydra" in doc:
+        engine = _engine_of_defaults(doc.get("defaults"))
+        body = {k: v for k, v in doc.items() if k not in ("defaults", "hydra")}
+        flat = flatten_config(body, engine)
+        if engine == "megatron":
+            flat[ENGINE_GROUP] = "megatron"
+        return CheckInput("wizard config", flat)
+    actor = doc.get("actor_rollout_ref", {})
+    strategy = actor.get("actor", {}).get("strategy") if isinstance(actor, dict) and isinstance(actor.get("actor"), dict) else None
+    engine = "megatron" if strategy == "megatron" else "dp"
+    full = flatten_config(doc, engine)
+    defaults = verl_schema.defaults(engine)
+    flat = {k: v for k, v in full.items() if k not in defaults or defaults[k] != v}
+    if engine == "megatron":
+        flat[ENGINE_GROUP] = "megatron"
+    kind = "composed config" if len(full) > 200 else "wizard config"
+    return CheckInput(kind, flat, [f"read {len(full)} keys, {len(flat)} differ from verl's defaults"] if kind == "composed config" else [])
+
+
+def _looks_like_verl(doc: dict) -> bool:
+    """Answers sections and verl sections share names (algorithm, data, trainer): tell them apart by fields."""
+    for section, values in doc.items():
+        model = SECTIONS.get(str(section))
+        if model is None or not isinstance(values, dict):
+            continue
+        if any(str(k) not in model.model_fields for k in values):
+            return True
+    return False
+
+
+def read_launch_script(path: Path, text: str) -> CheckInput:
+    from wizard.detect.launch_script import parse_launch_script
+
+    script = parse_launch_script(text, source=str(path))
+    flat = dict(script.as_dotted())
+    notes = []
+    if script.config_name and script.config_name not in ("ppo_trainer", "ppo_megatron_trainer"):
+        notes.append(f"the script uses its own primary config {script.config_name!r}; only its command-line overrides were checked")
+    if script.config_name == "ppo_megatron_trainer":
+        flat[ENGINE_GROUP] = "megatron"
+    if script.unresolved_vars:
+        notes.append("unresolved shell variables: " + ", ".join(sorted(set(script.unresolved_vars))))
+    return CheckInput("launch script", flat, notes, script)
+
+
+def read_check_input(path: Path) -> CheckInput:
+    text = read_text(path)
+    if path.suffix in (".sh", ".bash") or "verl.trainer.main_ppo" in text and path.suffix not in (".yaml", ".yml"):
+        return read_launch_script(path, text)
+    return read_yaml_config(path, text)

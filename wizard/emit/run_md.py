@@ -1,0 +1,42 @@
+"""RUN.md: what was written, how to install verl and launch, what to watch, and the warnings left open."""
+
+from __future__ import annotations
+
+from wizard.core import verl_schema
+from wizard.core.answers import Answers
+from wizard.core.findings import Finding, Severity
+from wizard.core.plan import Plan
+from wizard.emit.run_script import uses_wandb
+from wizard.emit.verl_config import chain_summary
+from wizard.emit.yaml_text import one_line
+
+
+def render_run_md(answers: Answers, plan: Plan, findings: list[Finding], files: list[str]) -> str:
+    v = verl_schema.TARGET_VERSION
+    engine = answers.rollout.name or "vllm"
+    out = [
+        f"# {one_line(answers.trainer.experiment_name)}: a verl {v} run",
+        "",
+        "## Files",
+        *[f"- `{name}`" for name in files],
+        "",
+        "## Install (on every node)",
+        "```bash",
+        f'pip install "verl[verl-core]=={v}" {engine}',
+        "```",
+        f"verl {v}'s default (V1) trainer needs the `verl-core` extra; a bare `pip install verl` fails at run time"
+        " with `No module named 'transfer_queue'`.",
+        "",
+        "## Launch",
+        "```bash",
+        "./run.sh",
+        "```",
+    ]
+    if uses_wandb(answers):
+        out += ["", "`trainer.logger` includes wandb: export `WANDB_API_KEY` first."]
+    out += ["", "## What to expect", *[f"- {line}" for line in chain_summary(answers, plan)]]
+    open_items = [f for f in findings if f.severity is not Severity.ERROR]
+    if open_items:
+        out += ["", "## Open warnings and notes"]
+        out += [f"- **{f.id}** ({f.severity.value}): {one_line(f.message)}" for f in open_items]
+    return "\n".join(out) + "\n"
