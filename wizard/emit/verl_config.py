@@ -68,7 +68,7 @@ def comments_for(layered: LayeredAnswers, plan: Plan) -> dict[str, str]:
     if chain.dynamic:
         notes["actor_rollout_ref.actor.ppo_max_token_len_per_gpu"] = f"token budget x sp {chain.sp} >= prompt+response {plan.seq_len}"
     for address, layer in layered.sources.items():
-        if address not in notes and layer in ("detected", "--set", "edited", "answers file"):
+        if address not in notes and layer in ("detected", "--set", "edited"):
             notes[address] = f"from {layer}"
     return notes
 

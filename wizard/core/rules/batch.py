@@ -66,7 +66,13 @@ def hint_train_multiple_of_mini(ctx):
     a = ctx.answers
     B, m = a.batch.train_batch_size, a.batch.ppo_mini_batch_size
     if m <= B and B % m:
-        fixes = [Fix({M_KEY: v}, f"ppo_mini_batch_size {v}") for v in both_ways(m, lambda v: B % v == 0, hi=B)]
+        n, dp, mu = a.batch.rollout_n, _int(ctx.plan.actor.dp) or 1, ctx.plan.actor.micro_batch_per_gpu
+
+        def splits(v: int) -> bool:
+            share = v * n / dp
+            return B % v == 0 and share == int(share) and (not mu or ctx.plan.actor.dynamic or int(share) % mu == 0)
+
+        fixes = [Fix({M_KEY: v}, f"ppo_mini_batch_size {v}") for v in both_ways(m, splits, hi=B)]
         yield warning("BATCH-003", [B_KEY, M_KEY], f"train_batch_size {B} is not a multiple of ppo_mini_batch_size {m}; verl pads {(-B) % m} dummy prompts each step", why("BATCH-003"), fixes)
 
 

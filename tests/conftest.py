@@ -1,0 +1,43 @@
+"""Shared helpers: build answers from verl keys on top of a known-good base and run the rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from wizard.core.layers import build
+from wizard.core.rules import context_for, evaluate
+
+# GRPO on 1 node x 8 GPUs with fixed micro-batches: every rule passes on it.
+BASE = {
+    "algorithm.adv_estimator": "grpo",
+    "actor_rollout_ref.model.path": "Qwen/Qwen3-8B",
+    "actor_rollout_ref.rollout.name": "vllm",
+    "data.train_batch_size": 64,
+    "actor_rollout_ref.rollout.n": 4,
+    "actor_rollout_ref.actor.ppo_mini_batch_size": 16,
+    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 4,
+    "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu": 8,
+    "trainer.n_gpus_per_node": 8,
+    "trainer.nnodes": 1,
+}
+
+
+def findings_for(overrides: dict | None = None, base: dict | None = None, **ctx_kwargs):
+    values = dict(BASE if base is None else base)
+    for key, value in (overrides or {}).items():
+        if value is None:
+            values.pop(key, None)
+        else:
+            values[key] = value
+    layered = build([("test", values)])
+    ctx_kwargs.setdefault("mode", "cluster")
+    return evaluate(context_for(layered.answers, layered.flat, **ctx_kwargs))
+
+
+def ids(overrides: dict | None = None, base: dict | None = None, **kw) -> set[str]:
+    return {f.id for f in findings_for(overrides, base, **kw) if f.severity.value in ("error", "warning")}
+
+
+@pytest.fixture
+def rule_ids():
+    return ids

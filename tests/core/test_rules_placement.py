@@ -1,0 +1,80 @@
+"""Placement rules: parallel groups, pools and capacity."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from tests.conftest import BASE, findings_for, ids
+
+TP = "actor_rollout_ref.rollout.tensor_model_parallel_size"
+
+
+@pytest.mark.parametrize("gpus, tp, fails", [(6, 4, True), (6, 3, False), (8, 4, False), (1, 2, True), (1, 1, False)])
+def test_place_001_rollout_tp_divides_gpus(gpus, tp, fails):
+    over = {"trainer.n_gpus_per_node": gpus, TP: tp, "data.train_batch_size": 48, "actor_rollout_ref.actor.ppo_mini_batch_size": 48,
+            "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 1, "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu": 1}
+    assert ("PLACE-001" in ids(over)) == fails
+
+
+def test_place_001_fix_on_one_gpu_is_tp_1():
+    f = next(f for f in findings_for({"trainer.n_gpus_per_node": 1, TP: 2}) if f.id == "PLACE-001")
+    assert f.fixes[0].set == {TP: 1}
+
+
+@pytest.mark.parametrize("nodes, per_node, tp, fails", [(2, 4, 8, True), (2, 8, 8, False), (1, 8, 8, False)])
+def test_place_002_tp_group_inside_a_node(nodes, per_node, tp, fails):
+    assert ("PLACE-002" in ids({"trainer.nnodes": nodes, "trainer.n_gpus_per_node": per_node, TP: tp})) == fails
+
+
+@pytest.mark.parametrize("tp, pp, fails", [(3, 1, True), (2, 2, False), (4, 2, False), (16, 1, True)])
+def test_place_004_megatron_fit(tp, pp, fails):
+    over = {"model_engine": "megatron", "actor_rollout_ref.actor.megatron.tensor_model_parallel_size": tp,
+            "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size": pp,
+            "trainer.nnodes": 2 if tp == 16 else 1, "actor_rollout_ref.actor.use_dynamic_bsz": True}
+    assert ("PLACE-004" in ids(over)) == fails
+
+
+def test_place_006_sp_needs_remove_padding():
+    sp = {"actor_rollout_ref.actor.ulysses_sequence_parallel_size": 2}
+    assert "PLACE-006" in ids({**sp, "actor_rollout_ref.model.use_remove_padding": False})
+    assert "PLACE-006" not in ids(sp)
+
+
+def test_place_007_capacity_from_topology():
+    small = SimpleNamespace(nodes=1, gpus=[object()] * 4)
+    big = SimpleNamespace(nodes=1, gpus=[object()] * 8)
+    assert "PLACE-007" in ids(topology=small)
+    assert "PLACE-007" not in ids(topology=big)
+    assert "PLACE-007" not in ids()
+
+
+def test_place_007_counts_the_reward_pool():
+    rm = {"reward.reward_model.enable": True, "reward.reward_model.model_path": "/rm", "reward.reward_model.rollout.name": "vllm",
+          "reward.reward_model.enable_resource_pool": True, "reward.reward_model.nnodes": 1, "reward.reward_model.n_gpus_per_node": 2}
+    f = [f for f in findings_for(rm, topology=SimpleNamespace(nodes=1, gpus=[object()] * 8)) if f.id == "PLACE-007"]
+    assert f and "10 GPUs" in f[0].message
+
+
+def test_place_009_split_pools():
+    split = {"trainer.v1.trainer_mode": "separate_async"}
+    assert "PLACE-009" in ids(split)
+    assert "PLACE-009" not in ids({**split, "actor_rollout_ref.rollout.nnodes": 1, "actor_rollout_ref.rollout.checkpoint_engine.backend": "nccl"})
+    assert "PLACE-009" in ids({"actor_rollout_ref.hybrid_engine": False})
+
+
+def test_place_012_sp_divides_gpus():
+    assert "PLACE-012" in ids({"trainer.n_gpus_per_node": 6, "actor_rollout_ref.actor.ulysses_sequence_parallel_size": 4, TP: 2,
+                               "actor_rollout_ref.actor.use_dynamic_bsz": True})
+    assert "PLACE-012" not in ids({"actor_rollout_ref.actor.ulysses_sequence_parallel_size": 4, "actor_rollout_ref.actor.use_dynamic_bsz": True})
+
+
+def test_place_013_rollout_layout():
+    assert "PLACE-013" in ids({"actor_rollout_ref.rollout.expert_parallel_size": 4})
+    assert "PLACE-013" not in ids({"actor_rollout_ref.rollout.expert_parallel_size": 2})
+    assert "PLACE-013" in ids({"actor_rollout_ref.rollout.pipeline_model_parallel_size": 2})
+
+
+def test_base_is_clean():
+    assert ids(base=BASE) == set()
