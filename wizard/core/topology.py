@@ -161,6 +161,24 @@ def _group_value(group: tuple[int, ...], scores: tuple, localities: tuple) -> tu
     return (local, min(pairs), sum(pairs))
 
 
+def _twin_classes(scores: tuple, localities: tuple, elig: list[int]) -> list[int]:
+    """A class id per position; GPUs share one when swapping them changes no link and no locality."""
+    reps: list[int] = []
+    out = []
+    for p, a in enumerate(elig):
+        for k, q in enumerate(reps):
+            b = elig[q]
+            if localities[a] == localities[b] and all(
+                scores[a][c] == scores[b][c] for c in elig if c not in (a, b)
+            ):
+                out.append(k)
+                break
+        else:
+            reps.append(p)
+            out.append(len(reps) - 1)
+    return out
+
+
 def _plan_exact(scores: tuple, localities: tuple, elig: list[int], size: int, spare: int, floor: int):
     """Best grouping whose every pair scores >= floor, or None if there is none.
 
@@ -169,6 +187,7 @@ def _plan_exact(scores: tuple, localities: tuple, elig: list[int], size: int, sp
     """
     m = len(elig)
     ok = [[scores[a][b] >= floor for b in elig] for a in elig]
+    twin = _twin_classes(scores, localities, elig)
     memo: dict[tuple[int, int], Any] = {}
 
     def solve(rem: int, spare_left: int):
@@ -180,8 +199,17 @@ def _plan_exact(scores: tuple, localities: tuple, elig: list[int], size: int, sp
             return memo[key]
         i = (rem & -rem).bit_length() - 1
         rest = [j for j in range(i + 1, m) if rem >> j & 1 and ok[i][j]]
+        # Interchangeable GPUs give equal groupings: take them in index order only.
+        prev: dict[int, int] = {}
+        last: dict[int, int] = {}
+        for j in rest:
+            if twin[j] in last:
+                prev[j] = last[twin[j]]
+            last[twin[j]] = j
         best = None
         for combo in combinations(rest, size - 1):
+            if any(j in prev and prev[j] not in combo for j in combo):
+                continue
             if not all(ok[a][b] for a, b in combinations(combo, 2)):
                 continue
             mask = 1 << i
@@ -206,6 +234,11 @@ def _plan_exact(scores: tuple, localities: tuple, elig: list[int], size: int, sp
     return None if found is None else found[1]
 
 
+def _greedy_key(scores: tuple, localities: tuple, group: tuple[int, ...], j: int) -> tuple[int, int, int]:
+    same = int(localities[j] is not None and localities[j] == localities[group[0]])
+    return (min(scores[g][j] for g in group), same, -j)
+
+
 def _plan_greedy(scores: tuple, localities: tuple, elig: list[int], size: int, count: int):
     """Lowest free GPU first, then repeatedly the free GPU that keeps the group's worst link best."""
     free = list(elig)
@@ -213,11 +246,7 @@ def _plan_greedy(scores: tuple, localities: tuple, elig: list[int], size: int, c
     for _ in range(count):
         group = [free.pop(0)]
         while len(group) < size:
-            def key(j: int) -> tuple[int, int, int]:
-                same = int(localities[j] is not None and localities[j] == localities[group[0]])
-                return (min(scores[g][j] for g in group), same, -j)
-
-            pick = max(free, key=key)
+            pick = max(free, key=lambda j, grp=tuple(group): _greedy_key(scores, localities, grp, j))
             free.remove(pick)
             group.append(pick)
         groups.append(tuple(sorted(group)))
@@ -225,7 +254,7 @@ def _plan_greedy(scores: tuple, localities: tuple, elig: list[int], size: int, c
 
 
 @lru_cache(maxsize=512)
-def _plan_local(scores: tuple, localities: tuple, eligible: tuple, size: int) -> tuple[tuple[int, ...], ...]:
+def _plan_local(scores: tuple, localities: tuple, eligible: tuple, size: int) -> tuple:
     """The best groups of one node from its pair scores; see plan_tp_groups for the order of criteria."""
     elig = [i for i, ok in enumerate(eligible) if ok]
     if size == 1:
@@ -315,7 +344,7 @@ def naive_tp_groups(topology: Topology, size: int) -> list[list[int]]:
 def better_groups_exist(
     topology: Topology, size: int, naive_groups: list[list[int]] | None = None
 ) -> list[list[int]]:
-    """For rule PLACE-003: the planner's groups when the naive ones cross a weak link (NODE/SYS) and the plan does better; else [].
+    """For rule PLACE-003: the planner's groups if the naive ones cross a weak link (NODE/SYS) and the plan is better; else [].
 
     "Better" compares the groups' qualities sorted worst first (so a plan with a better worst group,
     or the same worst group fewer times, wins). Unknown links ("?") are never called weak. Naive groups
