@@ -1,0 +1,49 @@
+"""Turn a `--topology` argument into a `Topology`: a fake name, a file of `nvidia-smi topo -m` output, or `detect`."""
+
+from __future__ import annotations
+
+import os
+
+from wizard.core.topology import Topology
+from wizard.detect.fake import fake_topology, is_fake_name
+from wizard.detect.smi import MAX_INPUT_BYTES, parse_topo_matrix
+from wizard.errors import UsageError
+
+
+def read_topology_file(path: str) -> Topology:
+    """Parse a file holding `nvidia-smi topo -m` output; UsageError if it is missing, unreadable or no such output.
+
+    At most MAX_INPUT_BYTES are read, so a huge file costs no more than a small one.
+    """
+    if os.path.isdir(path):
+        raise UsageError(f"{path} is a directory; expected a file with nvidia-smi topo -m output")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_INPUT_BYTES + 1)
+    except FileNotFoundError as exc:
+        raise UsageError(f"{path}: no such file (expected nvidia-smi topo -m output)") from exc
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+    return parse_topo_matrix(data, origin=path)
+
+
+def load_topology(spec: str) -> Topology:
+    """`detect` (NVML on this machine; NoGPUError if there is none), an existing file, or a fake name.
+
+    An existing file wins over a fake name of the same spelling. Anything else is a UsageError that
+    says what is accepted.
+    """
+    spec = spec.strip()
+    if spec == "detect":
+        from wizard.detect.nvml import detect_nvml  # noqa: PLC0415 - NVML only when asked for
+
+        return detect_nvml()
+    if spec and os.path.exists(spec):
+        return read_topology_file(spec)
+    if is_fake_name(spec):
+        return fake_topology(spec)
+    if os.sep in spec or spec.endswith(".txt"):
+        raise UsageError(f"{spec}: no such file (expected nvidia-smi topo -m output)")
+    raise UsageError(
+        f"--topology {spec!r} is not 'detect', an existing file, or a fake name such as 8xH100 or 2x8xH100"
+    )
