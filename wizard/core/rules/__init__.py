@@ -34,9 +34,9 @@ class RuleContext:
 
 
 def _registry() -> list[Rule]:
-    from wizard.core.rules import batch, placement, roles, schema
+    from wizard.core.rules import batch, placement, roles, schema, topology
 
-    return [*schema.RULES, *roles.RULES, *batch.RULES, *placement.RULES]
+    return [*schema.RULES, *roles.RULES, *batch.RULES, *placement.RULES, *topology.RULES]
 
 
 _RULES: list[Rule] | None = None

@@ -1,0 +1,94 @@
+"""Rules that need the machine (PLACE-003, PLACE-010, PLACE-011): they run only when a topology is known.
+
+The topology is detected (NVML), pasted (`nvidia-smi topo -m`) or named (`2x8xH100`); see wizard.detect.
+"""
+
+from __future__ import annotations
+
+from wizard.core.findings import Fix, warning
+from wizard.core.rules.catalogue import why
+from wizard.core.topology import WEAK_SYMBOLS, better_groups_exist, group_quality, has_rdma_nic, naive_tp_groups, nearest_nic
+
+TP_KEY = "actor_rollout_ref.rollout.tensor_model_parallel_size"
+MEG_TP_KEY = "actor_rollout_ref.actor.megatron.tensor_model_parallel_size"
+
+
+def _groups_text(groups: list[list[int]], limit: int = 4) -> str:
+    shown = " ".join("[" + ",".join(map(str, g)) + "]" for g in groups[:limit])
+    return shown + (" ..." if len(groups) > limit else "")
+
+
+def _clean_sizes(topo, per_node: int, current: int) -> list[int]:
+    """TP sizes whose consecutive groups cross no weak link, nearest to the current size first."""
+    sizes = [t for t in range(1, per_node + 1) if per_node % t == 0 and t != current]
+    clean = []
+    for t in sizes:
+        try:
+            qualities = [group_quality(topo, g) for g in naive_tp_groups(topo, t)[: max(1, per_node // t)]]
+        except ValueError:
+            continue
+        if not any(q in WEAK_SYMBOLS for q in qualities):
+            clean.append(t)
+    return sorted(clean, key=lambda t: (abs(t - current), -t))[:2]
+
+
+def hint_weak_tp_links(ctx):
+    topo, p, a = ctx.topology, ctx.plan, ctx.answers
+    if topo is None:
+        return
+    per_node = len(topo.gpus)
+    checks = [(TP_KEY, "rollout", p.rollout_tp)]
+    if p.engine == "megatron":
+        checks.append((MEG_TP_KEY, "Megatron", a.engine.megatron_tp))
+    for key, role, tp in checks:
+        if tp < 2 or tp > per_node or per_node % tp:
+            continue
+        better = better_groups_exist(topo, tp)
+        if not better:
+            continue
+        naive = naive_tp_groups(topo, tp)[: per_node // tp]
+        weak = [g for g in naive if group_quality(topo, g) in WEAK_SYMBOLS]
+        fixes = [Fix({key: t}, f"{role} TP {t} (its groups stay on good links)") for t in _clean_sizes(topo, per_node, tp)]
+        yield warning(
+            "PLACE-003", [key],
+            f"{role} TP {tp} takes consecutive GPUs {_groups_text(weak)} across {group_quality(topo, weak[0])} links; "
+            f"better groups on this machine: {_groups_text(better[: per_node // tp])} (order the GPUs with CUDA_VISIBLE_DEVICES "
+            f"before `ray start` on each node, or change TP)",
+            why("PLACE-003"), fixes,
+        )
+
+
+def hint_gpu_count_differs(ctx):
+    topo, c = ctx.topology, ctx.answers.cluster
+    if topo is None:
+        return
+    have = len(topo.gpus)
+    if c.n_gpus_per_node != have:
+        where = {"nvml": "this machine", "file": "the pasted topology", "fake": f"the named topology {topo.label or ''}".strip()}.get(topo.source, "the topology")
+        yield warning(
+            "PLACE-010", ["trainer.n_gpus_per_node"],
+            f"trainer.n_gpus_per_node is {c.n_gpus_per_node} but {where} has {have} GPU(s) per node",
+            why("PLACE-010"), [Fix({"trainer.n_gpus_per_node": have}, f"use all {have} GPUs of a node")],
+        )
+
+
+def hint_no_rdma(ctx):
+    topo, p = ctx.topology, ctx.plan
+    if topo is None or p.nnodes < 2:
+        return
+    rdma = has_rdma_nic(topo)
+    if rdma is None:
+        return
+    if not rdma:
+        yield warning("PLACE-011", ["trainer.nnodes"], f"{p.nnodes} nodes, and the topology shows no RDMA NIC at all",
+                      why("PLACE-011"))
+        return
+    near = [nearest_nic(topo, g) for g in range(len(topo.gpus))]
+    if all(n is not None and n[1] in WEAK_SYMBOLS for n in near):
+        names = ", ".join(sorted({n.name for n in topo.nics}))
+        yield warning("PLACE-011", ["trainer.nnodes"],
+                      f"{p.nnodes} nodes, and every NIC ({names}) is only reachable from the GPUs over NODE/SYS links",
+                      why("PLACE-011"))
+
+
+RULES = [hint_weak_tp_links, hint_gpu_count_differs, hint_no_rdma]
