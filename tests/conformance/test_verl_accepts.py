@@ -73,12 +73,6 @@ reward:
 trainer: {n_gpus_per_node: 8, nnodes: 1}
 """
 
-NO_DO_SAMPLE_RULE = (
-    "no wizard rule covers rollout.val_kwargs.do_sample=true with rollout.temperature=0 yet "
-    "(verl's validate_config asserts it); expected id KEY-004 until it gets its own"
-)
-
-
 class Broken(NamedTuple):
     """A deliberately broken config and what verl and our rules must say about it."""
 
@@ -158,7 +152,7 @@ actor_rollout_ref:
   rollout: {name: vllm, n: 4, log_prob_micro_batch_size_per_gpu: 4}
 trainer: {n_gpus_per_node: 8, nnodes: 1}
 """, "must be divisible by model_parallel_size (3)"),
-    Broken("val-do-sample-at-temperature-0", ("KEY-004",), False, """
+    Broken("val-do-sample-at-temperature-0", ("KEY-005",), False, """
 algorithm: {adv_estimator: grpo}
 data: {train_batch_size: 64}
 actor_rollout_ref:
@@ -171,9 +165,9 @@ actor_rollout_ref:
     log_prob_micro_batch_size_per_gpu: 4
     val_kwargs: {do_sample: true, temperature: 0.6}
 trainer: {n_gpus_per_node: 8, nnodes: 1}
-""", "validation gen temperature should be greater than 0", xfail=NO_DO_SAMPLE_RULE),
+""", "validation gen temperature should be greater than 0"),
     # DESIGN's BATCH-006 covers a missing micro size for every role, the critic included.
-    Broken("gae-critic-without-micro-batch", ("BATCH-010", "BATCH-006"), False, """
+    Broken("gae-critic-without-micro-batch", ("BATCH-006",), False, """
 algorithm: {adv_estimator: gae}
 data: {train_batch_size: 64}
 actor_rollout_ref:

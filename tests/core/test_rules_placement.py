@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 from tests.conftest import BASE, findings_for, ids
+from wizard.detect.fake import fake_topology
 
 TP = "actor_rollout_ref.rollout.tensor_model_parallel_size"
 
@@ -43,8 +42,7 @@ def test_place_006_sp_needs_remove_padding():
 
 
 def test_place_007_capacity_from_topology():
-    small = SimpleNamespace(nodes=1, gpus=[object()] * 4)
-    big = SimpleNamespace(nodes=1, gpus=[object()] * 8)
+    small, big = fake_topology("4xA100-nvlink"), fake_topology("8xH100")
     assert "PLACE-007" in ids(topology=small)
     assert "PLACE-007" not in ids(topology=big)
     assert "PLACE-007" not in ids()
@@ -53,7 +51,7 @@ def test_place_007_capacity_from_topology():
 def test_place_007_counts_the_reward_pool():
     rm = {"reward.reward_model.enable": True, "reward.reward_model.model_path": "/rm", "reward.reward_model.rollout.name": "vllm",
           "reward.reward_model.enable_resource_pool": True, "reward.reward_model.nnodes": 1, "reward.reward_model.n_gpus_per_node": 2}
-    f = [f for f in findings_for(rm, topology=SimpleNamespace(nodes=1, gpus=[object()] * 8)) if f.id == "PLACE-007"]
+    f = [f for f in findings_for(rm, topology=fake_topology("8xH100")) if f.id == "PLACE-007"]
     assert f and "10 GPUs" in f[0].message
 
 
