@@ -60,3 +60,10 @@ def test_answers_doc_round_trips():
     doc = to_answers_doc(la.answers)
     assert doc == {"batch": {"train_batch_size": 64}, "rollout": {"name": "vllm"}, "extra": {"actor_rollout_ref.actor.clip_ratio_high": 0.28}}
     assert build([("again", flatten_answers_doc(doc, "x"))]).answers == la.answers
+
+
+def test_every_answer_field_has_help_text():
+    from wizard.core.keymap import all_fields, field_help
+
+    assert [f for f in all_fields() if len(field_help(f)) < 10] == []
+    assert field_help("data.train_batch_size") == field_help("batch.train_batch_size") != ""

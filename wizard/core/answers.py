@@ -1,6 +1,7 @@
 """The typed answers model: everything the wizard asks, one field per question.
 
-Each field's docstring is its user-facing help. Fields that map onto a verl key carry it as
+Each field's docstring is its user-facing help (read by wizard.core.keymap.field_help from this file's
+source, so that start-up does not pay for pydantic's docstring extraction). Fields that map onto a verl key carry it as
 `json_schema_extra={"verl": "<dotted key>"}`; their defaults are verl 0.9.1's, and `None` means "not set:
 verl's own default or interpolation applies". Fields without a verl key are the wizard's own (the
 deployment target, the data_source of the rows). Any other verl key goes in `extra` and is passed through.
@@ -25,7 +26,7 @@ def V(default: Any, key: str, **constraints: Any) -> Any:
 
 
 class Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
 class Algorithm(Section):
@@ -256,7 +257,7 @@ SECTIONS: dict[str, type[Section]] = {
 class Answers(BaseModel):
     """Every answer of one wizard session. `extra` holds any other verl key (dotted) and its value."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
     algorithm: Algorithm = Field(default_factory=Algorithm)
     models: Models = Field(default_factory=Models)

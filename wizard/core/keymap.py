@@ -44,11 +44,25 @@ def address_of(name: str) -> str:
     return field_to_verl().get(name, name)
 
 
+@lru_cache(maxsize=1)
+def _docstrings() -> dict[str, str]:
+    """`section.field` -> the docstring written under the field in answers.py."""
+    import ast
+    import inspect
+
+    from wizard.core import answers
+
+    sections = {model.__name__: section for section, model in SECTIONS.items()}
+    docs: dict[str, str] = {}
+    for node in ast.parse(inspect.getsource(answers)).body:
+        if not isinstance(node, ast.ClassDef) or node.name not in sections:
+            continue
+        for stmt, after in zip(node.body, node.body[1:]):
+            if isinstance(stmt, ast.AnnAssign) and isinstance(after, ast.Expr) and isinstance(getattr(after, "value", None), ast.Constant):
+                docs[f"{sections[node.name]}.{stmt.target.id}"] = inspect.cleandoc(after.value.value)
+    return docs
+
+
 def field_help(name: str) -> str:
     """The user-facing help of a field (its docstring), by field name or verl key."""
-    field = verl_to_field().get(name, name)
-    section, _, attr = field.partition(".")
-    model = SECTIONS.get(section)
-    if model is None or attr not in model.model_fields:
-        return ""
-    return model.model_fields[attr].description or ""
+    return _docstrings().get(verl_to_field().get(name, name), "")

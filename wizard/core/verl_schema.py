@@ -48,6 +48,10 @@ ALLOWED_VALUES: dict[str, dict[str, tuple[Any, ...]]] = {
         "trainer.v1.trainer_mode": ("sync", "colocate_async", "separate_async"),
         "reward.reward_manager.name": ("naive", "dapo", "gdpo", "remote", "rate_limited"),
         "actor_rollout_ref.actor.optim.lr_scheduler_type": ("constant", "cosine"),
+        "critic.optim.lr_scheduler_type": ("constant", "cosine"),
+        "actor_rollout_ref.actor.megatron.dtype": ("bfloat16", "float16"),
+        "critic.megatron.dtype": ("bfloat16", "float16"),
+        "actor_rollout_ref.actor.fsdp_config.strategy": ("fsdp", "fsdp2", "fsdp_turbo"),
         "actor_rollout_ref.actor.policy_loss.loss_mode": (
             "vanilla", "gspo", "sapo", "gpg", "clip_cov", "kl_cov", "geo_mean", "dro", "cispo", "dppo_tv",
             "dppo_kl", "bypass_mode",
