@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from wizard.commands.common import topology_layer
+from wizard.commands.common import gather, topology_layer
 from wizard.commands.output import as_json, as_text, emit
 from wizard.core.findings import has_errors
 from wizard.core.layers import build
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     source = read_check_input(Path(args.path))
     topology, _ = topology_layer(args.topology)
     layered = build([(source.kind, source.flat)])
-    ctx = context_for(layered.answers, layered.flat, mode=args.mode, topology=topology)
+    ctx = context_for(layered.answers, layered.flat, mode=args.mode, topology=topology, **gather(layered.answers, args.mode))
     findings = evaluate(ctx)
     if args.format == "json":
         emit(as_json(findings, source=source.kind, notes=source.notes))

@@ -52,3 +52,24 @@ def topology_layer(spec: str | None):
 
     topo = load_topology(spec)
     return topo, {"trainer.n_gpus_per_node": len(topo.gpus), "trainer.nnodes": getattr(topo, "nodes", 1)}
+
+
+# What the rules can learn from the world besides the answers: each entry is (module, function) in
+# wizard.detect, called as function(answers, mode) -> dict of RuleContext fields (e.g. {"data": ...}).
+INSPECTORS = (("wizard.detect.data", "inspect_data"), ("wizard.detect.models", "inspect_models"))
+
+
+def gather(answers, mode: str) -> dict[str, Any]:
+    """Facts read from local files (data files, model configs) for the rules; nothing is downloaded."""
+    import importlib
+
+    facts: dict[str, Any] = {}
+    for module_name, function in INSPECTORS:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        facts.update(getattr(module, function)(answers, mode))
+    return facts

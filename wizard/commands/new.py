@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from wizard.commands.common import parse_set_flags, read_answers_file, topology_layer
+from wizard.commands.common import gather, parse_set_flags, read_answers_file, topology_layer
 from wizard.commands.output import as_json, as_text, emit
 from wizard.core.findings import has_errors
 from wizard.core.layers import build
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
     layers, topology = collect_layers(args)
     layered = build(layers)
-    ctx = context_for(layered.answers, layered.flat, mode="cluster", topology=topology)
+    ctx = context_for(layered.answers, layered.flat, mode="cluster", topology=topology, **gather(layered.answers, "cluster"))
     findings = evaluate(ctx)
     written: list[str] = []
     if not has_errors(findings):
