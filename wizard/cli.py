@@ -13,7 +13,7 @@ import sys
 from wizard import __version__
 from wizard.errors import ExitStatus, UsageError
 
-COMMANDS = ("new", "check", "topo", "presets", "explain")
+COMMANDS = ("tui", "new", "check", "topo", "presets", "explain", "data")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -43,8 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
-        parser.print_help()
-        return ExitStatus.OK
+        from wizard.commands import tui
+
+        args = parser.parse_args(["tui", *(argv if argv is not None else sys.argv[1:])])
+        args.func = tui.run
     try:
         return int(args.func(args))
     except UsageError as exc:

@@ -39,6 +39,11 @@ def wizard_only_fields() -> tuple[str, ...]:
     return tuple(f for f in all_fields() if f not in mapped)
 
 
+def canonical_address_of(name: str) -> str:
+    """A verl key or field -> the field name when the key belongs to a field, else the name unchanged."""
+    return verl_to_field().get(name, name)
+
+
 def address_of(name: str) -> str:
     """The canonical address of a field or key: the verl key when the field has one, else the field."""
     return field_to_verl().get(name, name)

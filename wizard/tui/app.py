@@ -1,0 +1,232 @@
+"""The wizard app: owns the session, moves between steps, applies edits and fixes, writes on confirm.
+
+Screens render; this class changes state. Every edit re-runs all rules and repaints the active step.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from textual.app import App
+from textual.binding import Binding
+
+from wizard import __version__
+from wizard.core import verl_schema
+from wizard.core.keymap import field_help
+from wizard.emit.writer import conflicts
+from wizard.errors import UsageError
+from wizard.i18n import field_help_text, set_language, t
+from wizard.tui.commands import WizardCommands
+from wizard.tui.messages import AnswerChanged, FixRequested, JumpRequested, StepRequested
+from wizard.tui.session import Session
+from wizard.tui.steps import STEPS, field_for, step_of
+
+
+def _screen_classes():
+    from wizard.tui.screens.batch import BatchScreen
+    from wizard.tui.screens.data import DataScreen
+    from wizard.tui.screens.deployment import DeploymentScreen
+    from wizard.tui.screens.hardware import HardwareScreen
+    from wizard.tui.screens.models import ModelsScreen
+    from wizard.tui.screens.review import ReviewScreen
+    from wizard.tui.screens.start import StartScreen
+
+    return {"start": StartScreen, "models": ModelsScreen, "data": DataScreen, "batch": BatchScreen,
+            "hardware": HardwareScreen, "deployment": DeploymentScreen, "review": ReviewScreen}
+
+
+class WizardApp(App[list[str]]):
+    CSS_PATH = "styles/app.tcss"
+    COMMANDS = App.COMMANDS | {WizardCommands}
+    BINDINGS = [
+        Binding("escape", "quit_now", "Cancel", show=False, id="cancel"),
+        Binding("ctrl+c", "quit_now", "Cancel", show=False, priority=True, id="cancel-ctrl-c"),
+    ]
+
+    def __init__(self, session: Session, answers_path: str = "verl-wizard-answers.yaml", start_step: str = "start") -> None:
+        super().__init__()
+        self.session = session
+        self.answers_path = answers_path
+        self.start_step = start_step
+        self.written: list[str] = []
+        self.step = start_step
+
+    # -- screens -----------------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        self.title = t("app.title")
+        self.sub_title = t("app.subtitle", version=verl_schema.TARGET_VERSION)
+        self._install_steps()
+        self.push_screen(self.step)
+
+    def _install_steps(self) -> None:
+        for name, cls in _screen_classes().items():
+            self.install_screen(cls(), name=name)
+
+    def goto(self, step: str) -> None:
+        if step != self.step:
+            self.step = step
+            self.switch_screen(step)
+
+    def action_next_step(self) -> None:
+        self.goto(STEPS[min(STEPS.index(self.step) + 1, len(STEPS) - 1)])
+
+    def action_prev_step(self) -> None:
+        self.goto(STEPS[max(STEPS.index(self.step) - 1, 0)])
+
+    def refresh_step(self) -> None:
+        screen = self.screen
+        if hasattr(screen, "refresh_view"):
+            screen.refresh_view()
+
+    # -- edits -------------------------------------------------------------------------------------
+    def on_answer_changed(self, message: AnswerChanged) -> None:
+        try:
+            self.session.set(message.address, message.value)
+        except UsageError as exc:
+            row = self.screen.row_for(message.address) if hasattr(self.screen, "row_for") else None
+            if row is not None:
+                row.set_error(str(exc))
+            return
+        self.refresh_step()
+
+    def on_fix_requested(self, message: FixRequested) -> None:
+        try:
+            self.session.apply_fix(message.fix)
+        except UsageError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.notify(t("findings.fixed", label=message.fix.label))
+        self.refresh_step()
+
+    def action_fix_first(self) -> None:
+        finding = next((f for f in self.session.findings if f.fixes), None)
+        if finding is not None:
+            self.post_message(FixRequested(finding, finding.fixes[0]))
+
+    def on_jump_requested(self, message: JumpRequested) -> None:
+        step = step_of(message.address)
+        self.goto(step)
+        field = field_for(message.address)
+        if field:
+            self.call_after_refresh(lambda: self.screen.focus_field(field))
+
+    def on_step_requested(self, message: StepRequested) -> None:
+        self.goto(message.step)
+
+    # -- session-level actions ----------------------------------------------------------------------
+    def choose_preset(self, name: Optional[str]) -> None:
+        self.session.load_preset(name)
+        self.refresh_step()
+
+    def load_answers(self, path: str) -> str:
+        try:
+            self.session.load_answers(path)
+        except UsageError as exc:
+            return str(exc)
+        self.answers_path = path
+        self.refresh_step()
+        return t("start.loaded", what=path)
+
+    def set_topology(self, spec: Optional[str]) -> None:
+        self.session.set_topology(spec)
+        self.refresh_step()
+
+    def switch_language(self, lang: str) -> None:
+        set_language(lang)
+        for name in STEPS:
+            if name != self.step:
+                self.uninstall_screen(name)
+        for name, cls in _screen_classes().items():
+            if name != self.step:
+                self.install_screen(cls(), name=name)
+        current = self.step
+        self.step = "models" if current == "start" else "start"
+        self.switch_screen(self.step)
+        self.uninstall_screen(current)
+        self.install_screen(_screen_classes()[current](), name=current)
+        self.goto(current)
+        self.sub_title = t("app.subtitle", version=verl_schema.TARGET_VERSION)
+
+    def action_help(self) -> None:
+        from wizard.tui.screens.dialogs import HelpDialog
+
+        focused = self.focused
+        row = next((a for a in ([focused] + list(focused.ancestors) if focused else []) if hasattr(a, "field_name")), None)
+        if row is None:
+            self.push_screen(HelpDialog(t("key.help"), t("help.none")))
+            return
+        field = row.field_name
+        from wizard.core.keymap import field_to_verl
+
+        key = field_to_verl().get(field, field)
+        body = f"{field_help_text(field, field_help(field))}\n\nverl key: {key}\nsource: {t('source.' + self.session.source_of(field))}"
+        self.push_screen(HelpDialog(t("help.title", field=key), body))
+
+    def action_save_answers(self) -> None:
+        self.session.save_answers(self.answers_path)
+        self.notify(t("quit.saved", path=self.answers_path))
+
+    def action_ask_quit(self) -> None:
+        from wizard.tui.screens.dialogs import QuitDialog
+
+        def decide(choice: str | None) -> None:
+            if choice == "save":
+                self.session.save_answers(self.answers_path)
+                self.exit(self.written)
+            elif choice == "quit":
+                self.exit(self.written)
+
+        self.push_screen(QuitDialog(self.answers_path), decide)
+
+    def action_quit_now(self) -> None:
+        self.exit(self.written)
+
+    # -- writing -----------------------------------------------------------------------------------
+    def request_write(self) -> None:
+        from wizard.tui.screens.dialogs import ConfirmReplace
+
+        session = self.session
+        if session.blocked:
+            self.bell()
+            self.notify(t("review.blocked", n=len(session.errors())), severity="error")
+            return
+        out = Path(session.out_dir)
+        clashing = conflicts(out, session.render_files()) if out.exists() else []
+        if not clashing:
+            self._write(force=False)
+            return
+
+        def decide(replace: bool | None) -> None:
+            if replace:
+                self._write(force=True)
+            else:
+                self.notify(t("confirm.kept"))
+
+        self.push_screen(ConfirmReplace(session.out_dir, {name: session.diff(name) for name in clashing}), decide)
+
+    def _write(self, force: bool) -> None:
+        try:
+            names = self.session.write(force=force)
+        except UsageError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        out = Path(self.session.out_dir)
+        self.written = [str(out / name) for name in names]
+        message = t("review.written", n=len(names), out=out)
+        self.notify(message)
+        if hasattr(self.screen, "show_written"):
+            self.screen.show_written(message)
+
+
+def exit_report(written: list[str], out_dir: str) -> str:
+    """What the CLI prints after the TUI closes: the written paths and the launch command."""
+    if not written:
+        return t("exit.nothing")
+    import shlex
+
+    lines = [t("exit.written"), *written, t("exit.launch", command=f"cd {shlex.quote(out_dir)} && ./run.sh")]
+    return "\n".join(lines)
+
+
+__all__ = ["WizardApp", "exit_report", "__version__"]

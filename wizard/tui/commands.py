@@ -1,0 +1,31 @@
+"""Command palette entries (ctrl+p): go to a step, apply the first fix, save answers, write files."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import Hit, Hits, Provider
+
+from wizard.i18n import t
+from wizard.tui.steps import STEPS
+
+
+class WizardCommands(Provider):
+    def _commands(self):
+        app = self.app
+        for step in STEPS:
+            yield f"{t('step.' + step)}: go to step", partial(app.goto, step)
+        yield f"{t('key.fix')}: first error", app.action_fix_first
+        yield t("key.save"), app.action_save_answers
+        yield t("review.write"), app.request_write
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, callback in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), callback, help=name)
+
+    async def discover(self) -> Hits:
+        for name, callback in self._commands():
+            yield Hit(1, name, callback, help=name)

@@ -1,0 +1,1 @@
+"""One screen per step; each file composes its step's body on the shared StepScreen layout."""

@@ -1,0 +1,120 @@
+"""The layout every step shares: steps on the left, the step's fields in the middle, findings on the right."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from wizard.core.plan import need_critic
+from wizard.i18n import t
+from wizard.tui.steps import fields_of
+from wizard.tui.widgets.field_row import FieldRow
+from wizard.tui.widgets.findings_panel import FindingsPanel
+from wizard.tui.widgets.step_nav import StepNav
+
+CRITIC_FIELDS = {"models.critic_path", "algorithm.critic_lr", "batch.critic_ppo_mini_batch_size", "batch.critic_ppo_micro_batch_size_per_gpu",
+                 "batch.critic_ppo_max_token_len_per_gpu"}
+REWARD_MODEL_FIELDS = {"models.reward_model_path", "cluster.reward_pool_enable", "cluster.reward_pool_nnodes", "cluster.reward_pool_n_gpus_per_node"}
+SPLIT_FIELDS = {"cluster.rollout_nnodes", "cluster.rollout_n_gpus_per_node", "cluster.parameter_sync_step"}
+MEGATRON_FIELDS = {"engine.megatron_tp", "engine.megatron_pp", "engine.megatron_cp"}
+FSDP_FIELDS = {"engine.ulysses_sp", "engine.param_offload", "engine.optimizer_offload", "engine.ref_param_offload"}
+
+
+def visible(field: str, answers) -> bool:
+    """Progressive disclosure: show a field only where it can matter for these answers."""
+    if field in CRITIC_FIELDS:
+        return need_critic(answers)
+    if field in REWARD_MODEL_FIELDS:
+        return answers.models.reward_model_enable
+    if field in SPLIT_FIELDS:
+        return answers.cluster.trainer_mode == "separate_async"
+    if field in MEGATRON_FIELDS:
+        return answers.engine.strategy == "megatron"
+    if field in FSDP_FIELDS:
+        return answers.engine.strategy != "megatron"
+    if field in ("batch.ppo_micro_batch_size_per_gpu", "batch.log_prob_micro_batch_size_per_gpu",
+                 "batch.ref_log_prob_micro_batch_size_per_gpu", "batch.critic_ppo_micro_batch_size_per_gpu"):
+        return not answers.batch.use_dynamic_bsz
+    if field in ("batch.ppo_max_token_len_per_gpu", "batch.log_prob_max_token_len_per_gpu", "batch.ref_log_prob_max_token_len_per_gpu",
+                 "batch.critic_ppo_max_token_len_per_gpu"):
+        return answers.batch.use_dynamic_bsz
+    if field in ("algorithm.kl_loss_coef", "algorithm.kl_loss_type"):
+        return answers.algorithm.use_kl_loss
+    if field == "algorithm.kl_coef":
+        return answers.algorithm.use_kl_in_reward
+    if field in ("models.lora_alpha",):
+        return answers.models.lora_rank > 0
+    return True
+
+
+class StepScreen(Screen):
+    """A step. Subclasses set STEP and may add widgets around the field rows with compose_extra()."""
+
+    STEP = ""
+    BINDINGS = [
+        Binding("ctrl+n,pagedown", "app.next_step", t("key.next"), id="next-step"),
+        Binding("ctrl+b,pageup", "app.prev_step", t("key.prev"), id="prev-step"),
+        Binding("f1", "app.help", t("key.help"), id="help"),
+        Binding("ctrl+s", "app.save_answers", t("key.save"), id="save-answers"),
+        Binding("ctrl+q", "app.ask_quit", t("key.quit"), id="quit", priority=True),
+    ]
+
+    @property
+    def session(self):
+        return self.app.session
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            yield StepNav(self.STEP)
+            with VerticalScroll(id="step-body"):
+                yield Static(t(f"{self.STEP}.intro"), classes="intro")
+                yield from self.compose_top()
+                for field in fields_of(self.STEP):
+                    yield FieldRow(field, self.session.value(field), self.session.source_of(field))
+                yield from self.compose_bottom()
+            yield FindingsPanel()
+        yield Footer()
+
+    def compose_top(self) -> ComposeResult:
+        return iter(())
+
+    def compose_bottom(self) -> ComposeResult:
+        return iter(())
+
+    def on_mount(self) -> None:
+        self.sub_title = t("step." + self.STEP)
+        self.refresh_view()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        """Show the session's current values, sources and findings (called after every edit)."""
+        session = self.session
+        answers = session.layered.answers
+        for row in self.query(FieldRow):
+            row.refresh_from(session.value(row.field_name), session.source_of(row.field_name))
+            row.display = visible(row.field_name, answers)
+            row.set_error(None)
+        self.query_one(StepNav).show(session.findings)
+        self.query_one(FindingsPanel).show(session.findings)
+        self.refresh_extra()
+
+    def refresh_extra(self) -> None:
+        """Step-specific views (the batch chain, the topology matrix, the preview)."""
+
+    def focus_field(self, field: str) -> bool:
+        for row in self.query(FieldRow):
+            if row.field_name == field:
+                row.display = True
+                row.input_widget.focus()
+                row.scroll_visible()
+                return True
+        return False
+
+    def row_for(self, field: str):
+        return next((row for row in self.query(FieldRow) if row.field_name == field), None)

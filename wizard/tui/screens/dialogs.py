@@ -1,0 +1,79 @@
+"""Modal dialogs: confirm replacing files (with the diff), field help, quit (save answers?)."""
+
+from __future__ import annotations
+
+from rich.syntax import Syntax
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+from wizard.i18n import t
+
+
+class ConfirmReplace(ModalScreen[bool]):
+    """Shows the diff of every file that would change; dismisses with True only on Replace."""
+
+    BINDINGS = [Binding("escape", "keep", t("confirm.no"))]
+
+    def __init__(self, out_dir: str, diffs: dict[str, str]) -> None:
+        super().__init__(id="confirm-replace")
+        self.out_dir, self.diffs = out_dir, diffs
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(t("confirm.title", out=self.out_dir), classes="dialog-title")
+            yield Label(t("confirm.body"))
+            with VerticalScroll(classes="dialog-body"):
+                yield Static(Syntax("\n".join(self.diffs.values()), "diff", word_wrap=True))
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("confirm.no"), id="keep", variant="primary")
+                yield Button(t("confirm.yes"), id="replace", variant="error")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "replace")
+
+    def action_keep(self) -> None:
+        self.dismiss(False)
+
+
+class HelpDialog(ModalScreen[None]):
+    BINDINGS = [Binding("escape,f1", "close", t("help.close"))]
+
+    def __init__(self, title: str, body: str) -> None:
+        super().__init__(id="help-dialog")
+        self.title_text, self.body = title, body
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.body, classes="dialog-body")
+            yield Label(t("help.close"), classes="dim")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class QuitDialog(ModalScreen[str]):
+    """Ask whether to save the answers: dismisses with "save", "quit" or "cancel"."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, path: str) -> None:
+        super().__init__(id="quit-dialog")
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(f"{t('key.save')}: {self.path}?", classes="dialog-title")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("key.save"), id="save", variant="primary")
+                yield Button(t("key.quit"), id="quit")
+                yield Button("Cancel", id="cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss("cancel")

@@ -1,0 +1,58 @@
+"""Hardware and placement: the topology (detected, pasted or named), the matrix with TP groups, the pools."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Button, Input, Label, Static
+
+from wizard.detect.fake import NAMED
+from wizard.errors import UsageError
+from wizard.i18n import t
+from wizard.tui.screens.base import StepScreen
+from wizard.tui.widgets.topology_view import budget_text, matrix_text
+
+
+class HardwareScreen(StepScreen):
+    STEP = "hardware"
+
+    def compose_top(self) -> ComposeResult:
+        yield Label(t("hardware.topology"), classes="section-title")
+        with Horizontal(classes="inline-form"):
+            yield Input(self.session.topology_spec or "", placeholder=" | ".join(list(NAMED)[:4]) + " | detect | FILE", id="topology-spec")
+            yield Button(t("hardware.apply"), id="use-topology")
+        yield Label("", id="topology-status")
+        yield Label(t("hardware.budget"), classes="section-title")
+        yield Static("", id="budget")
+        yield Label(t("hardware.matrix"), classes="section-title")
+        yield Static("", id="matrix")
+
+    def _use(self, spec: str) -> None:
+        status = self.query_one("#topology-status", Label)
+        try:
+            self.app.set_topology(spec or None)
+        except UsageError as exc:
+            status.update(str(exc))
+            status.add_class("-error")
+            return
+        status.remove_class("-error")
+        topo = self.session.topology
+        status.update(f"{topo.label or topo.source}: {topo.nodes} x {len(topo.gpus)} {topo.gpus[0].name or 'GPU'}" if topo else t("hardware.none"))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "use-topology":
+            self._use(self.query_one("#topology-spec", Input).value.strip())
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "topology-spec":
+            event.stop()
+            self._use(event.value.strip())
+
+    def refresh_extra(self) -> None:
+        session = self.session
+        self.query_one("#budget", Static).update(budget_text(session.ctx.plan, session.topology))
+        matrix = self.query_one("#matrix", Static)
+        if session.topology is None:
+            matrix.update(t("hardware.none"))
+        else:
+            matrix.update(matrix_text(session.topology, session.ctx.plan.rollout_tp))

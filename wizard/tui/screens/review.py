@@ -1,0 +1,83 @@
+"""Review: every finding, the files to be written with a highlighted preview, a diff against what is there."""
+
+from __future__ import annotations
+
+from rich.syntax import Syntax
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from wizard.i18n import t
+from wizard.tui.screens.base import StepScreen
+
+LEXER = {".yaml": "yaml", ".sh": "bash", ".md": "markdown", ".sbatch": "bash"}
+
+
+def lexer_for(name: str) -> str:
+    return next((lexer for suffix, lexer in LEXER.items() if name.endswith(suffix)), "text")
+
+
+class ReviewScreen(StepScreen):
+    STEP = "review"
+
+    def compose_top(self) -> ComposeResult:
+        yield Label(t("review.out"), classes="section-title")
+        with Horizontal(classes="inline-form"):
+            yield Input(self.session.out_dir, id="out-dir")
+            yield Button(t("review.write"), id="write", variant="primary")
+        yield Label("", id="write-status")
+        yield Label(t("review.files"), classes="section-title")
+        yield OptionList(id="file-list")
+        yield Static("", id="preview")
+
+    def refresh_extra(self) -> None:
+        session = self.session
+        blocked = session.blocked
+        self.query_one("#write", Button).disabled = blocked
+        status = self.query_one("#write-status", Label)
+        status.set_class(blocked, "-error")
+        if blocked:
+            status.update(t("review.blocked", n=len(session.errors())))
+        elif "-done" not in status.classes:
+            status.update("")
+        files = self.query_one("#file-list", OptionList)
+        keep = files.highlighted or 0
+        files.clear_options()
+        for name, state in session.file_states().items():
+            label = {"new": t("review.new"), "same": t("review.same"), "changed": t("review.changed")}[state]
+            files.add_option(Option(f"{name:<14} {label}", id=f"file-{name}"))
+        files.highlighted = min(keep, files.option_count - 1)
+        self._preview(files.highlighted)
+
+    def _preview(self, index) -> None:
+        names = list(self.session.render_files())
+        if index is None or index >= len(names):
+            return
+        name = names[index]
+        state = self.session.file_states()[name]
+        if state == "changed":
+            self.query_one("#preview", Static).update(Syntax(self.session.diff(name), "diff", word_wrap=True))
+        else:
+            self.query_one("#preview", Static).update(Syntax(self.session.render_files()[name], lexer_for(name), word_wrap=True))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id == "file-list":
+            self._preview(event.option_index)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "out-dir":
+            event.stop()
+            self.session.out_dir = event.value.strip() or "verl-run"
+            self.query_one("#write-status", Label).remove_class("-done")
+            self.refresh_extra()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "write":
+            self.app.request_write()
+
+    def show_written(self, message: str) -> None:
+        status = self.query_one("#write-status", Label)
+        status.add_class("-done")
+        status.update(message)
+        self.refresh_extra()

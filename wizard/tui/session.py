@@ -1,0 +1,170 @@
+"""The wizard session: answers by layer, the topology, findings, and the files a write would produce.
+
+No Textual here: the TUI's screens call these methods and re-render; Pilot tests and benchmarks drive the
+same object. Every edit goes through the same rules engine and emitters as `new` and `check`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from wizard.commands.common import gather
+from wizard.core.findings import Finding, Fix, Severity, has_errors
+from wizard.core.layers import LayeredAnswers, build, canonical_address
+from wizard.core.rules import RuleContext, context_for, evaluate
+from wizard.errors import UsageError
+
+
+REMOVED = object()  # an edit that deletes a key set by a lower layer
+
+
+@dataclass
+class Session:
+    """Mutable state of one wizard run. `layers` are the fixed layers below the user's edits."""
+
+    layers: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    edits: dict[str, Any] = field(default_factory=dict)
+    topology: Any = None
+    topology_spec: Optional[str] = None
+    out_dir: str = "verl-run"
+    preset: Optional[str] = None
+    layered: LayeredAnswers = field(init=False)
+    ctx: RuleContext = field(init=False)
+    findings: list[Finding] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.refresh()
+
+    # -- building ----------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Rebuild answers from the layers and edits, and re-run every rule."""
+        self.layered = self._build(self.edits)
+        self.evaluate()
+
+    def _build(self, edits: dict[str, Any]) -> LayeredAnswers:
+        layered = build([*self.layers, ("edited", {k: v for k, v in edits.items() if v is not REMOVED})])
+        removed = [k for k, v in edits.items() if v is REMOVED]
+        return layered.with_values({k: None for k in removed}, "edited") if removed else layered
+
+    def evaluate(self) -> None:
+        answers = self.layered.answers
+        self.ctx = context_for(answers, self.layered.flat, mode="cluster", topology=self.topology, **gather(answers, "cluster"))
+        self.findings = evaluate(self.ctx)
+
+    # -- edits ---------------------------------------------------------------------------------------
+    def value(self, address: str) -> Any:
+        address = canonical_address(address)
+        return self.layered.flat.get(address, _answer_value(self.layered, address))
+
+    def source_of(self, address: str) -> str:
+        return self.layered.source_of(canonical_address(address))
+
+    def set(self, address: str, value: Any) -> None:
+        """Set one answer as an edit; None clears the edit (the layer below shows again). UsageError if bad."""
+        edits = dict(self.edits)
+        address = canonical_address(address)
+        if value is None:
+            edits.pop(address, None)
+        else:
+            edits[address] = value
+        self._commit(edits)
+
+    def apply_fix(self, fix: Fix) -> None:
+        """Apply a fix: its None values remove the key from every layer (verl's default applies)."""
+        edits = dict(self.edits)
+        for address, value in fix.set.items():
+            edits[canonical_address(address)] = REMOVED if value is None else value
+        self._commit(edits)
+
+    def _commit(self, edits: dict[str, Any]) -> None:
+        layered = self._build(edits)
+        self.edits, self.layered = edits, layered
+        self.evaluate()
+
+    def load_preset(self, name: Optional[str]) -> None:
+        from wizard.core.presets import load_preset
+
+        self.layers = [layer for layer in self.layers if layer[0] != "preset"]
+        if name:
+            self.layers.insert(0, ("preset", load_preset(name).values))
+        self.preset = name
+        self.edits = {}
+        self.refresh()
+
+    def load_answers(self, path: str) -> None:
+        from wizard.commands.common import read_answers_file
+
+        values = read_answers_file(path)
+        self.layers = [layer for layer in self.layers if layer[0] != "answers file"] + [("answers file", values)]
+        self.edits = {}
+        self.refresh()
+
+    def set_topology(self, spec: Optional[str]) -> None:
+        from wizard.commands.common import topology_layer
+
+        topology, detected = topology_layer(spec) if spec else (None, {})
+        self.topology, self.topology_spec = topology, spec
+        self.layers = [layer for layer in self.layers if layer[0] != "detected"]
+        if detected:
+            order = [name for name, _ in self.layers]
+            at = 1 if order and order[0] == "preset" else 0
+            self.layers.insert(at, ("detected", detected))
+        self.refresh()
+
+    # -- output ----------------------------------------------------------------------------------------
+    @property
+    def blocked(self) -> bool:
+        return has_errors(self.findings)
+
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity is Severity.ERROR]
+
+    def render_files(self) -> dict[str, str]:
+        from wizard.emit.artifacts import render_artifacts
+
+        return render_artifacts(self.layered, self.ctx.plan, self.findings)
+
+    def file_states(self) -> dict[str, str]:
+        """File name -> "new" | "same" | "changed" against what is in out_dir now."""
+        out = Path(self.out_dir)
+        states = {}
+        for name, text in self.render_files().items():
+            path = out / name
+            states[name] = "new" if not path.exists() else ("same" if path.is_file() and path.read_bytes() == text.encode() else "changed")
+        return states
+
+    def diff(self, name: str) -> str:
+        import difflib
+
+        path = Path(self.out_dir) / name
+        old = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+        new = self.render_files()[name]
+        return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"{name} (on disk)", f"{name} (new)"))
+
+    def write(self, force: bool = False) -> list[str]:
+        from wizard.emit.writer import write_all
+
+        if self.blocked:
+            raise UsageError(f"{len(self.errors())} error(s) block writing")
+        return write_all(Path(self.out_dir), self.render_files(), force=force)
+
+    def save_answers(self, path: str) -> None:
+        from wizard.emit.artifacts import render_answers_file
+        from wizard.emit.writer import write_atomic
+
+        write_atomic(Path(path), render_answers_file(self.layered))
+
+
+def _answer_value(layered: LayeredAnswers, address: str) -> Any:
+    """The effective value of an address: its answer field, else verl's default for an extra key."""
+    from wizard.core import verl_schema
+    from wizard.core.keymap import verl_to_field
+
+    field_name = verl_to_field().get(address, address)
+    section, _, attr = field_name.partition(".")
+    part = getattr(layered.answers, section, None)
+    if part is not None and hasattr(part, attr):
+        return getattr(part, attr)
+    return layered.answers.extra.get(address, verl_schema.default(address))

@@ -1,0 +1,153 @@
+"""One answer: its label, an input of the right kind, and the source of its value (verl default, preset, ...)."""
+
+from __future__ import annotations
+
+import typing
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Input, Label, Select, Switch
+
+from wizard.core import verl_schema
+from wizard.core.answers import SECTIONS
+from wizard.core.keymap import field_to_verl
+from wizard.i18n import language, t
+from wizard.tui.messages import AnswerChanged
+
+TARGETS = ("local", "ray-job", "kuberay-job", "kuberay-cluster", "slurm", "k8s-job")
+EXTRA_CHOICES = {"deploy.target": TARGETS, "engine.strategy": ("fsdp", "fsdp2", "megatron"), "rollout.load_format": ("dummy", "safetensors")}
+
+
+def field_kind(name: str) -> tuple[str, tuple]:
+    """("bool"|"int"|"float"|"choice"|"list"|"text", choices) for an answer field."""
+    section, _, attr = name.partition(".")
+    info = SECTIONS[section].model_fields[attr]
+    choices = EXTRA_CHOICES.get(name) or verl_schema.allowed_values(field_to_verl().get(name, "")) or ()
+    if choices and name != "trainer.logger":
+        return "choice", tuple(choices)
+    args = set(typing.get_args(info.annotation)) or {info.annotation}
+    args.discard(type(None))
+    if bool in args:
+        return "bool", ()
+    if int in args:
+        return "int", ()
+    if float in args:
+        return "float", ()
+    if any(typing.get_origin(a) is list for a in args):
+        return "list", ()
+    return "text", ()
+
+
+def label_of(name: str) -> str:
+    if language() != "en":
+        from wizard.i18n import zh_terms_label
+
+        translated = zh_terms_label(name)
+        if translated:
+            return translated
+    return name.partition(".")[2].replace("_", " ")
+
+
+def parse_text(kind: str, text: str) -> Any:
+    """Input text -> value; empty means cleared. ValueError for text that is not of the kind."""
+    text = text.strip()
+    if not text:
+        return None
+    if kind == "int":
+        return int(text)
+    if kind == "float":
+        return float(text)
+    if kind == "list":
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        return parts if len(parts) != 1 else parts[0]
+    return text
+
+
+def show_value(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+class FieldRow(Horizontal):
+    """A labelled input for one answer. Posts AnswerChanged; `refresh_from` shows a new value and source."""
+
+    def __init__(self, name: str, value: Any, source: str) -> None:
+        super().__init__(id="row-" + name.replace(".", "-"), classes="field-row")
+        self.field_name = name
+        self.kind, self.choices = field_kind(name)
+        self._value = value
+        self._source = source
+        self._quiet = False
+
+    def compose(self) -> ComposeResult:
+        yield Label(label_of(self.field_name), classes="field-label")
+        widget_id = "input-" + self.field_name.replace(".", "-")
+        if self.kind == "bool":
+            yield Switch(value=bool(self._value), id=widget_id)
+        elif self.kind == "choice":
+            options = [(str(c), c) for c in self.choices]
+            value = self._value if self._value in self.choices else Select.NULL
+            yield Select(options, value=value, id=widget_id, allow_blank=True, prompt="-")
+        else:
+            input_type = {"int": "integer", "float": "number"}.get(self.kind, "text")
+            yield Input(show_value(self._value), id=widget_id, type=input_type, placeholder="-")
+        yield Label(t("source." + self._source), classes=f"field-source source-{self._source.replace(' ', '-').strip('-')}")
+
+    @property
+    def input_widget(self):
+        return self.query_one("#input-" + self.field_name.replace(".", "-"))
+
+    def refresh_from(self, value: Any, source: str) -> None:
+        self._value, self._source = value, source
+        widget = self.input_widget
+        self._quiet = True
+        try:
+            if self.kind == "bool":
+                widget.value = bool(value)
+            elif self.kind == "choice":
+                widget.value = value if value in self.choices else Select.NULL
+            elif not widget.has_focus:
+                widget.value = show_value(value)
+        finally:
+            self._quiet = False
+        badge = self.query_one(".field-source", Label)
+        badge.update(t("source." + source))
+        badge.set_classes(f"field-source source-{source.replace(' ', '-').strip('-')}")
+
+    def set_error(self, message: str | None) -> None:
+        self.set_class(bool(message), "-invalid")
+        self.tooltip = message
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if self._quiet:
+            return
+        try:
+            value = parse_text(self.kind, event.value)
+        except ValueError:
+            self.set_error(f"not a valid {self.kind}")
+            return
+        self._post_if_changed(value)
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        event.stop()
+        if not self._quiet:
+            self._post_if_changed(event.value)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        if not self._quiet:
+            self._post_if_changed(None if event.value is Select.NULL else event.value)
+
+    def _post_if_changed(self, value: Any) -> None:
+        # Widgets announce their initial value on mount too; only a real change is an edit.
+        if value == self._value or (value is None and self._value in (None, "")):
+            return
+        self._value = value
+        self.post_message(AnswerChanged(self.field_name, value))
