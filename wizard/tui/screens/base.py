@@ -87,9 +87,9 @@ class StepScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = t("step." + self.STEP)
-        self.refresh_view()
 
     def on_screen_resume(self) -> None:
+        # Also runs when the screen is first shown, after on_mount.
         self.refresh_view()
 
     def refresh_view(self) -> None:
@@ -98,7 +98,9 @@ class StepScreen(Screen):
         answers = session.layered.answers
         for row in self.query(FieldRow):
             row.refresh_from(session.value(row.field_name), session.source_of(row.field_name))
-            row.display = visible(row.field_name, answers)
+            show = visible(row.field_name, answers)
+            if row.display != show:
+                row.display = show
             row.set_error(None)
         self.query_one(StepNav).show(session.findings)
         self.query_one(FindingsPanel).show(session.findings)

@@ -83,6 +83,7 @@ class FieldRow(Horizontal):
         self.kind, self.choices = field_kind(name)
         self._value = value
         self._source = source
+        self._shown_source = source
         self._quiet = False
 
     def compose(self) -> ComposeResult:
@@ -104,6 +105,8 @@ class FieldRow(Horizontal):
         return self.query_one("#input-" + self.field_name.replace(".", "-"))
 
     def refresh_from(self, value: Any, source: str) -> None:
+        if value == self._value and source == self._shown_source:
+            return
         self._value, self._source = value, source
         widget = self.input_widget
         self._quiet = True
@@ -116,13 +119,18 @@ class FieldRow(Horizontal):
                 widget.value = show_value(value)
         finally:
             self._quiet = False
-        badge = self.query_one(".field-source", Label)
-        badge.update(t("source." + source))
-        badge.set_classes(f"field-source source-{source.replace(' ', '-').strip('-')}")
+        if source != self._shown_source:
+            # Restyling is the costly part of a repaint: touch the badge only when the source changed.
+            badge = self.query_one(".field-source", Label)
+            badge.update(t("source." + source))
+            badge.set_classes(f"field-source source-{source.replace(' ', '-').strip('-')}")
+            self._shown_source = source
 
     def set_error(self, message: str | None) -> None:
-        self.set_class(bool(message), "-invalid")
-        self.tooltip = message
+        if bool(message) != self.has_class("-invalid"):
+            self.set_class(bool(message), "-invalid")
+        if self.tooltip != message:
+            self.tooltip = message
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()

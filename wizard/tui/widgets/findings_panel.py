@@ -57,6 +57,8 @@ class FindingsPanel(Vertical):
         yield Label(t("findings.keys"), id="findings-keys")
 
     def show(self, findings: list[Finding]) -> None:
+        if findings == self.findings and self.query_one(FindingList).option_count:
+            return  # nothing changed: keep the list and its highlight as they are
         self.findings = list(findings)
         errors = sum(f.severity is Severity.ERROR for f in findings)
         warnings = sum(f.severity is Severity.WARNING for f in findings)

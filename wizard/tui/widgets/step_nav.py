@@ -24,6 +24,9 @@ class StepNav(OptionList):
                 step = step_of(path)
                 if f.severity is Severity.ERROR or (f.severity is Severity.WARNING and worst.get(step) is not Severity.ERROR):
                     worst[step] = f.severity if worst.get(step) is not Severity.ERROR else Severity.ERROR
+        if worst == getattr(self, "_shown", None):
+            return
+        self._shown = worst
         self.clear_options()
         for n, step in enumerate(STEPS, 1):
             mark = {Severity.ERROR: ("✗", "red"), Severity.WARNING: ("!", "yellow")}.get(worst.get(step), ("·", "green"))

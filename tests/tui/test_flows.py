@@ -1,0 +1,184 @@
+"""Pilot flows through the real app: write every preset, go back and fix, cancel, refuse an overwrite,
+resume from answers, switch to Chinese."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.cli.helpers import cli
+from tests.tui.helpers import make_app
+from wizard.core.presets import preset_names
+from wizard.i18n import set_language
+
+
+@pytest.fixture(autouse=True)
+def english_after_each_test():
+    yield
+    set_language("en")
+
+
+async def go(pilot, step: str) -> None:
+    pilot.app.goto(step)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("preset", preset_names())
+async def test_every_preset_writes_what_new_writes(preset, tmp_path):
+    out = tmp_path / "tui"
+    app = make_app(preset, out=str(out), topology=None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await go(pilot, "review")
+        await pilot.click("#write")
+        await pilot.pause()
+    assert cli("new", "--preset", preset, "--out", str(tmp_path / "cli")).returncode == 0
+    for name in ("config.yaml", "run.sh", "answers.yaml", "RUN.md"):
+        assert (out / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
+    assert app.return_value is None or all(str(out) in p for p in app.written)
+    assert len(app.written) == 4
+
+
+async def test_back_to_batch_edit_see_finding_and_apply_its_fix(tmp_path):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await go(pilot, "review")
+        await go(pilot, "batch")
+        row_input = app.screen.row_for("batch.ppo_mini_batch_size").input_widget
+        row_input.focus()
+        row_input.value = "2048"
+        await pilot.pause()
+        assert "BATCH-002" in {f.id for f in app.session.findings}
+        assert app.session.source_of("batch.ppo_mini_batch_size") == "edited"
+        panel_list = app.screen.query_one("#findings-list")
+        index = next(i for i, f in enumerate(app.screen.query_one("#findings-panel").findings) if f.id == "BATCH-002")
+        panel_list.focus()
+        panel_list.highlighted = index
+        await pilot.press("f")
+        await pilot.pause()
+        assert "BATCH-002" not in {f.id for f in app.session.findings}
+        assert app.screen.row_for("batch.ppo_mini_batch_size").input_widget.value == "1024"
+        await go(pilot, "review")
+        assert not app.screen.query_one("#write").disabled
+
+
+async def test_an_error_blocks_writing(tmp_path):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.session.set("data.train_batch_size", 100)
+        await go(pilot, "review")
+        assert app.screen.query_one("#write").disabled
+        app.request_write()
+        await pilot.pause()
+    assert not (tmp_path / "o").exists()
+
+
+async def test_selecting_a_finding_jumps_to_its_field(tmp_path):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.session.set("actor_rollout_ref.rollout.tensor_model_parallel_size", 3)
+        await go(pilot, "review")
+        listing = app.screen.query_one("#findings-list")
+        listing.focus()
+        listing.highlighted = 0
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.step == "hardware"
+        assert app.focused is app.screen.row_for("rollout.tensor_parallel_size").input_widget
+
+
+async def test_cancel_writes_nothing(tmp_path):
+    out = tmp_path / "o"
+    app = make_app("grpo-8b-1x8", out=str(out))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await go(pilot, "review")
+        await pilot.press("escape")
+        await pilot.pause()
+    assert not out.exists() and app.written == []
+
+
+async def test_refusing_an_overwrite_keeps_the_old_file(tmp_path):
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "config.yaml").write_bytes(b"# my own config\nx: 1\n")
+    app = make_app("grpo-8b-1x8", out=str(out))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await go(pilot, "review")
+        await pilot.click("#write")
+        await pilot.pause()
+        assert app.screen.id == "confirm-replace"
+        await pilot.click("#keep")
+        await pilot.pause()
+    assert (out / "config.yaml").read_bytes() == b"# my own config\nx: 1\n"
+    assert not (out / "run.sh").exists()
+
+
+async def test_confirming_an_overwrite_replaces(tmp_path):
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "config.yaml").write_text("old\n")
+    app = make_app("grpo-8b-1x8", out=str(out))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await go(pilot, "review")
+        await pilot.click("#write")
+        await pilot.pause()
+        await pilot.click("#replace")
+        await pilot.pause()
+    assert (out / "config.yaml").read_text() != "old\n" and (out / "run.sh").exists()
+
+
+async def test_save_and_resume_from_an_answers_file(tmp_path):
+    answers = tmp_path / "answers.yaml"
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    app.answers_path = str(answers)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.session.set("data.train_batch_size", 512)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert "train_batch_size: 512" in answers.read_text()
+    resumed = make_app(None, out=str(tmp_path / "o"), answers=str(answers))
+    async with resumed.run_test(size=(120, 40)) as pilot:
+        await go(pilot, "batch")
+        assert resumed.screen.row_for("batch.train_batch_size").input_widget.value == "512"
+        assert resumed.session.source_of("batch.train_batch_size") == "answers file"
+
+
+async def test_start_step_preset_choice_and_answers_loading(tmp_path):
+    app = make_app(None, out=str(tmp_path / "o"), topology=None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert app.step == "start"
+        listing = app.screen.query_one("#preset-list")
+        names = [listing.get_option_at_index(i).id for i in range(listing.option_count)]
+        listing.focus()
+        listing.highlighted = names.index("preset-workshop-0.5b-1gpu")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.value("trainer.n_gpus_per_node") == 1
+        app.screen.query_one("#answers-path").value = str(tmp_path / "missing.yaml")
+        await pilot.click("#load-answers")
+        await pilot.pause()
+        assert "no such file" in str(app.screen.query_one("#start-status").render())
+
+
+async def test_switch_to_chinese_shows_chinese_findings(tmp_path):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.session.set("data.train_batch_size", 100)
+        await go(pilot, "start")
+        app.switch_language("zh")
+        await pilot.pause()
+        await go(pilot, "batch")
+        panel = app.screen.query_one("#findings-panel")
+        title = str(panel.query_one("#findings-title").render())
+        assert title == "检查结果"
+        rendered = str(panel.query_one("#findings-list").get_option_at_index(0).prompt)
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in rendered), rendered
+
+
+async def test_f1_shows_help_for_the_focused_field(tmp_path):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await go(pilot, "batch")
+        app.screen.row_for("batch.rollout_n").input_widget.focus()
+        await pilot.press("f1")
+        await pilot.pause()
+        assert app.screen.id == "help-dialog"
+        assert "actor_rollout_ref.rollout.n" in app.screen.title_text
