@@ -1,0 +1,171 @@
+"""Stream rows out of parquet, json and jsonl files in bounded memory and time.
+
+verl picks the reader by the file name's ending (`.parquet`, `.json`, `.jsonl`, case-sensitive) and
+refuses anything else. Here a file is opened with `open_rows`, which returns a `RowStream`: its columns
+and row count are known up front where the format says so (parquet metadata), and iterating it yields
+row dicts until the budget (rows, bytes, seconds) is spent. Large files are sampled, not read whole:
+parquet from row groups spread over the file, JSON lines from windows spread over the file. A file
+that cannot be read raises `DataReadError` with one line that says why; nothing else escapes.
+pyarrow is imported only when a parquet file is opened.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterator, Optional
+
+FORMATS = {".parquet": "parquet", ".json": "json", ".jsonl": "jsonl"}
+CHUNK = 1 << 20
+
+
+class DataReadError(Exception):
+    """A data file that cannot be read as verl would read it; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much of one file to read: rows, decoded bytes and wall-clock seconds (whichever ends first)."""
+
+    max_rows: int = 20_000
+    max_bytes: int = 64 << 20
+    seconds: float = 10.0
+
+
+def format_of(path: str) -> Optional[str]:
+    """'parquet' | 'json' | 'jsonl' by the name's ending, as verl decides; None for anything else."""
+    for ending, fmt in FORMATS.items():
+        if path.endswith(ending):
+            return fmt
+    return None
+
+
+class RowStream:
+    """Rows of one file. `columns`, `total_rows` and `total_exact` are final once iteration ends."""
+
+    def __init__(self, path: str, fmt: str, budget: Budget):
+        self.path = path
+        self.format = fmt
+        self.budget = budget
+        self.size = os.path.getsize(path)
+        self.columns: list[str] = []
+        self.total_rows: Optional[int] = None
+        self.total_exact = False
+        self.rows_read = 0
+        self.index: Optional[int] = None  # the file row of the row just yielded; None where unknown
+        self.bytes_read = 0
+        self.complete = False
+        self.where = ""
+        self._deadline = time.monotonic() + budget.seconds
+        self._rows: Callable[[], Iterator[dict]] = lambda: iter(())
+        self.selected: Optional[list[str]] = None
+
+    def out_of_time(self) -> bool:
+        return time.monotonic() > self._deadline
+
+    def select(self, columns: list[str]) -> None:
+        """Decode only these columns (parquet); JSON rows always come whole."""
+        self.selected = [c for c in columns if c in self.columns]
+
+    def __iter__(self) -> Iterator[dict]:
+        return self._rows()
+
+
+def open_rows(path: str, budget: Budget) -> RowStream:
+    """Open `path` for sampling: columns are known after this (parquet: the schema; JSON: the first row)."""
+    fmt = format_of(path)
+    if fmt is None:
+        raise DataReadError("not a .parquet, .json or .jsonl file; verl picks its reader by the file name and refuses others")
+    stream = RowStream(path, fmt, budget)
+    if fmt == "parquet":
+        _open_parquet(stream)
+    else:
+        from wizard.detect.data_json import open_json
+
+        open_json(stream)
+    return stream
+
+
+# --- parquet ---------------------------------------------------------------------------------
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return (text[0] if text else type(exc).__name__)[:200]
+
+
+def _open_parquet(stream: RowStream) -> None:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise DataReadError("reading parquet needs pyarrow: pip install pyarrow") from None
+    try:
+        pf = pq.ParquetFile(stream.path, buffer_size=CHUNK, pre_buffer=False)
+        meta = pf.metadata
+        names = list(pf.schema_arrow.names)
+    except Exception as exc:  # pyarrow raises several types for a bad footer
+        raise DataReadError(f"not a readable parquet file, truncated or corrupt ({_short(exc)})") from None
+    stream.columns = names
+    stream.total_rows, stream.total_exact = meta.num_rows, True
+    stream._rows = lambda: _parquet_rows(stream, pf, names if stream.selected is None else stream.selected)
+
+
+def _spread(n_items: int, k: int) -> list[int]:
+    """k indices spread evenly over range(n_items), first and last included."""
+    if k >= n_items:
+        return list(range(n_items))
+    if k <= 1:
+        return [0]
+    return sorted({round(i * (n_items - 1) / (k - 1)) for i in range(k)})
+
+
+def _parquet_rows(stream: RowStream, pf, columns: list[str]) -> Iterator[dict]:
+    meta, budget = pf.metadata, stream.budget
+    starts, at = {}, 0
+    for g in range(meta.num_row_groups):
+        starts[g] = at
+        at += meta.row_group(g).num_rows
+    groups = [g for g in range(meta.num_row_groups) if meta.row_group(g).num_rows > 0]
+    total = stream.total_rows or 0
+    if total <= budget.max_rows:
+        chosen, per_group = groups, None
+    else:
+        chosen = _spread(len(groups), min(len(groups), 16))
+        chosen = [groups[i] for i in chosen]
+        per_group = math.ceil(budget.max_rows / len(chosen))
+    if not columns:
+        stream.where, stream.complete = "no column needed decoding", True
+        return
+    stopped = False
+    try:
+        for g in chosen:
+            taken = 0
+            for batch in pf.iter_batches(batch_size=min(1024, per_group or 1024), row_groups=[g], columns=columns, use_threads=False):
+                if per_group is not None:
+                    batch = batch.slice(0, per_group - taken)
+                stream.bytes_read += batch.nbytes
+                for row in batch.to_pylist():
+                    stream.index = starts[g] + taken
+                    stream.rows_read += 1
+                    taken += 1
+                    yield row
+                if per_group is not None and taken >= per_group:
+                    break
+                if stream.rows_read >= budget.max_rows or stream.bytes_read >= budget.max_bytes or stream.out_of_time():
+                    stopped = True
+                    break
+            if stopped or stream.out_of_time():
+                stopped = True
+                break
+    except DataReadError:
+        raise
+    except Exception as exc:
+        raise DataReadError(f"parquet data unreadable after {stream.rows_read} rows ({_short(exc)})") from None
+    stream.complete = per_group is None and stream.rows_read == total
+    if stream.complete:
+        stream.where = "all rows"
+    elif per_group is None:
+        stream.where = f"the first {stream.rows_read} rows (budget reached)"
+    else:
+        stream.where = f"up to {per_group} rows from each of {len(chosen)} of {len(groups)} row groups"
