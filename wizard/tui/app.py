@@ -37,8 +37,10 @@ def _screen_classes():
 
 
 class WizardApp(App[list[str]]):
+    TITLE = "verl-wizard"
     CSS_PATH = "styles/app.tcss"
     COMMANDS = App.COMMANDS | {WizardCommands}
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (96, "-wide")]
     BINDINGS = [
         Binding("escape", "quit_now", "Cancel", show=False, id="cancel"),
         Binding("ctrl+c", "quit_now", "Cancel", show=False, priority=True, id="cancel-ctrl-c"),

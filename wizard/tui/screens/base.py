@@ -86,7 +86,9 @@ class StepScreen(Screen):
         return iter(())
 
     def on_mount(self) -> None:
-        self.sub_title = t("step." + self.STEP)
+        from wizard.tui.steps import STEPS
+
+        self.sub_title = f"{STEPS.index(self.STEP) + 1}/{len(STEPS)} {t('step.' + self.STEP)}"
 
     def on_screen_resume(self) -> None:
         # Also runs when the screen is first shown, after on_mount.

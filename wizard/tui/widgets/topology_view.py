@@ -16,15 +16,16 @@ def matrix_text(topology, tp: int) -> Text:
     groups = naive_tp_groups(topology, tp)[: max(1, n // tp)] if 1 <= tp <= n and n % tp == 0 else []
     colour = {gpu: GROUP_COLOURS[i % len(GROUP_COLOURS)] for i, group in enumerate(groups) for gpu in group}
     group_of = {gpu: i for i, group in enumerate(groups) for gpu in group}
-    text = Text()
-    text.append("      " + "".join(f"{'GPU' + str(i):<6}" for i in range(n)) + "\n", style="bold")
+    cell = max(len(s) for row in topology.links for s in row) + 1
+    text = Text(no_wrap=True, overflow="crop")
+    text.append("GPU " + "".join(f"{i:<{cell}}" for i in range(n)) + "\n", style="bold")
     for i in range(n):
-        text.append(f"{'GPU' + str(i):<6}", style=f"bold {colour.get(i, '')}")
+        text.append(f"{i:<4}", style=f"bold {colour.get(i, '')}")
         for j in range(n):
             symbol = topology.links[i][j]
             same = group_of.get(i) is not None and group_of.get(i) == group_of.get(j) and i != j
             style = f"reverse {colour[i]}" if same else LABEL_STYLE[link_label(symbol)] if symbol != "X" else "dim"
-            text.append(f"{symbol:<5}", style=style)
+            text.append(f"{symbol:<{cell - 1}}", style=style)
             text.append(" ")
         text.append("\n")
     for i, group in enumerate(groups):
@@ -37,18 +38,20 @@ def budget_text(plan, topology) -> Text:
     """GPUs each pool takes, against what the topology offers (when known)."""
     text = Text()
     have = topology.nodes * len(topology.gpus) if topology is not None else None
-    width = 40
+    width = 20
     scale = max(plan.total_gpus, have or 0, 1)
     styles = ("cyan", "magenta", "green")
     for pool, style in zip(plan.pools, styles):
         cells = max(1, round(pool.gpus / scale * width)) if pool.gpus else 0
         roles = "actor + rollout + ref" + (" + critic" if plan.need_critic else "") if pool.name == "trainer" else pool.name
-        text.append(f"{pool.name:<13}", style="bold")
+        text.append(f"{pool.name:<10}", style="bold")
         text.append("█" * cells, style=style)
-        text.append(f" {pool.gpus} GPU(s): {roles}\n")
+        text.append(f" {pool.gpus}\n")
+        text.append(f"{'':<10}{roles}\n", style="dim")
     if have is not None:
         ok = plan.total_gpus <= have
-        text.append(f"{'available':<13}", style="bold")
+        text.append(f"{'available':<10}", style="bold")
         text.append("░" * round(have / scale * width), style="green" if ok else "red")
-        text.append(f" {have} GPU(s); the plan needs {plan.total_gpus}\n", style="" if ok else "bold red")
+        text.append(f" {have}\n")
+        text.append(f"{'':<10}the plan needs {plan.total_gpus} of {have} GPU(s)\n", style="dim" if ok else "bold red")
     return text
