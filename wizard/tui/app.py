@@ -42,8 +42,8 @@ class WizardApp(App[list[str]]):
     COMMANDS = App.COMMANDS | {WizardCommands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (96, "-wide")]
     BINDINGS = [
-        Binding("escape", "quit_now", "Cancel", show=False, id="cancel"),
-        Binding("ctrl+c", "quit_now", "Cancel", show=False, priority=True, id="cancel-ctrl-c"),
+        Binding("escape", "quit_now", t("dialog.cancel"), show=False, id="cancel"),
+        Binding("ctrl+c", "quit_now", t("dialog.cancel"), show=False, priority=True, id="cancel-ctrl-c"),
     ]
 
     def __init__(self, session: Session, answers_path: str = "verl-wizard-answers.yaml", start_step: str = "start") -> None:
@@ -162,7 +162,8 @@ class WizardApp(App[list[str]]):
         from wizard.core.keymap import field_to_verl
 
         key = field_to_verl().get(field, field)
-        body = f"{field_help_text(field, field_help(field))}\n\nverl key: {key}\nsource: {t('source.' + self.session.source_of(field))}"
+        source = t("source." + self.session.source_of(field))
+        body = f"{field_help_text(field, field_help(field))}\n\n{t('help.key', verl_key=key)}\n{t('help.source', source=source)}"
         self.push_screen(HelpDialog(t("help.title", field=key), body))
 
     def action_save_answers(self) -> None:

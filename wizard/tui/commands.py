@@ -14,8 +14,8 @@ class WizardCommands(Provider):
     def _commands(self):
         app = self.app
         for step in STEPS:
-            yield f"{t('step.' + step)}: go to step", partial(app.goto, step)
-        yield f"{t('key.fix')}: first error", app.action_fix_first
+            yield t("palette.goto", step=t("step." + step)), partial(app.goto, step)
+        yield t("palette.fix_first", fix=t("key.fix")), app.action_fix_first
         yield t("key.save"), app.action_save_answers
         yield t("review.write"), app.request_write
 

@@ -58,7 +58,7 @@ class HelpDialog(ModalScreen[None]):
 class QuitDialog(ModalScreen[str]):
     """Ask whether to save the answers: dismisses with "save", "quit" or "cancel"."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", t("dialog.cancel"))]
 
     def __init__(self, path: str) -> None:
         super().__init__(id="quit-dialog")
@@ -70,7 +70,7 @@ class QuitDialog(ModalScreen[str]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("key.save"), id="save", variant="primary")
                 yield Button(t("key.quit"), id="quit")
-                yield Button("Cancel", id="cancel")
+                yield Button(t("dialog.cancel"), id="cancel")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id)

@@ -37,7 +37,8 @@ class HardwareScreen(StepScreen):
             return
         status.remove_class("-error")
         topo = self.session.topology
-        status.update(f"{topo.label or topo.source}: {topo.nodes} x {len(topo.gpus)} {topo.gpus[0].name or 'GPU'}" if topo else t("hardware.none"))
+        status.update(t("hardware.status", label=topo.label or topo.source, nodes=topo.nodes, gpus=len(topo.gpus), name=topo.gpus[0].name or "GPU")
+                      if topo else t("hardware.none"))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "use-topology":

@@ -139,7 +139,7 @@ class FieldRow(Horizontal):
         try:
             value = parse_text(self.kind, event.value)
         except ValueError:
-            self.set_error(f"not a valid {self.kind}")
+            self.set_error(t("field.invalid", kind=self.kind))
             return
         self._post_if_changed(value)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from wizard.core.topology import group_quality, link_label, naive_tp_groups
+from wizard.i18n import t
 
 GROUP_COLOURS = ("magenta", "cyan", "green", "yellow", "blue", "red", "bright_magenta", "bright_cyan")
 LABEL_STYLE = {"good": "green", "acceptable": "yellow", "poor": "red", "unknown": "dim"}
@@ -30,7 +31,7 @@ def matrix_text(topology, tp: int) -> Text:
         text.append("\n")
     for i, group in enumerate(groups):
         quality = group_quality(topology, group)
-        text.append(f"TP group {i}: {group}  worst link {quality}\n", style=colour[group[0]])
+        text.append(t("topo.group", i=i, group=group, quality=quality) + "\n", style=colour[group[0]])
     return text
 
 
@@ -43,15 +44,15 @@ def budget_text(plan, topology) -> Text:
     styles = ("cyan", "magenta", "green")
     for pool, style in zip(plan.pools, styles):
         cells = max(1, round(pool.gpus / scale * width)) if pool.gpus else 0
-        roles = "actor + rollout + ref" + (" + critic" if plan.need_critic else "") if pool.name == "trainer" else pool.name
-        text.append(f"{pool.name:<10}", style="bold")
+        roles = t("topo.trainer_roles") + (t("topo.critic_role") if plan.need_critic else "") if pool.name == "trainer" else t("pool." + pool.name)
+        text.append(f"{t('pool.' + pool.name):<10}", style="bold")
         text.append("█" * cells, style=style)
         text.append(f" {pool.gpus}\n")
         text.append(f"{'':<10}{roles}\n", style="dim")
     if have is not None:
         ok = plan.total_gpus <= have
-        text.append(f"{'available':<10}", style="bold")
+        text.append(f"{t('topo.available'):<10}", style="bold")
         text.append("░" * round(have / scale * width), style="green" if ok else "red")
         text.append(f" {have}\n")
-        text.append(f"{'':<10}the plan needs {plan.total_gpus} of {have} GPU(s)\n", style="dim" if ok else "bold red")
+        text.append(f"{'':<10}{t('topo.needs', need=plan.total_gpus, have=have)}\n", style="dim" if ok else "bold red")
     return text
