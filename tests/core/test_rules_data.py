@@ -167,7 +167,7 @@ def test_data_004_no_reward_model_column(tmp_path):
 
 def test_role_005_data_source_from_the_rows(tmp_path):
     path = write_rows(tmp_path / "train.parquet", rl_rows(64, source="my_quiz"))
-    assert "'my_quiz' (64 rows)" in one(run(path), "ROLE-005").message
+    assert "data_source 'my_quiz' in 64 of 64 rows" in one(run(path), "ROLE-005").message
     assert run(path, {"reward.custom_reward_function.path": "/r.py"}) == []
     assert run(write_rows(tmp_path / "ok.parquet", rl_rows(64, source="aime2024"))) == []
 
@@ -277,3 +277,14 @@ def test_data_007_sft(tmp_path, rows, words):
 def test_data_007_good_sft_passes(tmp_path):
     rows = [{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]}]
     assert _kind_run(write_rows(tmp_path / "sft.parquet", rows), "sft") == []
+
+
+def test_sampled_files_say_so_in_the_message(tmp_path, monkeypatch):
+    import wizard.detect.data as data
+    from wizard.detect.data_read import Budget
+
+    monkeypatch.setattr(data, "HOOK_BUDGET", Budget(max_rows=100))
+    rows = rl_rows(1000)
+    rows[0]["reward_model"] = {"style": "rule"}
+    finding = one(run(write_rows(tmp_path / "train.parquet", rows, row_group_size=100)), "DATA-004")
+    assert "in 1 of 100 rows sampled from 1000 (first: row 0)" in finding.message

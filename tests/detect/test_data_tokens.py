@@ -119,3 +119,16 @@ def test_a_broken_tokenizer_file_is_one_line(tmp_path):
                                                  (list(range(1, 101)), 95, 95)])
 def test_percentile_nearest_rank(values, q, expected):
     assert percentile(values, q) == expected
+
+
+def test_long_prompts_are_measured_every_nth_row_past_the_character_budget(tmp_path, monkeypatch):
+    import wizard.detect.data as data
+
+    monkeypatch.setattr(data, "MEASURE_CHARS", 20_000)
+    rows = [{"prompt": chat(("user", " ".join(["w3"] * 30)))} for _ in range(2000)]  # 89 characters, 33 tokens each
+    path = str(write_rows(tmp_path / "d.parquet", rows))
+    exact = scan_file(path, counter=load_counter(str(make_tokenizer(tmp_path / "tok")))).chats["prompt"]
+    # 256 prompts are measured first; then 2000 rows × 89 characters / 20,000 → every 9th row.
+    assert exact.length_stride == 9 and len(exact.lengths) == 256 + len(range(256, 2000, 9)) and set(exact.lengths) == {33}
+    estimated = scan_file(path, counter=EstimateCounter()).chats["prompt"]
+    assert estimated.length_stride == 1 and len(estimated.lengths) == 2000

@@ -12,17 +12,19 @@ into exit 2.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from wizard.detect.data_read import Budget, DataReadError, format_of, open_rows
-from wizard.detect.data_rows import ChatFacts, PairFacts, RewardFacts, candidate_columns, detect_kind
+from wizard.detect.data_rows import ChatFacts, PairFacts, RewardFacts, candidate_columns, detect_kind, message_text
 
 HOOK_BUDGET = Budget(max_rows=2_000, max_bytes=8 << 20, seconds=2.0)
 COMMAND_BUDGET = Budget()
 BATCH = 256  # conversations tokenized together
+MEASURE_CHARS = 4_000_000  # prompt characters tokenized per column before measuring every n-th row instead
 REMOTE = ("hdfs://", "s3://", "s3a://", "gs://", "gcs://", "oss://", "http://", "https://", "abfs://", "az://")
 
 
@@ -116,25 +118,23 @@ def scan_file(path: str, *, resolved: Optional[str] = None, role: str = "file", 
         report.pairs = PairFacts()
         needed += ["prompt", "chosen", "rejected"]
     stream.select(needed)
-    measured = [c for c in chats if report.kind == "rl"] if counter is not None else []
-    pending: dict[str, list] = {c.column: [] for c in measured}
+    expected = min(budget.max_rows, stream.total_rows or budget.max_rows)
+    meters = {c.column: _Meter(counter, c, expected) for c in chats if report.kind == "rl"} if counter is not None else {}
     try:
         for row in stream:
             index = stream.index
             for facts in chats:
                 messages = facts.add(index, row.get(facts.column))
-                if messages is not None and facts.column in pending:
-                    pending[facts.column].append(messages)
-                    if len(pending[facts.column]) >= BATCH:
-                        _measure(counter, facts, pending[facts.column])
+                if messages is not None and facts.column in meters:
+                    meters[facts.column].add(messages)
             if report.reward is not None:
                 report.reward.add(index, row)
             if report.pairs is not None:
                 report.pairs.add(index, row)
     except OSError as exc:
         raise DataReadError(f"read failed after {stream.rows_read} rows ({exc.strerror or exc})") from None
-    for facts in measured:
-        _measure(counter, facts, pending[facts.column])
+    for meter in meters.values():
+        meter.flush()
     for facts in chats:
         facts.finish()
     report.columns = list(stream.columns)
@@ -156,16 +156,40 @@ def _plan_chats(kind: str, columns: list[str], prompt_key: str, messages_key: st
     return [ChatFacts(column=name, need_assistant=need_assistant) for name in names]
 
 
-def _measure(counter, facts: ChatFacts, batch: list) -> None:
-    if not batch:
-        return
-    for n in counter.count_batch(batch):
-        if n is None:
-            facts.length_failures += 1
-            facts.length_failure = facts.length_failure or getattr(counter, "last_error", "")
-        else:
-            facts.lengths.append(n)
-    batch.clear()
+class _Meter:
+    """Counts prompt tokens for one column in batches, every `stride`-th well-formed row once the first
+    rows show that measuring them all would pass MEASURE_CHARS characters (tokenizing is the slow part)."""
+
+    def __init__(self, counter, facts: ChatFacts, expected_rows: int):
+        self.counter, self.facts, self.expected = counter, facts, max(1, expected_rows)
+        self.pending: list = []
+        self.seen = self.chars = self.taken = 0
+        self.stride = 1
+
+    def add(self, messages: list) -> None:
+        self.seen += 1
+        if (self.seen - 1) % self.stride:
+            return
+        self.pending.append(messages)
+        self.taken += 1
+        self.chars += sum(len(message_text(m)) for m in messages)
+        if self.taken == BATCH and self.stride == 1 and self.counter.exact:  # the estimate is cheap: measure every row
+            per_row = self.chars / self.taken
+            self.stride = max(1, math.ceil(self.expected * per_row / MEASURE_CHARS))
+        if len(self.pending) >= BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        facts = self.facts
+        if self.pending:
+            for n in self.counter.count_batch(self.pending):
+                if n is None:
+                    facts.length_failures += 1
+                    facts.length_failure = facts.length_failure or getattr(self.counter, "last_error", "")
+                else:
+                    facts.lengths.append(n)
+            self.pending = []
+        facts.length_stride = self.stride
 
 
 def local_problem(path: str) -> Optional[str]:
@@ -257,13 +281,19 @@ def _size(n: int) -> str:
     return f"{n} B"  # pragma: no cover
 
 
+def _read_bytes(report: FileReport) -> str:
+    if report.format == "parquet":  # only the needed columns are decoded; compressed pages are smaller on disk
+        return f"{_size(report.bytes_read)} decoded from a {_size(report.size)} file"
+    return f"{_size(report.bytes_read)} of {_size(report.size)}"
+
+
 def summary_lines(report: FileReport, max_prompt_length: Optional[int] = None) -> list[str]:
     """A few lines for people (the `data` command, the TUI's Data step): what was read and what it holds."""
     if not report.read:
         return [f"{report.path}: {report.status}: {report.note}"]
     total = "?" if report.rows_total is None else f"{'' if report.rows_exact else '~'}{report.rows_total:,}"
     lines = [f"{report.path}: {report.format}, {report.kind} data ({report.kind_source}), {total} rows",
-             f"  read: {report.where} ({report.rows_read:,} rows, {_size(report.bytes_read)} of {_size(report.size)}, {report.seconds:.2f} s)",
+             f"  read: {report.where} ({report.rows_read:,} rows, {_read_bytes(report)}, {report.seconds:.2f} s)",
              f"  columns: {', '.join(report.columns) or 'none'}"]
     if report.reward is not None and (report.reward.sources or report.reward.more_sources):
         shown = ", ".join(f"{s} ({n:,})" for s, n in report.reward.sources.most_common(5))

@@ -93,6 +93,7 @@ class ChatFacts:
     lengths: list[int] = field(default_factory=list)  # prompt tokens of the well-formed rows, sorted at the end
     length_failures: int = 0  # rows the chat template refused (verl counts them as over-long)
     length_failure: str = ""
+    length_stride: int = 1  # 1: every well-formed row was measured; k: every k-th (long prompts, big sample)
 
     def add(self, row: int, value: Any) -> Optional[list]:
         """Check one row's value; returns the messages when they are a well-formed chat list."""
@@ -153,7 +154,7 @@ class ChatFacts:
         return {"column": self.column, "rows": self.rows, "well_formed": self.good,
                 "problems": dict(self.problems.counts), "first_row": dict(self.problems.first),
                 "unknown_roles": dict(self.unknown_roles), "example": self.example,
-                "template_failures": self.length_failures}
+                "template_failures": self.length_failures, "length_stride": self.length_stride}
 
 
 def _has_media(message: dict) -> bool:

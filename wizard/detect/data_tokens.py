@@ -42,7 +42,7 @@ def estimate_tokens(messages: list[dict]) -> int:
     total = 3
     for m in messages:
         text = message_text(m)
-        ascii_chars = sum(1 for ch in text if ord(ch) < 128)
+        ascii_chars = len(text) if text.isascii() else len(text.encode("ascii", "ignore"))
         total += 4 + (ascii_chars + 3) // 4 + (len(text) - ascii_chars)
     return total
 

@@ -56,12 +56,15 @@ def _row(index) -> str:
     return "a sampled row" if index is None else f"row {index}"
 
 
+def _total(report) -> str:
+    return "?" if report.rows_total is None else f"{'' if report.rows_exact else '~'}{report.rows_total}"
+
+
 def _scope(report) -> str:
-    """Which rows the numbers are about: all of them, or a sample."""
+    """Which rows the numbers are about, after "in N of": all of them, or a sample."""
     if report.complete:
         return f"{report.rows_read} rows"
-    total = "?" if report.rows_total is None else f"{'' if report.rows_exact else '~'}{report.rows_total}"
-    return f"a sample of {report.rows_read} of {total} rows"
+    return f"{report.rows_read} rows sampled from {_total(report)}"
 
 
 def check_tilde_paths(ctx):
@@ -202,11 +205,11 @@ def check_data_sources(ctx):
         parts = []
         if unknown:
             shown = ", ".join(repr(s) for s in unknown[:3]) + (" ..." if len(unknown) > 3 else "")
-            parts.append(f"data_source {shown} ({sum(reward.sources[s] for s in unknown)} rows)")
+            parts.append(f"{reward.source_key} {shown} in {sum(reward.sources[s] for s in unknown)} of {_scope(report)}")
         if blank:
-            parts.append(f"no {reward.source_key} in {blank} rows")
+            parts.append(f"no {reward.source_key} in {blank} of {_scope(report)}")
         yield error("ROLE-005", [CUSTOM_REWARD, key],
-                    f"{path}: {' and '.join(parts)} of {_scope(report)}: no built-in scorer, and there is no reward model or "
+                    f"{path}: {' and '.join(parts)}: no built-in scorer knows it, and there is no reward model or "
                     "custom reward function (set reward.custom_reward_function.path)", why("ROLE-005"))
 
 
@@ -236,7 +239,9 @@ def hint_prompt_lengths(ctx):
         dist = f"p50 {_pct(facts.lengths, 50)}, p95 {_pct(facts.lengths, 95)}, max {facts.lengths[-1]}" if facts.lengths else "none measured"
         how = report.length_label or "estimate"
         share = over / _measured(facts)
-        counted = f"{over} of {_measured(facts)} prompts" + ("" if report.complete else f" in {_scope(report)}")
+        counted = f"{over} of {_measured(facts)} prompts" + ("" if report.complete else f" (sampled from {_total(report)} rows)")
+        if getattr(facts, "length_stride", 1) > 1:
+            counted += f" (every {facts.length_stride}th prompt measured)"
         failures = f" ({facts.length_failures} refused by the chat template: {facts.length_failure})" if facts.length_failures else ""
         if d.filter_overlong_prompts:
             left = ""
@@ -281,7 +286,7 @@ def _train_rows(ctx):
                 return rows, how, False
             kept += r.rows_total * (1 - _over(facts, d.max_prompt_length) / _measured(facts))
         scale = rows / sum(r.rows_total for r in reports) if sum(r.rows_total for r in reports) else 0
-        sampled = not all(r.complete for r in reports)
+        sampled = not all(r.complete and getattr(r.chats.get(d.prompt_key), "length_stride", 1) == 1 for r in reports)
         rows = round(kept * scale)
         how = f"rows left after filter_overlong_prompts{' (projected from a sample)' if sampled else ''}"
         return rows, how, True
