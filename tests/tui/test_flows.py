@@ -182,3 +182,21 @@ async def test_f1_shows_help_for_the_focused_field(tmp_path):
         await pilot.pause()
         assert app.screen.id == "help-dialog"
         assert "actor_rollout_ref.rollout.n" in app.screen.title_text
+
+
+async def test_data_step_reads_local_files_when_asked(tmp_path):
+    import json
+
+    train = tmp_path / "train.jsonl"
+    rows = [{"data_source": "openai/gsm8k", "prompt": "plain string, not a chat list", "reward_model": {"ground_truth": "1"}}] * 3
+    train.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.session.set("data.train_files", str(train))
+        app.session.set("data.val_files", str(train))
+        await go(pilot, "data")
+        assert "DATA-003" not in {f.id for f in app.session.findings}  # cluster mode: not read here
+        await pilot.click("#check-local")
+        await pilot.pause()
+        assert "DATA-003" in {f.id for f in app.session.findings}
+        assert str(train) in str(app.screen.query_one("#data-report").render())

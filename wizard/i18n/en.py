@@ -98,4 +98,7 @@ STRINGS = {
     "palette.fix_first": "{fix}: first error",
     "field.invalid": "not a valid {kind}",
     "hardware.status": "{label}: {nodes} x {gpus} {name}",
+    "data.check_local": "The files are on this machine: read and check them",
+    "data.report": "What verl will read",
+    "data.no_files": "No data files set yet.",
 }

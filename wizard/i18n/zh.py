@@ -98,4 +98,7 @@ STRINGS = {
     "palette.fix_first": "{fix}：第一个错误",
     "field.invalid": "不是合法的{kind}",
     "hardware.status": "{label}：{nodes} x {gpus} {name}",
+    "data.check_local": "文件就在本机：读取并检查",
+    "data.report": "verl 将读到的数据",
+    "data.no_files": "还没有设置数据文件。",
 }

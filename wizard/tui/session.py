@@ -30,6 +30,7 @@ class Session:
     topology_spec: Optional[str] = None
     out_dir: str = "verl-run"
     preset: Optional[str] = None
+    mode: str = "cluster"  # "local": data and model paths are read and checked on this machine
     layered: LayeredAnswers = field(init=False)
     ctx: RuleContext = field(init=False)
     findings: list[Finding] = field(init=False)
@@ -50,7 +51,7 @@ class Session:
 
     def evaluate(self) -> None:
         answers = self.layered.answers
-        self.ctx = context_for(answers, self.layered.flat, mode="cluster", topology=self.topology, **gather(answers, "cluster"))
+        self.ctx = context_for(answers, self.layered.flat, mode=self.mode, topology=self.topology, **gather(answers, self.mode))
         self.findings = evaluate(self.ctx)
 
     # -- edits ---------------------------------------------------------------------------------------
@@ -100,6 +101,10 @@ class Session:
         self.layers = [layer for layer in self.layers if layer[0] != "answers file"] + [("answers file", values)]
         self.edits = {}
         self.refresh()
+
+    def set_mode(self, mode: str) -> None:
+        self.mode = mode
+        self.evaluate()
 
     def set_topology(self, spec: Optional[str]) -> None:
         from wizard.commands.common import topology_layer
