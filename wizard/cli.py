@@ -13,7 +13,7 @@ import sys
 from wizard import __version__
 from wizard.errors import ExitStatus, UsageError
 
-COMMANDS = ("tui", "new", "check", "topo", "presets", "explain", "data")
+COMMANDS = ("tui", "new", "check", "topo", "presets", "explain", "data", "preflight")
 
 
 class OneLineParser(argparse.ArgumentParser):

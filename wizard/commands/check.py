@@ -33,11 +33,13 @@ def _common(p) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from wizard.detect.config_files import read_check_input
+    from wizard.detect.manifests import read_if_manifest
 
-    source = read_check_input(Path(args.path))
+    source = read_if_manifest(Path(args.path)) or read_check_input(Path(args.path))
     topology, _ = topology_layer(args.topology)
     layered = build([(source.kind, source.flat)])
-    ctx = context_for(layered.answers, layered.flat, mode=args.mode, topology=topology, **gather(layered.answers, args.mode))
+    ctx = context_for(layered.answers, layered.flat, mode=args.mode, topology=topology, deploy=getattr(source, "deploy", None),
+                      **gather(layered.answers, args.mode))
     findings = evaluate(ctx)
     if args.format == "json":
         emit(as_json(findings, source=source.kind, notes=source.notes))

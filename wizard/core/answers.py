@@ -12,9 +12,10 @@ files and flags), wizard.core.plan and the rules, the emitters, the TUI.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 MAX_SIZE = 1 << 24  # no real run has more prompts, tokens or GPUs than this per step
 PositiveSize = dict(ge=1, le=MAX_SIZE)
@@ -243,9 +244,105 @@ class Trainer(Section):
     """Steps that update only the critic at the start."""
 
 
+ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
+# NCCL_SOCKET_IFNAME syntax: an optional ^ (exclude) or = (exact), then interface names or prefixes.
+IFNAME = r"^[\^=]?[A-Za-z0-9_.:@-]+(,[A-Za-z0-9_.:@-]+)*$"
+SLURM_WORD = r"^[A-Za-z0-9_.,:+-]+$"
+
+
+def _as_list(value: Any) -> Any:
+    """A single string where a list is expected (the TUI's one-item list, --set A=1) becomes a list."""
+    return [value] if isinstance(value, str) else value
+
+
 class Deploy(Section):
-    target: str = "local"
+    target: str = Field("local", pattern=r"^(local|ray-job|kuberay-job|kuberay-cluster|slurm|k8s-job)$")
     """Where the run starts: local, ray-job, kuberay-job, kuberay-cluster, slurm or k8s-job."""
+    name: Optional[str] = Field(None, max_length=253)
+    """Name of the Kubernetes objects and the Slurm job; unset: made from trainer.experiment_name as a DNS label."""
+    namespace: Optional[str] = Field(None, max_length=253)
+    """Kubernetes namespace of the objects; unset: the namespace of your kubectl context."""
+    image: str = Field("verlai/verl:vllm024.dev2", min_length=1, max_length=512)
+    """Container image of every Ray pod (KubeRay) or of the Job. It must hold verl 0.9.1, its engine (vLLM or
+    SGLang) and the Ray version below; the verlai/verl images hold the dependencies, add verl itself."""
+    ray_version: str = Field("2.60.0", pattern=r"^\d+\.\d+(\.\d+)?$")
+    """Ray version inside the image (KubeRay's rayVersion); token authentication needs 2.52 or newer."""
+    gpu_head: bool = True
+    """The Ray head is a GPU node and counts as one of trainer.nnodes; false adds a CPU-only head."""
+    cpus_per_gpu: int = Field(4, ge=1, le=1024)
+    """CPUs per GPU on every GPU node. verl reserves 3 CPUs per GPU and its driver task one more."""
+    memory_per_gpu_gib: int = Field(64, ge=1, le=1 << 16)
+    """Memory (GiB) per GPU on every GPU node: model loading, offloading and data loaders live here."""
+    head_cpus: int = Field(8, ge=1, le=1 << 16)
+    """CPUs of a CPU-only head (gpu_head false)."""
+    head_memory_gib: int = Field(32, ge=1, le=1 << 16)
+    """Memory (GiB) of a CPU-only head (gpu_head false)."""
+    shm_gib: int = Field(64, ge=0, le=1 << 16)
+    """Size (GiB) of the /dev/shm memory volume of a plain Kubernetes Job; 0 leaves the 64 MiB default."""
+    gpu_toleration: bool = False
+    """Add the toleration nvidia.com/gpu:NoSchedule that tainted GPU nodes need."""
+    node_selector: list[str] = Field(default_factory=list, max_length=64)
+    """Node labels a GPU pod must match, as key=value (nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3)."""
+    ray_address: Optional[str] = Field(None, max_length=512)
+    """ray-job: the cluster's Jobs API, http://HEAD:8265 (unset: http://127.0.0.1:8265)."""
+    nccl_socket_ifname: Optional[str] = Field(None, max_length=256, pattern=IFNAME)
+    """NCCL_SOCKET_IFNAME on every node (eth0, =bond0, ^lo,docker): the interface between nodes."""
+    gloo_socket_ifname: Optional[str] = Field(None, max_length=256, pattern=IFNAME)
+    """GLOO_SOCKET_IFNAME on every node: the interface torch's CPU collectives use between nodes."""
+    env: list[str] = Field(default_factory=list, max_length=256)
+    """Other environment variables for every node, as NAME=value (no secrets: see secret_env)."""
+    secret_env: list[str] = Field(default_factory=list, max_length=64)
+    """Names of secret environment variables (HF_TOKEN, ...); WANDB_API_KEY is added when logging to wandb.
+    Kubernetes reads them from the Secret k8s_secret; the scripts take them from your environment."""
+    k8s_secret: str = Field("verl-secrets", min_length=1, max_length=253)
+    """The Kubernetes Secret that holds secret_env, one key per variable name."""
+    auth_mode: str = Field("token", pattern=r"^(token|disabled)$")
+    """Ray token authentication: token (one shared token for head, workers and driver) or disabled."""
+    auth_secret: Optional[str] = Field(None, max_length=253)
+    """KubeRay: a Secret of yours with the Ray token (key auth_token); unset: KubeRay makes one."""
+    ttl_seconds: int = Field(3600, ge=0, le=1 << 30)
+    """Seconds a finished RayJob's cluster or Job is kept for its logs before it is deleted."""
+    excludes: list[str] = Field(default_factory=lambda: [".git", "__pycache__"], max_length=256)
+    """ray-job: files of the working folder that are not uploaded to the cluster."""
+    slurm_partition: Optional[str] = Field(None, max_length=128, pattern=SLURM_WORD)
+    """Slurm partition (sbatch --partition); unset: the cluster's default."""
+    slurm_account: Optional[str] = Field(None, max_length=128, pattern=SLURM_WORD)
+    """Slurm account (sbatch --account); unset: your default account."""
+    slurm_time: str = Field("24:00:00", pattern=r"^[0-9]+(-[0-9]+)?(:[0-9]+){0,2}$")
+    """Slurm time limit (sbatch --time), as D-HH:MM:SS or HH:MM:SS."""
+    join_timeout_s: int = Field(600, ge=10, le=86400)
+    """Slurm: seconds to wait for every node to join the Ray cluster before the job fails."""
+    ray_port: int = Field(6379, ge=1024, le=65535)
+    """Port of the Ray head's GCS (ray start --port)."""
+    ray_init_num_cpus: Optional[int] = V(None, "ray_kwargs.ray_init.num_cpus", ge=1, le=1 << 20)
+    """CPUs of the Ray instance verl starts itself (local runs, k8s-job). Must stay unset when joining a cluster."""
+
+    _lists = field_validator("node_selector", "env", "secret_env", "excludes", mode="before")(_as_list)
+
+    @field_validator("env", "node_selector")
+    @classmethod
+    def _pairs(cls, values: list[str]) -> list[str]:
+        for item in values:
+            key, sep, _ = item.partition("=")
+            if not sep or not key:
+                raise ValueError(f"{item!r} is not NAME=value")
+        return values
+
+    @field_validator("env")
+    @classmethod
+    def _env_names(cls, values: list[str]) -> list[str]:
+        for item in values:
+            if not re.match(ENV_NAME, item.partition("=")[0]):
+                raise ValueError(f"{item.partition('=')[0]!r} is not an environment variable name")
+        return values
+
+    @field_validator("secret_env")
+    @classmethod
+    def _secret_names(cls, values: list[str]) -> list[str]:
+        for item in values:
+            if not re.match(ENV_NAME, item):
+                raise ValueError(f"{item!r} is not an environment variable name")
+        return values
 
 
 SECTIONS: dict[str, type[Section]] = {

@@ -10,6 +10,7 @@ from wizard.core.layers import LayeredAnswers, to_answers_doc
 from wizard.core.plan import Plan
 from wizard.emit.run_md import render_run_md
 from wizard.emit.run_script import render_run_script
+from wizard.emit.manifests import render_manifests
 from wizard.emit.verl_config import render_config
 
 
@@ -26,5 +27,6 @@ def render_artifacts(layered: LayeredAnswers, plan: Plan, findings: list[Finding
         "run.sh": render_run_script(layered.answers),
         "answers.yaml": render_answers_file(layered),
     }
+    files.update(render_manifests(layered.answers, plan, files["config.yaml"]))
     files["RUN.md"] = render_run_md(layered.answers, plan, findings, [*files, "RUN.md"])
     return files

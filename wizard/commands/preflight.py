@@ -1,0 +1,104 @@
+"""`verl-wizard preflight [--address ADDR] [--config PATH]`: reach a running Ray cluster and compare it with a config.
+
+It checks the address form, this shell's variables that break placement (CUDA_VISIBLE_DEVICES), connects
+within --timeout (an address where nothing answers fails in a few seconds with one line; a token refusal
+is told apart and says how to fix it), lists the nodes, GPUs and CPUs, and with --config compares them
+with what verl will ask for: the GPUs of every pool (PLACE-007), GPUs per node (DEPLOY-004), CPUs per GPU
+(DEPLOY-005), ray_init.num_cpus (DEPLOY-008).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from pathlib import Path
+
+from wizard.commands.output import as_json, as_text, emit
+from wizard.core.findings import error, has_errors
+from wizard.core.layers import build
+from wizard.core.rules import context_for, run_rules
+from wizard.core.rules.catalogue import why
+from wizard.errors import ExitStatus, UsageError
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("preflight", help="connect to a running Ray cluster and check it against a config",
+                              description="Reach a Ray cluster (its GCS address, HEAD:6379) and compare its nodes, GPUs and CPUs "
+                                          "with what the config asks for. Needs Ray in this Python (pip install 'verl-wizard[ray]').")
+    p.add_argument("--address", help="the cluster's GCS address HEAD:6379, or auto (default: $RAY_ADDRESS, else auto)")
+    p.add_argument("--config", help="a config.yaml, answers file, launch script or manifest to compare with the cluster")
+    p.add_argument("--timeout", type=float, default=15.0, help="seconds to reach the cluster before giving up (default 15)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=run)
+
+
+def _read_config(path: str):
+    from wizard.detect.config_files import read_check_input
+    from wizard.detect.manifests import read_if_manifest
+
+    source = read_if_manifest(Path(path)) or read_check_input(Path(path))
+    return build([(source.kind, source.flat)])
+
+
+def _unreachable(result) -> list:
+    rule = "DEPLOY-012" if result.kind == "auth" else "DEPLOY-002" if result.kind == "form" else "DEPLOY-013"
+    return [error(rule, ["--address"], result.message, why(rule))]
+
+
+def _compare(layered, result) -> list:
+    """The cluster rules over the config's plan and the live nodes (PLACE-007 with the cluster's GPU count)."""
+    from wizard.core.rules.placement import check_capacity
+    from wizard.detect.ray import cluster_facts
+
+    facts = cluster_facts(result, os.environ, layered.answers.deploy.target)
+    total = sum(int(n.gpus) for n in result.nodes)
+    topology = type("ClusterGPUs", (), {"nodes": 1, "gpus": [None] * total})()
+    ctx = context_for(layered.answers, layered.flat, mode="cluster", deploy=facts)
+    findings = list(check_capacity(context_for(layered.answers, layered.flat, mode="cluster", topology=topology)))
+    order = {"error": 0, "warning": 1, "info": 2}
+    return sorted(findings + run_rules(ctx, "DEPLOY"), key=lambda f: (order[f.severity.value], f.id))
+
+
+def _summary_lines(result, layered) -> list[str]:
+    nodes = result.nodes
+    gpus = ", ".join(f"{n.gpus:g}" for n in nodes) or "-"
+    cpus = ", ".join(f"{n.cpus:g}" for n in nodes) or "-"
+    lines = [f"cluster {result.address} (Ray {result.ray_version}): {len(nodes)} node(s) alive; GPUs per node: {gpus}; CPUs per node: {cpus}"]
+    if layered is not None:
+        from wizard.core.plan import build_plan
+
+        plan = build_plan(layered.answers)
+        lines.append(f"config: verl asks for {plan.total_gpus} GPU(s) as {plan.nnodes} node(s) x {plan.gpus_per_node}"
+                     + (" plus split pools" if len(plan.pools) > 1 else "") + f", and {3 * plan.gpus_per_node} CPUs on each of those nodes")
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    from wizard.detect.ray import address_problem, probe, resolve_address
+
+    if args.timeout <= 0 or args.timeout > 600:
+        raise UsageError(f"--timeout {args.timeout:g}: give seconds between 1 and 600")
+    layered = _read_config(args.config) if args.config else None
+    address, origin = resolve_address(args.address)
+    problem = address_problem(address)
+    if problem and not re.match(r"^(https?|ray)://", address):
+        raise UsageError(f"{'--address' if origin == '--address' else origin} {address}: {problem}")
+    result = probe(address, timeout=args.timeout)
+    if not result.ok:
+        findings = _unreachable(result)
+        if args.format == "json":
+            emit(as_json(findings, cluster=None))
+        else:
+            emit(f"✗ {findings[0].id} error: {findings[0].message}")
+        return ExitStatus.FINDINGS
+    if layered is None:  # no config to compare with: only this shell's variables
+        findings = [f for f in _compare(build([("preflight", {})]), result) if f.id in ("DEPLOY-001", "DEPLOY-002")]
+    else:
+        findings = _compare(layered, result)
+    if args.format == "json":
+        emit(as_json(findings, cluster=result.summary()))
+    else:
+        emit("\n".join(_summary_lines(result, layered)))
+        emit(as_text(findings))
+    return ExitStatus.FINDINGS if has_errors(findings) else ExitStatus.OK

@@ -1,0 +1,228 @@
+"""What a deployment provides, as plain data: the facts the DEPLOY-* rules judge.
+
+One shape serves three origins: the wizard's own answers (`facts_from_answers`: what the emitters in
+wizard.emit.manifests render, computed by the same functions they call), a manifest read back from disk
+(wizard.detect.manifests: a RayJob, RayCluster, Job, job.sbatch or ray-job.sh that a user may have edited),
+and a live Ray cluster (wizard.detect.ray, for `preflight`). Pure: no I/O, no ray.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from wizard.core.answers import Answers
+from wizard.core.plan import Plan
+
+CPUS_PER_GPU_BUNDLE = 3  # verl's placement bundles are {CPU: 3, GPU: 1} (ResourcePoolManager.max_colocate_count)
+TASK_RUNNER_CPUS = 1  # verl's driver-side TaskRunner actor
+KUBERAY_TARGETS = ("kuberay-job", "kuberay-cluster")
+CLUSTER_TARGETS = ("ray-job", "kuberay-job", "kuberay-cluster", "slurm")  # the driver joins a Ray cluster started elsewhere
+NAME_LIMITS = {"RayJob": 47, "RayCluster": 53}
+DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+DNS_1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
+DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+SECRET_NAME = re.compile(r"(TOKEN|_KEY|KEY_ID|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$|^(WANDB_API_KEY|HF_TOKEN)$")
+CONFIG_DIR = "/verl-wizard/config"
+ENTRYPOINT = f"python3 -m verl.trainer.main_ppo --config-path={CONFIG_DIR} --config-name=config"
+
+
+@dataclass(frozen=True)
+class NodeGroup:
+    """Ray nodes started alike (the head, or a worker group): count, resources and what their processes see."""
+
+    role: str  # "head" | "worker"
+    replicas: int
+    gpus: int  # per node
+    cpus: Optional[float]  # per node; None when the manifest does not say
+    env: dict[str, str] = field(default_factory=dict)  # literal values
+    secret_env: dict[str, str] = field(default_factory=dict)  # name -> "secret/key" it is read from
+    auth_mode: Optional[str] = None  # RAY_AUTH_MODE the nodes start with; None: unset (Ray then decides)
+    token_source: Optional[str] = None  # where their token comes from; None: nowhere
+    where: str = ""  # how a message names the group (headGroupSpec, workerGroupSpecs[0], srun ray start ...)
+
+
+@dataclass(frozen=True)
+class DeployFacts:
+    """A deployment as the rules see it. `groups` is empty where the nodes are not described (an existing cluster)."""
+
+    target: str
+    origin: str  # "answers" | "manifest" | "cluster"
+    source: str = "answers"  # the file or address read
+    groups: tuple[NodeGroup, ...] = ()
+    driver_env: dict[str, str] = field(default_factory=dict)
+    driver_auth_mode: Optional[str] = None
+    driver_token_source: Optional[str] = None
+    driver_where: str = "driver"
+    names: tuple[tuple[str, str], ...] = ()  # (kind, name): Kubernetes names to check
+    entrypoint: Optional[str] = None
+    addresses: tuple[tuple[str, str, str], ...] = ()  # (use, value, where); use: jobs-api | ray-init | ray-start
+    joins_cluster: bool = False
+    shm_missing: tuple[str, ...] = ()  # plain Pod/Job containers without a memory /dev/shm
+    images: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()  # structural defects the reader saw (e.g. a node list that is one element)
+    inline_secrets: tuple[str, ...] = ()  # places that hold a secret's value (a Secret with data, a literal token)
+
+    @property
+    def gpu_nodes(self) -> int:
+        return sum(g.replicas for g in self.groups if g.gpus > 0)
+
+    @property
+    def nodes(self) -> int:
+        return sum(g.replicas for g in self.groups)
+
+    def all_env(self) -> list[tuple[str, str, str]]:
+        """(where, name, value) for every literal variable any Ray process or the driver sees."""
+        out = [(g.where or g.role, k, v) for g in self.groups for k, v in g.env.items()]
+        return out + [(self.driver_where, k, v) for k, v in self.driver_env.items()]
+
+
+def pairs(items: list[str]) -> dict[str, str]:
+    """["A=1", "B=x=y"] -> {"A": "1", "B": "x=y"} (answers keep NAME=value lists)."""
+    return dict(item.split("=", 1) for item in items)
+
+
+def k8s_name(answers: Answers) -> str:
+    """The objects' name: deploy.name as given, else trainer.experiment_name made a DNS-1035 label of <= 47 chars."""
+    if answers.deploy.name:
+        return answers.deploy.name
+    return dns_label(answers.trainer.experiment_name, NAME_LIMITS["RayJob"])
+
+
+def dns_label(text: str, limit: int = 63) -> str:
+    """Any text -> a DNS-1035 label (lowercase letters, digits, '-'; a letter first) of at most `limit` chars."""
+    label = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    if not label or not label[0].isalpha():
+        label = ("verl-" + label).strip("-")
+    return label[:limit].rstrip("-") or "verl"
+
+
+def secret_env_names(answers: Answers) -> list[str]:
+    """Secret variables the run needs: deploy.secret_env, plus WANDB_API_KEY when logging to wandb."""
+    names = list(answers.deploy.secret_env)
+    logger = answers.trainer.logger if isinstance(answers.trainer.logger, list) else [answers.trainer.logger]
+    if "wandb" in logger and "WANDB_API_KEY" not in names:
+        names.append("WANDB_API_KEY")
+    return names
+
+
+def node_env(answers: Answers) -> dict[str, str]:
+    """Variables every Ray node and the driver get: the interface names, then deploy.env."""
+    d = answers.deploy
+    env: dict[str, str] = {}
+    if d.nccl_socket_ifname:
+        env["NCCL_SOCKET_IFNAME"] = d.nccl_socket_ifname
+    if d.gloo_socket_ifname:
+        env["GLOO_SOCKET_IFNAME"] = d.gloo_socket_ifname
+    env.update(pairs(d.env))
+    return env
+
+
+def gpu_nodes_needed(plan: Plan) -> int:
+    """Ray nodes with n_gpus_per_node GPUs that verl's pools need (the trainer pool plus any split pool)."""
+    return max(1, math.ceil(plan.total_gpus / plan.gpus_per_node))
+
+
+def head_has_gpus(answers: Answers) -> bool:
+    """Whether the head is one of the GPU nodes (always on Slurm, where every node of the job has GPUs)."""
+    return answers.deploy.gpu_head or answers.deploy.target == "slurm"
+
+
+def worker_replicas(answers: Answers, plan: Plan) -> int:
+    """GPU worker pods/nodes besides the head: all GPU nodes with a CPU head, one fewer with a GPU head."""
+    nodes = gpu_nodes_needed(plan)
+    return nodes - 1 if head_has_gpus(answers) else nodes
+
+
+TOKEN_SLURM = "job environment"
+TOKEN_SUBMITTER = "the submitting shell (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token)"
+TOKEN_LOCAL = "made by the local Ray instance"
+
+
+def kuberay_token_source(secret_name: Optional[str]) -> str:
+    return f"secret:{secret_name or '(made by KubeRay)'}"
+
+
+def auth_source(answers: Answers) -> Optional[str]:
+    """Where the token comes from in what the wizard renders for this target (None when auth is disabled)."""
+    d = answers.deploy
+    if d.auth_mode != "token":
+        return None
+    if d.target in KUBERAY_TARGETS:
+        return kuberay_token_source(d.auth_secret)
+    return {"slurm": TOKEN_SLURM, "ray-job": TOKEN_SUBMITTER}.get(d.target, TOKEN_LOCAL)
+
+
+def container_extra_env(answers: Answers, gpus: int) -> dict[str, str]:
+    """Variables the KubeRay pods get besides node_env: the auth mode when disabled (said explicitly so that a
+    token file baked into the image cannot switch the head to token mode), NVIDIA_VISIBLE_DEVICES=void on a
+    CPU pod (it would otherwise see every GPU of its node)."""
+    extra = {"RAY_AUTH_MODE": "disabled"} if answers.deploy.auth_mode == "disabled" else {}
+    if not gpus:
+        extra["NVIDIA_VISIBLE_DEVICES"] = "void"
+    return extra
+
+
+def _groups(answers: Answers, plan: Plan, env: dict[str, str], secrets: dict[str, str]) -> tuple[NodeGroup, ...]:
+    d, target = answers.deploy, answers.deploy.target
+    mode, token = d.auth_mode, auth_source(answers)
+    per_node = plan.gpus_per_node
+    cpus = float(d.cpus_per_gpu * per_node)
+    if target == "k8s-job":
+        return (NodeGroup("head", 1, per_node, cpus, {**env, "RAY_AUTH_MODE": mode}, secrets, mode, token, "Job container verl"),)
+    if target not in KUBERAY_TARGETS + ("slurm",):
+        return ()
+    kuberay = target in KUBERAY_TARGETS
+    head_where, worker_where = ("headGroupSpec", "workerGroupSpecs[0]") if kuberay else ("ray start --head", "ray start (workers)")
+    head_gpus = per_node if head_has_gpus(answers) else 0
+    head_env = {**env, **container_extra_env(answers, head_gpus)} if kuberay else env
+    head = NodeGroup("head", 1, head_gpus, cpus if head_gpus else float(d.head_cpus), head_env, secrets, mode, token, head_where)
+    workers = worker_replicas(answers, plan)
+    groups = [head]
+    if workers:
+        worker_env = {**env, **container_extra_env(answers, per_node)} if kuberay else env
+        groups.append(NodeGroup("worker", workers, per_node, cpus, worker_env, secrets, mode, token, worker_where))
+    return tuple(groups)
+
+
+def facts_from_answers(answers: Answers, plan: Plan) -> DeployFacts:
+    """What the wizard renders for answers.deploy.target, described for the rules."""
+    d, target = answers.deploy, answers.deploy.target
+    env = node_env(answers)
+    secrets = {n: f"{d.k8s_secret}/{n}" for n in secret_env_names(answers)} if target in KUBERAY_TARGETS + ("k8s-job",) else {}
+    names: list[tuple[str, str]] = []
+    if target in KUBERAY_TARGETS + ("k8s-job",):
+        kind = {"kuberay-job": "RayJob", "kuberay-cluster": "RayCluster", "k8s-job": "Job"}[target]
+        names = [(kind, k8s_name(answers)), ("ConfigMap", config_map_name(answers))]
+        if d.namespace is not None:
+            names.append(("Namespace", d.namespace))
+        if secrets:
+            names.append(("Secret", d.k8s_secret))
+        if target in KUBERAY_TARGETS and d.auth_mode == "token" and d.auth_secret:
+            names.append(("Secret", d.auth_secret))
+    addresses: list[tuple[str, str, str]] = []
+    if target == "ray-job":
+        addresses.append(("jobs-api", jobs_address(answers), "deploy.ray_address"))
+    if "RAY_ADDRESS" in env:
+        addresses.append(("ray-init", env["RAY_ADDRESS"], "deploy.env"))
+    return DeployFacts(
+        target=target, origin="answers", source="answers",
+        groups=_groups(answers, plan, env, secrets),
+        driver_env=env, driver_auth_mode=d.auth_mode, driver_token_source=auth_source(answers),
+        names=tuple(sorted(set(names))),
+        entrypoint=ENTRYPOINT if target == "kuberay-job" else None,
+        addresses=tuple(addresses),
+        joins_cluster=target in CLUSTER_TARGETS,
+        shm_missing=("Job container verl",) if target == "k8s-job" and d.shm_gib == 0 else (),
+        images=(d.image,) if target in KUBERAY_TARGETS + ("k8s-job",) else (),
+    )
+
+
+def config_map_name(answers: Answers) -> str:
+    return dns_label(k8s_name(answers), 63 - len("-config")) + "-config"
+
+
+def jobs_address(answers: Answers) -> str:
+    return answers.deploy.ray_address or "http://127.0.0.1:8265"

@@ -1,0 +1,212 @@
+"""Reach a running Ray cluster for `preflight`: its nodes, GPUs and CPUs, within a deadline, never hanging.
+
+`ray.init` on an address where nothing listens blocks for well over 30 s, and on a cluster with token
+authentication a driver without the token retries for about 20 s before saying only 'Failed to connect'. So
+this module (1) checks the address form, (2) opens a TCP connection to the GCS port with a short timeout,
+and only then (3) asks the GCS for its nodes in a child process (`python -c PROBE`) that is killed at the
+deadline. The child uses Ray's GCS client (one RPC; no driver is registered) and falls back to
+`ray.init` + `ray.nodes()` where that client is missing; it reports an authentication refusal as such.
+This process never imports ray.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from wizard.core.rules.deploy_facts import DeployFacts, NodeGroup
+
+TCP_TIMEOUT_S = 3.0
+CURRENT_CLUSTER = Path("/tmp/ray/ray_current_cluster")
+_HOST_PORT = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})$")
+DRIVER_VARS = ("CUDA_VISIBLE_DEVICES", "RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES", "RAY_ADDRESS", "RAY_DEDUP_LOGS",
+               "NCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME")
+
+PROBE = r"""
+import json, os, sys
+address = sys.argv[1]
+def say(**kw):
+    print("PROBE " + json.dumps(kw), flush=True)
+    sys.exit(0)
+try:
+    import ray
+except Exception as exc:
+    say(ok=False, kind="no-ray", error=f"{type(exc).__name__}: {exc}")
+def is_auth(exc):
+    text = f"{type(exc).__name__}: {exc}"
+    return "AuthenticationError" in text or "InvalidAuthToken" in text or "Unauthenticated" in text
+nodes = None
+try:
+    from ray._raylet import GcsClient
+except Exception:
+    GcsClient = None
+try:
+    if GcsClient is not None:
+        infos = GcsClient(address=address).get_all_node_info(timeout=10)
+        nodes = [{"alive": info.state == 0, "resources": dict(info.resources_total), "ip": info.node_manager_address,
+                  "head": bool(info.is_head_node)} for info in infos.values()]
+    else:
+        ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+        nodes = [{"alive": bool(n.get("Alive")), "resources": dict(n.get("Resources") or {}), "ip": n.get("NodeManagerAddress"),
+                  "head": "node:__internal_head__" in (n.get("Resources") or {})} for n in ray.nodes()]
+except Exception as exc:
+    say(ok=False, kind="auth" if is_auth(exc) else "error", error=f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:400],
+        auth_mode=os.environ.get("RAY_AUTH_MODE"))
+say(ok=True, ray_version=ray.__version__, nodes=nodes)
+"""
+
+
+@dataclass
+class RayNode:
+    ip: str
+    gpus: float
+    cpus: float
+    head: bool
+
+
+@dataclass
+class ProbeResult:
+    """What preflight learned: the cluster's alive nodes, or why it could not (kind + one-line message)."""
+
+    address: str
+    ok: bool
+    kind: str = ""  # "", "form", "dead", "timeout", "auth", "no-ray", "error"
+    message: str = ""
+    ray_version: str = ""
+    nodes: list[RayNode] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def summary(self) -> dict:
+        return {"address": self.address, "ray_version": self.ray_version, "seconds": round(self.seconds, 2),
+                "nodes": [{"ip": n.ip, "gpus": n.gpus, "cpus": n.cpus, "head": n.head} for n in self.nodes]}
+
+
+def resolve_address(address: Optional[str], environ=os.environ) -> tuple[str, str]:
+    """(address as given or found, where it came from): --address, else RAY_ADDRESS, else the local cluster ('auto')."""
+    if address:
+        return address.strip(), "--address"
+    if environ.get("RAY_ADDRESS"):
+        return environ["RAY_ADDRESS"].strip(), "RAY_ADDRESS"
+    return "auto", "default"
+
+
+def address_problem(address: str) -> Optional[str]:
+    """Why the address cannot be a GCS address that preflight connects to, or None when its form is right."""
+    if re.match(r"^https?://", address):
+        return (f"{address} is the Jobs API (dashboard) address; preflight, ray.init and ray start need the GCS address "
+                f"HEAD:6379 (ray job submit is the one that takes http://HEAD:8265)")
+    if address.startswith("ray://"):
+        return f"{address} is a Ray Client address; give the GCS address HEAD:6379 instead"
+    if address == "auto" or _HOST_PORT.match(address):
+        return None
+    return f"{address!r} is not HOST:PORT; give the head's GCS address, e.g. 10.0.0.1:6379, or auto for a cluster on this machine"
+
+
+def local_cluster_address() -> Optional[str]:
+    """The address `ray start` recorded for the cluster on this machine, if any."""
+    try:
+        text = CURRENT_CLUSTER.read_text().strip()
+    except OSError:
+        return None
+    return text or None
+
+
+def tcp_answer(host: str, port: int, timeout: float = TCP_TIMEOUT_S) -> Optional[str]:
+    """None when something accepts a TCP connection at host:port, else why not, in a few words."""
+    try:
+        with socket.create_connection((host.strip("[]"), port), timeout=timeout):
+            return None
+    except socket.gaierror:
+        return f"the host name {host} does not resolve"
+    except socket.timeout:
+        return f"no answer within {timeout:g} s"
+    except ConnectionRefusedError:
+        return "connection refused"
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+
+
+def _run_probe(address: str, timeout: float) -> tuple[Optional[dict], str]:
+    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-c", PROBE, address], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, text=True, env=env, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=max(1.0, timeout))
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # the probe's own session: it and nothing else
+        except OSError:
+            pass
+        proc.communicate()
+        return None, ""
+    line = next((x for x in out.splitlines() if x.startswith("PROBE ")), None)
+    return (json.loads(line[6:]) if line else None), err
+
+
+def probe(address: str, timeout: float = 15.0) -> ProbeResult:
+    """Reach the cluster at address (HOST:PORT or auto) within timeout seconds."""
+    start = time.monotonic()
+    shown = address
+    if address == "auto":
+        found = local_cluster_address()
+        if found is None:
+            return ProbeResult(address, False, "dead", "no Ray cluster runs on this machine (auto found no "
+                               f"{CURRENT_CLUSTER}); start one with `ray start --head` or pass --address HEAD:6379")
+        address, shown = found, f"auto ({found})"
+    problem = address_problem(address)
+    if problem:
+        return ProbeResult(shown, False, "form", problem)
+    host, port = address.rsplit(":", 1)
+    why = tcp_answer(host, int(port), min(TCP_TIMEOUT_S, timeout))
+    if why is not None:
+        return ProbeResult(shown, False, "dead", f"nothing answers at {address} ({why}); start the head with "
+                           f"`ray start --head --port={port}` or pass --address HEAD:PORT of a running cluster's GCS",
+                           seconds=time.monotonic() - start)
+    result, err = _run_probe(address, timeout - (time.monotonic() - start))
+    took = time.monotonic() - start
+    if result is None:
+        tail = err.strip().splitlines()[-1] if err.strip() else ""
+        return ProbeResult(shown, False, "timeout", f"something accepts connections at {address} but no Ray GCS answered within "
+                           f"{timeout:g} s (is it the dashboard port 8265? preflight needs the GCS port, usually 6379)"
+                           + (f"; last output: {tail[:200]}" if tail else ""), seconds=took)
+    if result["ok"]:
+        nodes = [RayNode(str(n.get("ip")), float(n["resources"].get("GPU", 0)), float(n["resources"].get("CPU", 0)), bool(n.get("head")))
+                 for n in result["nodes"] if n.get("alive")]
+        return ProbeResult(shown, True, ray_version=result.get("ray_version", ""), nodes=nodes, seconds=took)
+    kind = result.get("kind", "error")
+    if kind == "auth":
+        mode = result.get("auth_mode")
+        if mode != "token":
+            message = (f"the cluster at {address} uses token authentication and this driver does not (RAY_AUTH_MODE is "
+                       f"{mode or 'unset'}): export RAY_AUTH_MODE=token and RAY_AUTH_TOKEN=<the head's token> (`ray get-auth-token` "
+                       "on the head), the same way on every node and for verl's driver")
+        else:
+            message = (f"the cluster at {address} refused this driver's token: RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH, "
+                       "~/.ray/auth_token) differs from the head's; use the head's token (`ray get-auth-token` on the head)")
+        return ProbeResult(shown, False, "auth", message, seconds=took)
+    if kind == "no-ray":
+        return ProbeResult(shown, False, "no-ray", f"Ray is not installed in this Python ({result.get('error')}); "
+                           "pip install 'verl-wizard[ray]' (the same Ray version as the cluster)", seconds=took)
+    return ProbeResult(shown, False, "error", f"Ray at {address} answered with an error: {result.get('error')}", seconds=took)
+
+
+def driver_env(environ=os.environ) -> dict[str, str]:
+    """The variables of this shell that matter to verl's driver and its placement."""
+    return {k: environ[k] for k in DRIVER_VARS if k in environ}
+
+
+def cluster_facts(result: ProbeResult, environ=os.environ, target: str = "local") -> DeployFacts:
+    """The live cluster as DeployFacts: one group per node, this shell as the driver."""
+    groups = tuple(NodeGroup("head" if n.head else "worker", 1, int(n.gpus), n.cpus, where=f"node {n.ip}") for n in result.nodes)
+    return DeployFacts(target=target, origin="cluster", source=result.address, groups=groups, driver_env=driver_env(environ),
+                       driver_where="this shell (the driver)", joins_cluster=True,
+                       addresses=(("ray-init", environ["RAY_ADDRESS"], "RAY_ADDRESS"),) if environ.get("RAY_ADDRESS") else ())

@@ -1,0 +1,57 @@
+"""k8s-job.yaml: a single-node batch/v1 Job; verl starts its own Ray instance inside the one container.
+
+The container gets trainer.n_gpus_per_node GPUs, a memory volume at /dev/shm (a container's default is
+64 MiB, too small for NCCL), the config.yaml as a ConfigMap, and no retries (backoffLimit 0: a retry would
+start training over).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wizard.core.answers import Answers
+from wizard.core.plan import Plan
+from wizard.core.rules.deploy_facts import CONFIG_DIR, k8s_name
+from wizard.emit.manifests.common import (
+    config_map,
+    config_mount,
+    config_volume,
+    container_env,
+    dump_docs,
+    header_lines,
+    metadata,
+    resources,
+    ns_flag,
+    scheduling,
+    secret_hint,
+)
+
+COMMAND = ["python3", "-m", "verl.trainer.main_ppo", f"--config-path={CONFIG_DIR}", "--config-name=config"]
+SHM_VOLUME = "dshm"
+
+
+def render_k8s_job(answers: Answers, plan: Plan, config_text: str) -> str:
+    d = answers.deploy
+    gpus = plan.gpus_per_node
+    container: dict[str, Any] = {"name": "verl", "image": d.image, "command": list(COMMAND)}
+    env = container_env(answers, {"RAY_AUTH_MODE": d.auth_mode})
+    if env:
+        container["env"] = env
+    container["resources"] = resources(d.cpus_per_gpu * gpus, d.memory_per_gpu_gib * gpus, gpus)
+    mounts = [config_mount()]
+    volumes = [config_volume(answers)]
+    if d.shm_gib:
+        mounts.append({"name": SHM_VOLUME, "mountPath": "/dev/shm"})
+        volumes.append({"name": SHM_VOLUME, "emptyDir": {"medium": "Memory", "sizeLimit": f"{d.shm_gib}Gi"}})
+    container["volumeMounts"] = mounts
+    pod_spec: dict[str, Any] = {"restartPolicy": "Never", **scheduling(answers, True), "containers": [container], "volumes": volumes}
+    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata(answers), "spec": {
+        "backoffLimit": 0,
+        "ttlSecondsAfterFinished": d.ttl_seconds,
+        "template": {"metadata": {"labels": {"app.kubernetes.io/managed-by": "verl-wizard"}}, "spec": pod_spec},
+    }}
+    ns = ns_flag(answers)
+    header = header_lines(answers, plan, "Kubernetes Job (one node)") + [
+        f"Launch: kubectl apply{ns} -f k8s-job.yaml; follow: kubectl logs{ns} -f job/{k8s_name(answers)}",
+    ] + secret_hint(answers)
+    return dump_docs([job, config_map(answers, config_text)], header)
