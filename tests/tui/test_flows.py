@@ -171,6 +171,7 @@ async def test_switch_to_chinese_shows_chinese_findings(tmp_path):
         assert title == "检查结果"
         rendered = str(panel.query_one("#findings-list").get_option_at_index(0).prompt)
         assert any("\u4e00" <= ch <= "\u9fff" for ch in rendered), rendered
+        assert "ppo_mini_batch_size 256 大于 train_batch_size 100" in rendered, rendered
 
 
 async def test_f1_shows_help_for_the_focused_field(tmp_path):

@@ -64,3 +64,12 @@ def field_help_text(field: str, english: str) -> str:
         entry = FIELDS.get(field)
         return entry[1] if entry else english
     return english
+
+
+def finding_message(rule_id: str, message: str) -> str:
+    """A finding's message in the current language (English where no translation pattern matches)."""
+    if _current == "zh":
+        from wizard.i18n.zh_messages import zh_message
+
+        return zh_message(rule_id, message) or message
+    return message

@@ -11,7 +11,7 @@ from textual.widgets.option_list import Option
 
 from wizard.core.findings import Finding, Severity
 from wizard.core.rules.catalogue import CATALOGUE
-from wizard.i18n import rule_text, t
+from wizard.i18n import finding_message, rule_text, t
 from wizard.tui.messages import FixRequested, JumpRequested
 
 MARK = {Severity.ERROR: "✗", Severity.WARNING: "!", Severity.INFO: "i"}
@@ -23,7 +23,7 @@ def finding_text(finding: Finding) -> Text:
     text = Text()
     text.append(f"{MARK[finding.severity]} {finding.id} ", style=STYLE[finding.severity])
     text.append(title + "\n", style="bold")
-    text.append(finding.message)
+    text.append(finding_message(finding.id, finding.message))
     return text
 
 
