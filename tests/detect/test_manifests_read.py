@@ -158,6 +158,10 @@ def test_read_if_manifest_leaves_configs_and_launch_scripts_alone(tmp_path):
     assert read_if_manifest(tmp_path / "run.sh") is None
     assert read_if_manifest(tmp_path / "missing.yaml") is None
     assert read_if_manifest(path) is not None
+    script = tmp_path / "train.sh"
+    script.write_text("# or submit it with: ray job submit -- python3 -m verl.trainer.main_ppo\n"
+                      "python3 -m verl.trainer.main_ppo trainer.nnodes=1\n")
+    assert read_if_manifest(script) is None, "a comment that mentions ray job submit is not a submission"
 
 
 def test_a_manifest_without_a_workload_is_a_usage_error(tmp_path):

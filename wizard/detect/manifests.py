@@ -41,7 +41,7 @@ def looks_like_manifest(path: Path, text: str) -> bool:
             return any(isinstance(d, dict) and "apiVersion" in d and "kind" in d for d in yaml.load_all(text, Loader=_LOADER))
         except yaml.YAMLError:
             return False
-    return bool(re.search(r"^#SBATCH\s", text, re.M) or re.search(r"\bray\s+job\s+submit\b", text))
+    return bool(re.search(r"^#SBATCH\s", text, re.M) or re.search(r"^[^#\n]*\bray\s+job\s+submit\b", text, re.M))
 
 
 def read_if_manifest(path: Path) -> Optional[ManifestInput]:
