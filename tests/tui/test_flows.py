@@ -201,3 +201,15 @@ async def test_data_step_reads_local_files_when_asked(tmp_path):
         await pilot.pause()
         assert "DATA-003" in {f.id for f in app.session.findings}
         assert str(train) in str(app.screen.query_one("#data-report").render())
+
+
+async def test_deployment_step_shows_the_fields_of_the_chosen_target(tmp_path):
+    app = make_app("grpo-7b-2x8", out=str(tmp_path / "o"), topology="2x8xH100")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await go(pilot, "deployment")
+        assert not app.screen.row_for("deploy.slurm_partition").display
+        app.screen.row_for("deploy.target").input_widget.value = "slurm"
+        await pilot.pause()
+        assert app.session.layered.answers.deploy.target == "slurm"
+        assert app.screen.row_for("deploy.slurm_partition").display
+        assert "job.sbatch" in app.session.render_files()

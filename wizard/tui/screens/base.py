@@ -23,8 +23,24 @@ MEGATRON_FIELDS = {"engine.megatron_tp", "engine.megatron_pp", "engine.megatron_
 FSDP_FIELDS = {"engine.ulysses_sp", "engine.param_offload", "engine.optimizer_offload", "engine.ref_param_offload"}
 
 
+KUBE = ("kuberay-job", "kuberay-cluster", "k8s-job")
+DEPLOY_FIELDS_BY_TARGET = {
+    **{f"deploy.{name}": KUBE for name in ("name", "namespace", "image", "gpu_toleration", "node_selector", "k8s_secret",
+                                           "cpus_per_gpu", "memory_per_gpu_gib", "shm_gib")},
+    **{f"deploy.{name}": ("kuberay-job", "kuberay-cluster") for name in ("ray_version", "gpu_head", "head_cpus", "head_memory_gib",
+                                                                       "auth_secret", "ttl_seconds")},
+    **{f"deploy.{name}": ("ray-job",) for name in ("ray_address", "excludes")},
+    **{f"deploy.{name}": ("slurm",) for name in ("slurm_partition", "slurm_account", "slurm_time", "join_timeout_s", "ray_port")},
+    **{f"deploy.{name}": ("ray-job", "slurm", "kuberay-job", "kuberay-cluster", "k8s-job")
+       for name in ("nccl_socket_ifname", "gloo_socket_ifname", "env", "secret_env", "auth_mode")},
+    "deploy.ray_init_num_cpus": ("local", "slurm"),
+}
+
+
 def visible(field: str, answers) -> bool:
     """Progressive disclosure: show a field only where it can matter for these answers."""
+    if field in DEPLOY_FIELDS_BY_TARGET:
+        return answers.deploy.target in DEPLOY_FIELDS_BY_TARGET[field]
     if field in CRITIC_FIELDS:
         return need_critic(answers)
     if field in REWARD_MODEL_FIELDS:

@@ -16,7 +16,8 @@ from wizard.i18n import language, t
 from wizard.tui.messages import AnswerChanged
 
 TARGETS = ("local", "ray-job", "kuberay-job", "kuberay-cluster", "slurm", "k8s-job")
-EXTRA_CHOICES = {"deploy.target": TARGETS, "engine.strategy": ("fsdp", "fsdp2", "megatron"), "rollout.load_format": ("dummy", "safetensors")}
+EXTRA_CHOICES = {"deploy.target": TARGETS, "deploy.auth_mode": ("token", "disabled"), "engine.strategy": ("fsdp", "fsdp2", "megatron"),
+                 "rollout.load_format": ("dummy", "safetensors")}
 
 
 def field_kind(name: str) -> tuple[str, tuple]:
@@ -26,7 +27,9 @@ def field_kind(name: str) -> tuple[str, tuple]:
     choices = EXTRA_CHOICES.get(name) or verl_schema.allowed_values(field_to_verl().get(name, "")) or ()
     if choices and name != "trainer.logger":
         return "choice", tuple(choices)
-    args = set(typing.get_args(info.annotation)) or {info.annotation}
+    annotation = info.annotation
+    is_union = typing.get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType", typing.Union))
+    args = set(typing.get_args(annotation)) if is_union else {annotation}
     args.discard(type(None))
     if bool in args:
         return "bool", ()

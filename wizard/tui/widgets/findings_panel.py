@@ -77,9 +77,8 @@ class FindingsPanel(Vertical):
         self._show_detail(listing.highlighted)
 
     def _show_detail(self, index) -> None:
-        detail = self.query_one("#finding-detail", Static)
         if index is None or not self.findings or index >= len(self.findings):
-            detail.update("")
+            self._update_detail(Text())
             return
         finding = self.findings[index]
         _, why = rule_text(finding.id, "", finding.why)
@@ -87,7 +86,13 @@ class FindingsPanel(Vertical):
         text.append(t("findings.why", why=why) + "\n", style="italic")
         for n, fix in enumerate(finding.fixes, 1):
             text.append(t("findings.fix", n=n, label=fix.label) + "\n", style="green")
-        detail.update(text)
+        self._update_detail(text)
+
+    def _update_detail(self, text: Text) -> None:
+        # The highlight message after show() asks for the same text again; an update costs a layout and a frame.
+        if text != getattr(self, "_detail_shown", None):
+            self._detail_shown = text
+            self.query_one("#finding-detail", Static).update(text)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show_detail(event.option_index)

@@ -28,12 +28,14 @@ class StepNav(OptionList):
             return
         self._shown = worst
         self.clear_options()
+        options = []
         for n, step in enumerate(STEPS, 1):
             mark = {Severity.ERROR: ("✗", "red"), Severity.WARNING: ("!", "yellow")}.get(worst.get(step), ("·", "green"))
             text = Text()
             text.append(f"{mark[0]} ", style=mark[1])
             text.append(f"{n} {t('step.' + step)}", style="bold" if step == self.current else "")
-            self.add_option(Option(text, id=f"nav-{step}"))
+            options.append(Option(text, id=f"nav-{step}"))
+        self.add_options(options)  # one re-measure of the list, not one per step
         self.highlighted = STEPS.index(self.current)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
