@@ -213,3 +213,15 @@ async def test_deployment_step_shows_the_fields_of_the_chosen_target(tmp_path):
         assert app.session.layered.answers.deploy.target == "slurm"
         assert app.screen.row_for("deploy.slurm_partition").display
         assert "job.sbatch" in app.session.render_files()
+
+
+async def test_hardware_step_shows_memory_bars_that_follow_the_gpu(tmp_path):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"), topology="8xH100")
+    async with app.run_test(size=(140, 60)) as pilot:
+        await go(pilot, "hardware")
+        text = str(app.screen.query_one("#memory").render())
+        assert "/80 GiB" in text and "actor" in text
+        app.set_topology("8x4090-pcie")
+        await pilot.pause()
+        assert "/24 GiB" in str(app.screen.query_one("#memory").render())
+        assert "PLACE-008" in {f.id for f in app.session.findings}

@@ -101,4 +101,7 @@ STRINGS = {
     "data.check_local": "The files are on this machine: read and check them",
     "data.report": "What verl will read",
     "data.no_files": "No data files set yet.",
+    "hardware.memory": "Memory per GPU (estimate; dim parts are formulas only)",
+    "hardware.memory_unknown": "No memory estimate: the actor model's config is not known (not on disk, not in the catalogue).",
+    "memory.legend": "parts:",
 }

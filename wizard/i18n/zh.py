@@ -101,4 +101,7 @@ STRINGS = {
     "data.check_local": "文件就在本机：读取并检查",
     "data.report": "verl 将读到的数据",
     "data.no_files": "还没有设置数据文件。",
+    "hardware.memory": "每个 GPU 的显存（估算；暗色部分仅为公式）",
+    "hardware.memory_unknown": "无法估算显存：不知道 actor 模型的配置（本地没有，目录里也没有）。",
+    "memory.legend": "组成：",
 }

@@ -10,6 +10,7 @@ from wizard.detect.fake import NAMED
 from wizard.errors import UsageError
 from wizard.i18n import t
 from wizard.tui.screens.base import StepScreen
+from wizard.tui.widgets.memory_view import memory_text
 from wizard.tui.widgets.topology_view import budget_text, matrix_text
 
 
@@ -24,6 +25,8 @@ class HardwareScreen(StepScreen):
         yield Label("", id="topology-status")
         yield Label(t("hardware.budget"), classes="section-title")
         yield Static("", id="budget")
+        yield Label(t("hardware.memory"), classes="section-title")
+        yield Static("", id="memory")
         yield Label(t("hardware.matrix"), classes="section-title")
         yield Static("", id="matrix")
 
@@ -52,8 +55,20 @@ class HardwareScreen(StepScreen):
     def refresh_extra(self) -> None:
         session = self.session
         self.query_one("#budget", Static).update(budget_text(session.ctx.plan, session.topology))
+        self.query_one("#memory", Static).update(self._memory())
         matrix = self.query_one("#matrix", Static)
         if session.topology is None:
             matrix.update(t("hardware.none"))
         else:
             matrix.update(matrix_text(session.topology, session.ctx.plan.rollout_tp))
+
+    def _memory(self):
+        from wizard.core.memory import estimate_memory
+        from wizard.core.rules.models import gpu_memory_mib
+
+        session = self.session
+        models = session.ctx.models or {}
+        if not models.get("actor"):
+            return t("hardware.memory_unknown")
+        estimate = estimate_memory(session.layered.answers, session.ctx.plan, models, gpu_memory_mib(session.topology))
+        return memory_text(estimate)
