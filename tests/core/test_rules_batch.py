@@ -169,3 +169,75 @@ def test_batch_012_separate_async_sync_step():
 def test_batch_014_log_prob_dynamic_must_match_actor():
     assert "BATCH-014" in ids({"actor_rollout_ref.rollout.log_prob_use_dynamic_bsz": True})
     assert "BATCH-014" not in ids({"actor_rollout_ref.rollout.log_prob_use_dynamic_bsz": False})
+
+
+# --- found by the agreement test against verl 0.9.1 (tests/agreement) ----------------------------
+
+GAE = {"algorithm.adv_estimator": "gae", N: 1, M: 16, MU: 2, LP: 2, "critic.model.path": "x/y", "critic.ppo_micro_batch_size_per_gpu": 2}
+
+
+@pytest.mark.parametrize("overrides, fails", [
+    # verl's V1 critic ignores critic.ulysses_sequence_parallel_size: dp stays 8, and 4 responses do not split
+    ({M: 4, "critic.ulysses_sequence_parallel_size": 2, "critic.ppo_micro_batch_size_per_gpu": 1}, True),
+    # the key it does read: dp 4, 4 responses split
+    ({M: 4, "critic.fsdp.ulysses_sequence_parallel_size": 2, "critic.ppo_micro_batch_size_per_gpu": 1}, False),
+    ({M: 8, "critic.ulysses_sequence_parallel_size": 2, "critic.ppo_micro_batch_size_per_gpu": 1}, False),
+    # the legacy trainer reads the deprecated key
+    ({M: 4, "critic.ulysses_sequence_parallel_size": 2, "critic.ppo_micro_batch_size_per_gpu": 1, "trainer.use_v1": False}, False),
+])
+def test_batch_010_critic_data_parallel_size_is_the_one_verl_runs(overrides, fails):
+    errors = {f.id for f in findings_for({**GAE, LP: 1, MU: 1, **overrides}) if f.severity.value == "error"}
+    assert ("BATCH-010" in errors) == fails, errors
+
+
+def test_batch_010_critic_following_the_actor_is_offered_its_own_mini_batch():
+    megatron = {**GAE, "model_engine": "megatron", "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size": 2,
+                "trainer.n_gpus_per_node": 2, N: 3, M: 33, B: 132, MU: 1, LP: 9, "critic.enable": True}
+    finding = next(f for f in findings_for(megatron) if f.id == "BATCH-010")
+    assert any("critic.ppo_mini_batch_size" in fix.set for fix in finding.fixes), finding.fixes
+
+
+LONG = {"data.max_prompt_length": 1000, "data.max_response_length": 39000}
+
+
+@pytest.mark.parametrize("overrides, fails", [
+    (LONG, True),  # 40000 tokens > 32768 × sp 1, dynamic or not
+    ({**LONG, DYN: True, "actor_rollout_ref.actor.ppo_max_token_len_per_gpu": 40000, "critic.ppo_max_token_len_per_gpu": 65536}, True),
+    ({**LONG, "critic.fsdp.ulysses_sequence_parallel_size": 2}, False),
+    ({"data.max_prompt_length": 768, "data.max_response_length": 32000}, False),
+    ({**LONG, "trainer.use_v1": False}, False),
+])
+def test_batch_007_v1_critic_packs_32768_tokens_per_gpu(overrides, fails):
+    findings = [f for f in findings_for({**GAE, **overrides}) if f.id == "BATCH-007" and "V1 trainer" in f.message]
+    assert bool(findings) == fails, [f.message for f in findings]
+
+
+def test_batch_007_v1_critic_fix_raises_the_critic_sequence_parallelism():
+    finding = next(f for f in findings_for({**GAE, **LONG}) if f.id == "BATCH-007")
+    assert {"critic.fsdp.ulysses_sequence_parallel_size": 2} in [fix.set for fix in finding.fixes]
+
+
+def test_batch_007_reference_budget_is_not_used_with_lora():
+    ref = {DYN: True, "actor_rollout_ref.actor.use_kl_loss": True, "actor_rollout_ref.ref.log_prob_max_token_len_per_gpu": 100}
+    assert "BATCH-007" in ids(ref)
+    assert "BATCH-007" not in ids({**ref, "actor_rollout_ref.model.lora_rank": 8})
+
+
+@pytest.mark.parametrize("overrides, fails", [
+    ({"actor_rollout_ref.rollout.log_prob_use_dynamic_bsz": True, LP: None}, True),  # verl asks by the actor's flag
+    ({DYN: True, LP: None}, False),
+    ({LP: None}, True),
+])
+def test_batch_006_rollout_micro_needed_whenever_the_actor_packs_by_count(overrides, fails):
+    found = any(f.id == "BATCH-006" and LP in f.paths for f in findings_for(overrides))
+    assert found == fails
+
+
+@pytest.mark.parametrize("overrides, fails", [
+    ({"actor_rollout_ref.rollout.log_prob_use_dynamic_bsz": True, LP: 6}, True),  # the actor's engine splits by 6
+    ({LP: 6}, True),
+    ({DYN: True, LP: 6}, False),
+])
+def test_batch_005_log_prob_pass_splits_the_way_the_actor_packs(overrides, fails):
+    found = any(f.id == "BATCH-005" and LP in f.paths for f in findings_for(overrides))
+    assert found == fails

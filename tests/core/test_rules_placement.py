@@ -76,3 +76,26 @@ def test_place_013_rollout_layout():
 
 def test_base_is_clean():
     assert ids(base=BASE) == set()
+
+
+# --- found by the agreement test against verl 0.9.1 (tests/agreement) ----------------------------
+
+CRITIC = {"algorithm.adv_estimator": "gae", "actor_rollout_ref.rollout.n": 1, "critic.model.path": "x/y",
+          "critic.ppo_micro_batch_size_per_gpu": 2, "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 2}
+ENGINE_SP = "critic.fsdp.ulysses_sequence_parallel_size"
+
+
+@pytest.mark.parametrize("overrides, fails", [
+    ({ENGINE_SP: 2, "critic.model.use_remove_padding": False}, True),  # the size verl's V1 critic engine uses
+    ({ENGINE_SP: 2}, False),
+    ({ENGINE_SP: 1, "critic.model.use_remove_padding": False}, False),
+])
+def test_place_006_critic_engine_sequence_parallelism_needs_remove_padding(overrides, fails):
+    found = any(f.id == "PLACE-006" and ENGINE_SP in f.paths for f in findings_for({**CRITIC, **overrides}))
+    assert found == fails
+
+
+@pytest.mark.parametrize("sp, fails", [(3, True), (2, False), (8, False)])
+def test_place_012_critic_engine_sequence_parallelism_divides_the_gpus(sp, fails):
+    found = any(f.id == "PLACE-012" and ENGINE_SP in f.paths for f in findings_for({**CRITIC, ENGINE_SP: sp}))
+    assert found == fails

@@ -7,9 +7,12 @@ mu micro-batch per GPU (responses), dp data-parallel size, sp sequence-parallel 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 
 from wizard.core.findings import Fix, error, warning
+from wizard.core.keymap import verl_to_field
+from wizard.core.plan import extra_or_default
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.fixes import both_ways, divisors
 from wizard.core.verl_schema import GROUP_ESTIMATORS
@@ -117,12 +120,44 @@ def check_actor_chain(ctx):
     yield from _chain_findings(ctx, ctx.plan.actor, "BATCH-004", (M_KEY, MU_KEY))
 
 
+def critic_sp_in_verl(ctx) -> int:
+    """The Ulysses size verl 0.9.1's FSDP critic really runs with.
+
+    The V1 trainer (trainer.use_v1, the default) builds the critic's engine from critic.fsdp and never
+    copies the deprecated critic.ulysses_sequence_parallel_size into it; the legacy trainer reads that one.
+    """
+    a = ctx.answers
+    if verl_value(a, "trainer.use_v1", ctx.plan.engine) is False:
+        return a.engine.critic_ulysses_sp
+    sp = verl_value(a, "critic.fsdp.ulysses_sequence_parallel_size", ctx.plan.engine)
+    return sp if isinstance(sp, int) and not isinstance(sp, bool) and sp >= 1 else 1
+
+
+def verl_value(answers, key: str, engine: str):
+    """The value of a verl key in these answers, whether an answer field or `extra` holds it, else verl's default."""
+    field_name = verl_to_field().get(key)
+    if field_name is not None:
+        section, _, attr = field_name.partition(".")
+        return getattr(getattr(answers, section), attr)
+    return extra_or_default(answers, key, engine)
+
+
 def check_critic_chain(ctx):
     p, a = ctx.plan, ctx.answers
     if p.critic is None:
         return
     m_key = "critic.ppo_mini_batch_size" if a.batch.critic_ppo_mini_batch_size else M_KEY
-    yield from _chain_findings(ctx, p.critic, "BATCH-010", (m_key, "critic.ppo_micro_batch_size_per_gpu"))
+    chain = p.critic
+    if p.engine == "dp":
+        sp = critic_sp_in_verl(ctx)
+        chain = replace(chain, dp=Fraction(p.n_gpus, sp), sp=sp, mini_batch_per_gpu=Fraction(chain.mini_batch_responses * sp, p.n_gpus))
+    for finding in _chain_findings(ctx, chain, "BATCH-010", (m_key, "critic.ppo_micro_batch_size_per_gpu")):
+        if m_key == M_KEY and M_KEY in finding.paths and "split over" in finding.message:
+            # The critic follows the actor's mini-batch; its own size fixes the critic without moving the actor.
+            own = [Fix({"critic.ppo_mini_batch_size": fix.set[M_KEY]}, f"critic.ppo_mini_batch_size {fix.set[M_KEY]}")
+                   for fix in finding.fixes if M_KEY in fix.set]
+            finding = replace(finding, fixes=(*finding.fixes, *own))
+        yield finding
     if p.critic.mini_batch_prompts > a.batch.train_batch_size:
         yield error(
             "BATCH-010", ["critic.ppo_mini_batch_size"],
@@ -149,7 +184,8 @@ def check_log_prob_micro(ctx):
     if dp is None or _int(Fraction(p.actor.mini_batch_responses, dp)) is None:
         return
     share = _padded_responses(ctx) // dp
-    passes = [("actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", b.log_prob_micro_batch_size_per_gpu, p.log_prob_dynamic)]
+    # The actor's engine runs the old-log-prob pass, packed the way the actor packs (actor.use_dynamic_bsz).
+    passes = [("actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", b.log_prob_micro_batch_size_per_gpu, p.actor.dynamic)]
     if p.need_ref and not p.ref_in_actor:
         passes.append(("actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu", b.ref_log_prob_micro_batch_size_per_gpu, p.ref_dynamic))
     for key, mu, dynamic in passes:
@@ -180,13 +216,15 @@ def check_micro_sizes_set(ctx):
     dp = _int(p.actor.dp) or 1
     share = p.actor.mini_batch_responses // dp
     yield from _micro_pair(ctx, "actor", MU_KEY, MU_GLOBAL_KEY, b.ppo_micro_batch_size_per_gpu, b.ppo_micro_batch_size, p.actor.dynamic, share)
+    # verl asks for the log-prob micro sizes whenever the *actor* packs by count (validate_config and the
+    # worker go by actor.use_dynamic_bsz), and the reference's too when the reference itself does.
     yield from _micro_pair(ctx, "rollout log-prob", "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu",
                            "actor_rollout_ref.rollout.log_prob_micro_batch_size", b.log_prob_micro_batch_size_per_gpu,
-                           b.log_prob_micro_batch_size, p.log_prob_dynamic, share)
+                           b.log_prob_micro_batch_size, p.actor.dynamic, share)
     if p.need_ref:
         yield from _micro_pair(ctx, "reference", "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu",
                                "actor_rollout_ref.ref.log_prob_micro_batch_size", b.ref_log_prob_micro_batch_size_per_gpu,
-                               b.ref_log_prob_micro_batch_size, p.ref_dynamic, share)
+                               b.ref_log_prob_micro_batch_size, p.actor.dynamic and p.ref_dynamic, share)
     if p.critic is not None:
         cshare = p.critic.mini_batch_responses // (_int(p.critic.dp) or 1)
         yield from _micro_pair(ctx, "critic", "critic.ppo_micro_batch_size_per_gpu", "critic.ppo_micro_batch_size",
@@ -201,7 +239,7 @@ def check_token_budgets(ctx):
         budgets.append((BUDGET_KEY, b.ppo_max_token_len_per_gpu, p.actor.sp))
     if p.log_prob_dynamic:
         budgets.append(("actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu", b.log_prob_max_token_len_per_gpu or b.ppo_max_token_len_per_gpu, p.actor.sp))
-    if p.need_ref and p.ref_dynamic:
+    if p.need_ref and p.ref_dynamic and not p.ref_in_actor:  # with LoRA the actor computes the reference
         budgets.append(("actor_rollout_ref.ref.log_prob_max_token_len_per_gpu", b.ref_log_prob_max_token_len_per_gpu or b.ppo_max_token_len_per_gpu, p.actor.sp))
     if p.critic is not None and p.critic.dynamic:
         budgets.append(("critic.ppo_max_token_len_per_gpu", b.critic_ppo_max_token_len_per_gpu, p.critic.sp))
@@ -216,6 +254,42 @@ def check_token_budgets(ctx):
             f"{key.rpartition('.')[2]} {budget} × sp {sp} = {budget * sp} tokens cannot hold one sequence of up to {L} tokens",
             why("BATCH-007"), [Fix({key: rounded}, f"{rounded} tokens per GPU"), Fix({key: 2 * rounded}, f"{2 * rounded} tokens per GPU (room to pack)")],
         )
+    yield from _critic_budget_in_v1(ctx)
+
+
+CRITIC_V1_BUDGET = 32768  # verl 0.9.1 CriticConfig.ppo_infer_max_token_len_per_gpu; not a key of its yaml
+
+
+def _critic_budget_in_v1(ctx):
+    """verl 0.9.1's V1 trainer packs the critic's micro-batches by a fixed 32768 tokens per GPU × sp.
+
+    Whatever critic.use_dynamic_bsz and critic.ppo_max_token_len_per_gpu say, the V1 critic's engine
+    packs dynamically with CriticConfig.ppo_infer_max_token_len_per_gpu, so a sequence longer than
+    32768 × sp fails the critic update on the GPUs.
+    """
+    p, a = ctx.plan, ctx.answers
+    if p.critic is None or verl_value(a, "trainer.use_v1", p.engine) is False:
+        return
+    sp = critic_sp_in_verl(ctx) if p.engine == "dp" else p.critic.sp
+    L = p.seq_len
+    if CRITIC_V1_BUDGET * sp >= L:
+        return
+    fixes = []
+    if p.engine == "dp":
+        key = "critic.fsdp.ulysses_sequence_parallel_size"
+        fits = [d for d in divisors(p.n_gpus) if d * CRITIC_V1_BUDGET >= L and d <= p.gpus_per_node]
+        fixes += [Fix({key: fits[0]}, f"critic Ulysses sp {fits[0]} (critic.fsdp)")] if fits else []
+    else:
+        key = "critic.megatron.context_parallel_size"
+    room = CRITIC_V1_BUDGET * sp - a.data.max_prompt_length
+    if room > 0:
+        fixes.append(Fix({"data.max_response_length": room}, f"max_response_length {room}"))
+    yield error(
+        "BATCH-007", [key, "data.max_prompt_length", "data.max_response_length"],
+        f"the critic packs {CRITIC_V1_BUDGET} tokens per GPU × sp {sp} = {CRITIC_V1_BUDGET * sp} in verl's V1 trainer"
+        f" (critic.ppo_max_token_len_per_gpu is not read there), less than one sequence of up to {L} tokens",
+        why("BATCH-007"), fixes,
+    )
 
 
 def check_group_needs_n(ctx):

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from wizard.core.findings import Fix, error
 from wizard.core.plan import extra_or_default
+from wizard.core.rules.batch import critic_sp_in_verl
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.fixes import divisors
 
 TP_KEY = "actor_rollout_ref.rollout.tensor_model_parallel_size"
 SP_KEY = "actor_rollout_ref.actor.ulysses_sequence_parallel_size"
 MEG = "actor_rollout_ref.actor.megatron."
+CRITIC_ENGINE_SP = "critic.fsdp.ulysses_sequence_parallel_size"
 
 
 def _fitting_tps(gpus: int, per_node: int, current: int) -> list[int]:
@@ -72,13 +74,22 @@ def check_sp_needs_remove_padding(ctx):
         yield error("PLACE-006", ["critic.ulysses_sequence_parallel_size", "critic.model.use_remove_padding"],
                     f"critic ulysses_sequence_parallel_size {a.engine.critic_ulysses_sp} needs critic.model.use_remove_padding=true", why("PLACE-006"),
                     [Fix({"critic.model.use_remove_padding": True}, "turn on remove-padding for the critic")])
+    # verl 0.9.1's V1 critic runs with critic.fsdp's Ulysses size; its engine refuses sp > 1 without remove-padding.
+    engine_sp = critic_sp_in_verl(ctx) if p.critic is not None and p.engine == "dp" else 1
+    if engine_sp > 1 and engine_sp != a.engine.critic_ulysses_sp and critic_rp is False:
+        yield error("PLACE-006", [CRITIC_ENGINE_SP, "critic.model.use_remove_padding"],
+                    f"{CRITIC_ENGINE_SP} {engine_sp} needs critic.model.use_remove_padding=true", why("PLACE-006"),
+                    [Fix({"critic.model.use_remove_padding": True}, "turn on remove-padding for the critic"), Fix({CRITIC_ENGINE_SP: 1}, "no critic sequence parallelism")])
 
 
 def check_sp_divides(ctx):
     a, p = ctx.answers, ctx.plan
     if p.engine != "dp":
         return
-    for key, sp in ((SP_KEY, a.engine.ulysses_sp), ("critic.ulysses_sequence_parallel_size", a.engine.critic_ulysses_sp if p.critic else 1)):
+    sizes = [(SP_KEY, a.engine.ulysses_sp), ("critic.ulysses_sequence_parallel_size", a.engine.critic_ulysses_sp if p.critic else 1)]
+    if p.critic is not None and critic_sp_in_verl(ctx) not in (1, a.engine.critic_ulysses_sp):
+        sizes.append((CRITIC_ENGINE_SP, critic_sp_in_verl(ctx)))  # what verl's V1 critic engine really uses
+    for key, sp in sizes:
         if p.n_gpus % sp:
             fixes = [Fix({key: v}, f"sp {v}") for v in sorted((d for d in divisors(p.n_gpus) if d <= p.gpus_per_node), key=lambda d: abs(d - sp))[:2]]
             yield error("PLACE-012", [key], f"{p.n_gpus} GPUs are not divisible by sequence parallel size {sp}", why("PLACE-012"), fixes)

@@ -1,0 +1,15 @@
+"""Counts of the inputs the fuzz tests ran (hypothesis's shrinking included), for the terminal summary."""
+
+from __future__ import annotations
+
+import collections
+
+COUNTS: collections.Counter = collections.Counter()
+SLOWEST: list = [0.0, ""]
+KNOWN: collections.Counter = collections.Counter()  # known breaks hit, by name and owner
+
+
+def record(command: str, seconds: float, argv: list[str]) -> None:
+    COUNTS[command] += 1
+    if seconds > SLOWEST[0]:
+        SLOWEST[:] = [seconds, " ".join(argv)]
