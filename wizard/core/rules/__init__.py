@@ -79,7 +79,8 @@ def run_rules(ctx: RuleContext, family: Optional[str] = None) -> list[Finding]:
 def evaluate(ctx: RuleContext) -> list[Finding]:
     """All findings, errors first, each error and warning carrying only fixes that were checked to work."""
     findings = run_rules(ctx)
-    checked = [_with_working_fixes(ctx, f) if f.severity is not Severity.INFO and f.fixes else f for f in findings]
+    tried: dict[tuple, Optional[list[Finding]]] = {}  # one rules run per distinct fix, shared by the findings offering it
+    checked = [_with_working_fixes(ctx, f, findings, tried) if f.severity is not Severity.INFO and f.fixes else f for f in findings]
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     return sorted(checked, key=lambda f: (order[f.severity], f.id))
 
@@ -103,16 +104,34 @@ def _key(f: Finding) -> tuple:
     return (f.id, f.paths)
 
 
-def _with_working_fixes(ctx: RuleContext, finding: Finding) -> Finding:
-    family = finding.id.split("-")[0]
-    before = {_key(f) for f in run_rules(ctx, family) if f.severity is Severity.ERROR}
+def _fix_key(fix_set: dict[str, Any]) -> tuple:
+    return tuple(sorted((key, repr(value)) for key, value in fix_set.items()))
+
+
+def _with_working_fixes(ctx: RuleContext, finding: Finding, findings: list[Finding],
+                        tried: dict[tuple, Optional[list[Finding]]]) -> Finding:
+    """The finding with only the fixes that remove it and add no error of its family.
+
+    `findings` are all the findings of ctx (the rules are pure, so they are the "before" state) and
+    `tried` caches the findings after each fix (None: the fix does not apply), keyed by the fix's values.
+    """
+    prefix = finding.id.split("-")[0] + "-"
+
+    def errors(found: list[Finding]) -> set[tuple]:
+        return {_key(f) for f in found if f.severity is Severity.ERROR and f.id.startswith(prefix)}
+
+    before = errors(findings)
     kept = []
     for fix in finding.fixes:
-        try:
-            after_ctx = apply_fix(ctx, fix.set)
-        except UsageError:
+        key = _fix_key(fix.set)
+        if key not in tried:
+            try:
+                tried[key] = run_rules(apply_fix(ctx, fix.set))
+            except UsageError:
+                tried[key] = None
+        if tried[key] is None:
             continue
-        after = {_key(f) for f in run_rules(after_ctx, family) if f.severity is Severity.ERROR}
+        after = errors(tried[key])
         if _key(finding) not in after and after <= before:
             kept.append(fix)
     return replace(finding, fixes=tuple(kept))

@@ -1,0 +1,406 @@
+"""The TUI's budgets (DESIGN.md section 7, issue 7): start to first screen, keystroke to repaint, peak memory.
+
+1. Start to first screen painted, against a minimal Textual app (one Label) in the same run: each start is a
+   fresh process, headless at the same size, the two alternating (ABAB...). The clock runs from just
+   before the process is spawned to the first full frame of the app's first real screen (the first
+   `App._display` of a screen with widgets); the frame is also rendered to terminal bytes, which the
+   headless driver would skip, so both sides pay for a real paint. The wizard is started the way
+   `verl-wizard [--preset P --topology T]` starts it (the CLI's parser, then the app).
+   Budget: wizard median within 1.5x the minimal app's median.
+2. Keystroke in a Batch field to the repainted findings panel, for every preset of 8 GPUs: in a fresh
+   process the app runs headless at the same size with a fake 8xH100 topology; the cursor sits at the
+   end of `ppo mini batch size` and the keys alternate backspace / the digit back, each one an edit
+   that changes the findings. Per key: wall and CPU time (this process's) from the key press to the
+   first frame after the edit and to the last frame before the screen settles; the rules' share
+   (Session.set: answers + every rule + fix checks); frames per key. CPU time is the work itself,
+   without Textual's wait for its next 1/60 s frame tick or for a CPU on a loaded machine.
+   Budget: median CPU time to the settled frame under 16 ms.
+3. Peak RSS of a fresh process that walks every step (Start to Review) of a preset, next to the minimal
+   app's peak. No budget; reported.
+
+    python benchmarks/bench_tui.py [--repeats N] [--keys N] [--quick] [--phases]
+
+--phases adds, for the start and for the keys, the CPU ms of each part (imports, building the app,
+CSS, layout, frames, rules, the panel's update) from one more instrumented run. BENCH_PROFILE=FILE
+with `--child keys` writes a cProfile (CPU time) of the keystrokes, to read with pstats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.common import (
+    Stats,
+    cache_is_warm,
+    load_line,
+    machine_line,
+    run_fresh,
+    table,
+    verdict,
+)
+
+SIZE = (100, 40)
+START_RATIO = 1.5
+KEY_BUDGET_MS = 16.0
+SETTLE_S = 0.1  # a keystroke's frames are done when none came for this long (6 ticks at 60 fps)
+STARTS = {
+    "minimal Textual app": ["minimal"],
+    "verl-wizard (Start)": ["wizard"],
+    "verl-wizard --preset grpo-8b-1x8 --topology 8xH100 (Models)": ["wizard", "--preset", "grpo-8b-1x8", "--topology", "8xH100"],
+}
+
+
+# -- children (run in fresh processes) -------------------------------------------------------------
+def _hook_first_paint(on_paint) -> None:
+    """Patch App._display: render each full frame to bytes, and call on_paint(app, screen, n_bytes)."""
+    from textual.app import App
+
+    original = App._display
+
+    def display(self, screen, renderable):
+        result = original(self, screen, renderable)
+        if renderable is not None and screen is self.screen:
+            data = renderable.render_segments(self.console) if hasattr(renderable, "render_segments") else ""
+            on_paint(self, screen, len(data))
+        return result
+
+    App._display = display
+
+
+def _make_app(argv: list[str]):
+    if argv[0] == "minimal":
+        from textual.app import App
+        from textual.widgets import Label
+
+        class Minimal(App):
+            def compose(self):
+                yield Label("Hello")
+
+        return Minimal()
+    from wizard.cli import build_parser
+    from wizard.commands.tui import build_app
+
+    args = build_parser().parse_args(["tui", "--out", os.environ.get("BENCH_OUT", "verl-run"), *argv[1:]])
+    return build_app(args)
+
+
+def child_start(argv: list[str]) -> None:
+    """Print {"painted_at": epoch, "cpu": s, "bytes": n, "screen": name} at the first real frame, then exit."""
+
+    phases: dict[str, float] = {}
+
+    def on_paint(app, screen, n_bytes):
+        if screen.children:  # the wizard's default screen is empty: wait for the step's screen
+            record = {"painted_at": time.time(), "cpu": time.process_time(), "bytes": n_bytes, "screen": type(screen).__name__}
+            sys.stdout.write(json.dumps({**record, **({"phases_cpu_ms": phases} if phases else {})}) + "\n")
+            sys.stdout.flush()
+            os._exit(0)
+
+    _hook_first_paint(on_paint)
+    before = time.process_time()
+    app = _make_app(argv)
+    if os.environ.get("BENCH_PHASES"):
+        phases["python + textual"] = before * 1000
+        phases["build app"] = (time.process_time() - before) * 1000
+        _time_phases(phases, wizard=argv[0] != "minimal")
+    app.run(headless=True, size=SIZE)
+    os._exit(3)  # exited without painting
+
+
+def child_walk(argv: list[str]) -> None:
+    """Show every step in order, waiting for each one's frame; print the steps shown."""
+    from wizard.tui.steps import STEPS
+
+    painted: list[str] = []
+    _hook_first_paint(lambda app, screen, n: painted.append(type(screen).__name__))
+    app = _make_app(argv)
+
+    async def walk(pilot):
+        for step in STEPS:
+            app.goto(step)
+            await pilot.pause()
+            await pilot.pause(0.05)
+        app.exit()
+
+    app.run(headless=True, size=SIZE, auto_pilot=walk)
+    shown = sorted({name for name in painted})
+    sys.stdout.write(json.dumps({"screens": shown}) + "\n")
+
+
+def child_keys(argv: list[str]) -> None:
+    """Time keystrokes in the Batch step; print one JSON record per key.
+
+    Per key: the first frame after the edit (the new findings on screen) and the last frame before the
+    screen settles (no frame for SETTLE_S: the follow-up frames, e.g. the selected finding's detail,
+    are done), each as wall ms and this process's CPU ms since the key press; the rules' CPU ms
+    (Session.set); the number of frames. The Input's cursor does not blink, so no frame is a blink.
+    """
+    from wizard.tui.session import Session
+
+    state: dict = {"t0": None, "edited": 0, "rules_ms": 0.0, "frames": []}
+    original_set = Session.set
+
+    def timed_set(self, address, value):
+        start = time.process_time()
+        try:
+            return original_set(self, address, value)
+        finally:
+            state["rules_ms"] += (time.process_time() - start) * 1000
+            state["edited"] += 1
+
+    Session.set = timed_set
+    phases: dict[str, float] = {}
+    if os.environ.get("BENCH_PHASES"):
+        _time_phases(phases)
+
+    def on_paint(app, screen, n_bytes):
+        if state["t0"] is not None:
+            state["frames"].append((time.perf_counter(), time.process_time(), state["edited"]))
+
+    _hook_first_paint(on_paint)
+    n_keys = int(os.environ.get("BENCH_KEYS", "40"))
+    app = _make_app(argv)
+    records = []
+
+    async def settle(pilot) -> None:
+        deadline = time.perf_counter() + 3.0
+        while time.perf_counter() < deadline:
+            await pilot.pause(0.002)
+            last = state["frames"][-1][0] if state["frames"] else state["t0"]
+            if state["edited"] and state["frames"] and time.perf_counter() - last > SETTLE_S:
+                return
+
+    async def type_keys(pilot):
+        app.goto("batch")
+        await pilot.pause(0.1)
+        row = app.screen.row_for("batch.ppo_mini_batch_size")
+        widget = row.input_widget
+        widget.cursor_blink = False
+        widget.focus()
+        await pilot.pause(0.1)
+        await pilot.press("end")  # focus selects the whole value; put the cursor after it
+        await pilot.pause(0.2)
+        last = widget.value[-1]
+        for i in range(n_keys):
+            key = "backspace" if i % 2 == 0 else last
+            before = [f.id for f in app.session.findings]
+            if profiler:
+                profiler.enable()
+            phases.clear()
+            state.update(t0=time.perf_counter(), cpu0=time.process_time(), edited=0, rules_ms=0.0, frames=[])
+            await pilot.press(key)
+            await settle(pilot)
+            if profiler:
+                profiler.disable()
+            after_edit = [f for f in state["frames"] if f[2]]
+            if not after_edit:
+                raise SystemExit(f"key {key!r}: no edit or no frame (edited={state['edited']})")
+            (first_wall, first_cpu, _), (last_wall, last_cpu, _) = after_edit[0], after_edit[-1]
+            records.append({"key": key, "value": widget.value, "ms": (first_wall - state["t0"]) * 1000,
+                            "cpu_ms": (first_cpu - state["cpu0"]) * 1000, "settled_ms": (last_wall - state["t0"]) * 1000,
+                            "settled_cpu_ms": (last_cpu - state["cpu0"]) * 1000, "frames": len(state["frames"]),
+                            "rules_ms": state["rules_ms"], "findings_changed": before != [f.id for f in app.session.findings],
+                            **({"phases_cpu_ms": dict(phases)} if phases else {})})
+        app.exit()
+
+    profile_path = os.environ.get("BENCH_PROFILE")
+    profiler = None
+    if profile_path:  # cProfile on CPU time, so that the machine's load does not count; pstats file
+        import cProfile
+
+        profiler = cProfile.Profile(time.process_time)
+    app.run(headless=True, size=SIZE, auto_pilot=type_keys)
+    if profiler:
+        profiler.dump_stats(profile_path)
+    for record in records:
+        sys.stdout.write(json.dumps(record) + "\n")
+
+
+def _time_phases(phases: dict[str, float], wizard: bool = True) -> None:
+    """Add the CPU ms of the parts of a frame to `phases` (BENCH_PHASES=1): where the time goes.
+
+    Each part counts only its outermost call (CSS rules apply recursively); the parts do not overlap
+    except that "layout" includes the frame it renders ("render frame" is also shown on its own).
+    """
+    from textual.app import App
+    from textual.css.stylesheet import Stylesheet
+    from textual.screen import Screen
+
+    def wrap(cls, name: str, label: str) -> None:
+        original = getattr(cls, name)
+        depth = [0]
+
+        def timed(*args, **kwargs):
+            if depth[0]:
+                return original(*args, **kwargs)
+            depth[0] += 1
+            start = time.process_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+                phases[label] = phases.get(label, 0.0) + (time.process_time() - start) * 1000
+
+        setattr(cls, name, timed)
+
+    parts = [(Stylesheet, "apply", "css"), (Screen, "_refresh_layout", "layout"), (Screen, "_compositor_refresh", "render frame"),
+             (App, "_display", "frame to bytes")]
+    if wizard:
+        from wizard.tui.screens.base import StepScreen
+        from wizard.tui.session import Session
+        from wizard.tui.widgets.findings_panel import FindingsPanel
+        from wizard.tui.widgets.step_nav import StepNav
+
+        parts += [(Session, "set", "rules"), (StepScreen, "refresh_view", "refresh_view"), (FindingsPanel, "show", "findings_panel.show"),
+                  (StepNav, "show", "step_nav.show")]
+    for cls, name, label in parts:
+        wrap(cls, name, label)
+
+
+# -- the parent ----------------------------------------------------------------------------------------
+def _child(mode: str, argv: list[str], env: dict | None = None):
+    return run_fresh([sys.executable, str(Path(__file__).resolve()), "--child", mode, "--", *argv], env=env)
+
+
+def measure_starts(cases: dict[str, list[str]], repeats: int, out_dir: str, warm_up: bool = True) -> dict[str, dict[str, Stats]]:
+    """case -> {"wall": s, "cpu": s, "peak": MB}, the cases alternating."""
+    results = {name: {"wall": Stats(), "cpu": Stats(), "peak": Stats()} for name in cases}
+    for argv in cases.values() if warm_up else ():  # untimed: fills the byte-code cache (common.bytecode_env)
+        _child("start", argv, env={"BENCH_OUT": out_dir})
+    for _ in range(repeats):
+        for name, argv in cases.items():
+            spawned = time.time()
+            run = _child("start", argv, env={"BENCH_OUT": out_dir})
+            if run.code != 0 or not run.stdout.strip():
+                raise SystemExit(f"{name}: no first paint (exit {run.code}): {run.stderr.strip()[-400:]}")
+            record = json.loads(run.stdout.strip().splitlines()[-1])
+            results[name]["wall"].add(record["painted_at"] - spawned)
+            results[name]["cpu"].add(record["cpu"])
+            results[name]["peak"].add(run.peak_mb)
+    return results
+
+
+def eight_gpu_presets() -> list[str]:
+    from wizard.core.presets import load_preset, preset_names
+
+    return [name for name in preset_names() if load_preset(name).nnodes * load_preset(name).n_gpus_per_node == 8]
+
+
+def _phases_of_start(argv: list[str], out_dir: str) -> dict[str, float]:
+    run = _child("start", argv, env={"BENCH_OUT": out_dir, "BENCH_PHASES": "1"})
+    record = json.loads(run.stdout.strip().splitlines()[-1])
+    return {**record["phases_cpu_ms"], "(all, to first paint)": record["cpu"] * 1000}
+
+
+def print_phases(cases: dict[str, dict[str, float]]) -> None:
+    """One table: parts as rows, cases as columns, CPU ms (an instrumented run: a little slower)."""
+    parts = sorted(set().union(*cases.values()), key=lambda p: (p.startswith("("), -max(c.get(p, 0.0) for c in cases.values())))
+    print("where the CPU time goes (ms, one instrumented run; layout includes the frame it renders; CSS counts its outermost calls)")
+    print(table(["part", *cases], [[part, *(f"{c[part]:.0f}" if part in c else "-" for c in cases.values())] for part in parts]))
+
+
+def measure_keys(preset: str, n_keys: int, fps: int, out_dir: str, phases: bool = False) -> list[dict]:
+    env = {"TEXTUAL_FPS": str(fps), "BENCH_KEYS": str(n_keys), "BENCH_OUT": out_dir, **({"BENCH_PHASES": "1"} if phases else {})}
+    run = _child("keys", ["wizard", "--preset", preset, "--topology", "8xH100"], env=env)
+    if run.code != 0:
+        raise SystemExit(f"keystrokes for {preset}: exit {run.code}: {run.stderr.strip()[-600:]}")
+    records = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+    return records[2:] if len(records) > 4 else records  # the first edits warm caches
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=10, help="fresh starts per case (default 10)")
+    parser.add_argument("--keys", type=int, default=40, help="keystrokes per preset (default 40)")
+    parser.add_argument("--quick", action="store_true", help="2 starts of the minimal app and of --preset, 10 keys of one preset, no walk")
+    parser.add_argument("--phases", action="store_true", help="also print where the CPU time goes (one instrumented run)")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        {"start": child_start, "walk": child_walk, "keys": child_keys}[args.child](args.rest)
+        return 0
+    repeats, n_keys = (2, 10) if args.quick else (args.repeats, args.keys)
+    starts = {k: v for k, v in STARTS.items() if not args.quick or "(Start)" not in k}
+    import tempfile
+
+    out_dir = tempfile.mkdtemp(prefix="bench-tui-")  # the Review step compares against this empty folder
+    print(machine_line())
+    print(f"terminal size {SIZE[0]}x{SIZE[1]}, headless; Textual {_textual_version()}")
+    ok = True
+
+    starts = measure_starts(starts, repeats, out_dir, warm_up=not (args.quick and cache_is_warm()))
+    peer = starts["minimal Textual app"]
+    rows = []
+    for name, stats in starts.items():
+        ratio = stats["wall"].median / peer["wall"].median
+        cpu_ratio = stats["cpu"].median / peer["cpu"].median
+        budget = "" if stats is peer else f"<= {START_RATIO}x: {verdict(ratio <= START_RATIO)}"
+        ok &= stats is peer or ratio <= START_RATIO
+        rows.append([name, *stats["wall"].cells(1000, 0), f"{ratio:.2f}x", f"{stats['cpu'].median * 1000:.0f}",
+                     f"{cpu_ratio:.2f}x", budget])
+    print(f"\n1. start to first screen painted: fresh process each, {repeats} alternating repeats")
+    print(table(["case", "median ms", "min ms", "max ms", "ratio", "CPU ms", "CPU ratio", "budget"], rows))
+    if args.phases:
+        print_phases({name: _phases_of_start(argv, out_dir) for name, argv in STARTS.items()})
+
+    print(f"\n2. keystroke in Batch (ppo mini batch size) to repainted findings, fake 8xH100, {n_keys} keys per preset")
+    rows = []
+    for preset in eight_gpu_presets()[:1] if args.quick else eight_gpu_presets():
+        records = measure_keys(preset, n_keys, 60, out_dir)
+        unpaced = [] if args.quick else measure_keys(preset, max(8, n_keys // 2), 1000, out_dir)
+
+        def stats(key: str, of=records) -> Stats:
+            return Stats([r[key] for r in of])
+
+        settled = stats("settled_cpu_ms")
+        met = settled.median < KEY_BUDGET_MS
+        ok &= met
+        changed = sum(r["findings_changed"] for r in records)
+        rows.append([preset, f"{stats('ms').median:.0f}", f"{stats('cpu_ms').median:.0f}", f"{stats('settled_ms').median:.0f}",
+                     *settled.cells(1, 0), f"{stats('frames').median:.0f}", f"{stats('rules_ms').median:.1f}",
+                     f"{stats('settled_ms', unpaced).median:.0f}" if unpaced else "-", f"{changed}/{len(records)}",
+                     f"< {KEY_BUDGET_MS:g} ms: {verdict(met)}"])
+    if args.phases:
+        records = measure_keys(eight_gpu_presets()[0], max(12, n_keys // 2), 60, out_dir, phases=True)
+        print_phases({f"keystroke, {eight_gpu_presets()[0]} (median)": {
+            part: Stats([r["phases_cpu_ms"].get(part, 0.0) for r in records]).median
+            for part in set().union(*(r["phases_cpu_ms"] for r in records))} | {
+            "(all, to settled)": Stats([r["settled_cpu_ms"] for r in records]).median}})
+    print(table(["preset", "first frame ms", "CPU ms", "settled ms", "CPU ms", "min", "max", "frames", "rules CPU ms",
+                 "unpaced settled ms", "findings changed", "budget (settled CPU)"], rows))
+    print("(first frame: key press to the first frame after the edit, which shows the new findings; settled: to the last\n"
+          " frame of the key (the selected finding's detail, Textual's follow-up layouts). Wall ms at Textual's default\n"
+          " 60 fps, which paints on the next 1/60 s tick and waits for a CPU on a loaded machine; CPU ms: this process's\n"
+          " CPU time over the same span, the work itself, on which the budget is checked; rules: Session.set (answers,\n"
+          " every rule, fix checks); unpaced: the same with TEXTUAL_FPS=1000)")
+
+    if not args.quick:
+        print("\n3. peak RSS after walking every step (fresh process), next to the minimal app's peak at first paint")
+        walk = _child("walk", ["wizard", "--preset", "grpo-8b-1x8", "--topology", "8xH100"], env={"BENCH_OUT": out_dir})
+        if walk.code != 0:
+            raise SystemExit(f"walk: exit {walk.code}: {walk.stderr.strip()[-600:]}")
+        screens = json.loads(walk.stdout.strip().splitlines()[-1])["screens"]
+        print(table(["case", "peak RSS MB", "screens painted"],
+                    [["verl-wizard --preset grpo-8b-1x8, every step", f"{walk.peak_mb:.0f}", len(screens)],
+                     ["minimal Textual app, first paint", f"{peer['peak'].median:.0f}", 1]]))
+    print(load_line())
+    print(f"TUI budgets: {verdict(ok)}")
+    return 0 if ok else 1
+
+
+def _textual_version() -> str:
+    from importlib.metadata import version
+
+    return version("textual")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
