@@ -38,8 +38,8 @@ def run(args: argparse.Namespace) -> int:
     source = read_if_manifest(Path(args.path)) or read_check_input(Path(args.path))
     topology, _ = topology_layer(args.topology)
     layered = build([(source.kind, source.flat)])
-    ctx = context_for(layered.answers, layered.flat, mode=args.mode, topology=topology, deploy=getattr(source, "deploy", None),
-                      **gather(layered.answers, args.mode))
+    ctx = context_for(layered.answers, layered.flat, mode=args.mode, topology=topology, script=source.script,
+                      deploy=getattr(source, "deploy", None), **gather(layered.answers, args.mode))
     findings = evaluate(ctx)
     if args.format == "json":
         emit(as_json(findings, source=source.kind, notes=source.notes))

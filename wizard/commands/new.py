@@ -21,6 +21,7 @@ def register(subparsers) -> None:
                               description="Build answers from a preset, an answers file and --set flags, check them, and write the artefacts.")
     p.add_argument("--preset", help="start from a preset (see `verl-wizard presets`)")
     p.add_argument("--answers", help="an answers.yaml to replay")
+    p.add_argument("--from-script", metavar="OLD.sh", help="import an old or forked verl launch script, carried over to verl 0.9.1")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="a verl key as a launch script writes it; repeatable")
     p.add_argument("--topology", help="a fake topology (2x8xH100), a file of `nvidia-smi topo -m` output, or `detect`")
     p.add_argument("--target", choices=TARGETS, default=None, help="where the run starts (default: local)")
@@ -37,6 +38,11 @@ def collect_layers(args: argparse.Namespace):
     topology, detected = topology_layer(getattr(args, "topology", None))
     if detected:
         layers.append(("detected", detected))
+    if getattr(args, "from_script", None):
+        from wizard.commands.from_script import script_layer
+
+        layer, args.imported_script = script_layer(args.from_script)
+        layers.append(layer)
     if args.answers:
         layers.append(("answers file", read_answers_file(args.answers)))
     flags = parse_set_flags(args.set)
@@ -57,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     written: list[str] = []
     if not has_errors(findings):
         files = render_artifacts(layered, ctx.plan, findings)
+        if getattr(args, "imported_script", None):
+            files["RUN.md"] = args.imported_script.render_run_md(layered, ctx.plan, findings, files)
         written = write_all(Path(args.out), files, force=args.force)
     if args.format == "json":
         emit(as_json(findings, written))

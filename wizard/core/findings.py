@@ -26,6 +26,7 @@ FAMILY_OF_PREFIX = {
     "DATA": "data",
     "DEPLOY": "environment and cluster",
     "KEY": "schema",
+    "SCRIPT": "launch scripts",
 }
 
 

@@ -18,7 +18,8 @@ from typing import Any
 
 from wizard.core import verl_schema
 
-__all__ = ["KeyFate", "Migration", "fate", "history", "likely_releases", "migrate_flat", "releases", "renames"]
+__all__ = ["KeyFate", "Migration", "fate", "history", "likely_releases", "migrate_flat", "releases", "renames",
+           "sections"]
 
 TARGET = verl_schema.TARGET_VERSION
 # Leaves too common to name a real key from alone (a fork's `enable` is not verl's `enable`).
@@ -36,7 +37,8 @@ def renames() -> dict[str, dict[str, Any]]:
     """The hand-written renames: {old key: {"to": key or None, "version": str, "reason": str}}."""
     import yaml
 
-    data = yaml.safe_load((verl_schema.DATA_DIR / "renames.yaml").read_text()) or {}
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    data = yaml.load((verl_schema.DATA_DIR / "renames.yaml").read_text(), Loader=loader) or {}
     return {str(k): {"to": v.get("to"), "version": str(v["version"]), "reason": v["reason"]} for k, v in data.items()}
 
 
@@ -141,6 +143,7 @@ def _retired(key: str) -> bool:
     return bool(entry and "retired" in entry)
 
 
+@lru_cache(maxsize=8192)
 def fate(key: str, engine: str = "dp") -> KeyFate:
     """What became of `key` by verl 0.9.1 for the engine (dp or megatron); see KeyFate."""
     if _live(key, engine):
@@ -188,6 +191,28 @@ def _first_release_without(had: tuple[str, ...]) -> str:
     return order[last + 1] if last + 1 < len(order) else TARGET
 
 
+@lru_cache(maxsize=4)
+def sections(engine: str = "dp") -> frozenset[str]:
+    """Every mapping of the target's tree (a dotted prefix of some key), built once per engine."""
+    out = set()
+    for key in verl_schema.defaults(engine):
+        parts = key.split(".")
+        out.update(".".join(parts[:cut]) for cut in range(1, len(parts)))
+    return frozenset(out)
+
+
+@lru_cache(maxsize=4)
+def _key_index(engine: str) -> tuple[dict[str, dict[str, str]], dict[str, list[str]]]:
+    """{section: {leaf: key}} and {leaf: [keys]} over the target's keys, built once per engine."""
+    siblings: dict[str, dict[str, str]] = {}
+    by_leaf: dict[str, list[str]] = {}
+    for key in verl_schema.defaults(engine):
+        section, _, leaf = key.rpartition(".")
+        siblings.setdefault(section, {})[leaf] = key
+        by_leaf.setdefault(leaf, []).append(key)
+    return siblings, by_leaf
+
+
 def closest_real_key(key: str, engine: str = "dp") -> str | None:
     """A real key of the target that is genuinely close to `key` (a typo), else None.
 
@@ -195,15 +220,14 @@ def closest_real_key(key: str, engine: str = "dp") -> str | None:
     in a section of a similar name (ratio >= 0.85). A fork's new key that merely starts like a real
     one (`entropy_coeff_schedule`) is not close.
     """
-    keys = list(verl_schema.defaults(engine))
+    siblings, by_leaf = _key_index(engine)
     section, _, leaf = key.rpartition(".")
-    siblings = {k.rpartition(".")[2]: k for k in keys if k.rpartition(".")[0] == section}
-    match = difflib.get_close_matches(leaf, list(siblings), n=1, cutoff=0.8)
+    near = siblings.get(section, {})
+    match = difflib.get_close_matches(leaf, list(near), n=1, cutoff=0.8)
     if match:
-        return siblings[match[0]]
+        return near[match[0]]
     if leaf not in _GENERIC_LEAVES and "_" in leaf:
-        same_leaf = [k for k in keys if k.rpartition(".")[2] == leaf]
-        sections = {k.rpartition(".")[0]: k for k in same_leaf}
+        sections = {k.rpartition(".")[0]: k for k in by_leaf.get(leaf, [])}
         match = difflib.get_close_matches(section, list(sections), n=1, cutoff=0.85)
         if match:
             return sections[match[0]]

@@ -11,7 +11,9 @@ from wizard.emit.verl_config import chain_summary
 from wizard.emit.yaml_text import one_line
 
 
-def render_run_md(answers: Answers, plan: Plan, findings: list[Finding], files: list[str]) -> str:
+def render_run_md(answers: Answers, plan: Plan, findings: list[Finding], files: list[str],
+                  migrated: dict | None = None) -> str:
+    """RUN.md; `migrated` ({source, changed, dropped, notes}) adds the "Migrated from" section of an import."""
     v = verl_schema.TARGET_VERSION
     engine = answers.rollout.name or "vllm"
     out = [
@@ -35,8 +37,22 @@ def render_run_md(answers: Answers, plan: Plan, findings: list[Finding], files: 
     if uses_wandb(answers):
         out += ["", "`trainer.logger` includes wandb: export `WANDB_API_KEY` first."]
     out += ["", "## What to expect", *[f"- {line}" for line in chain_summary(answers, plan)]]
+    if migrated:
+        out += ["", *_migrated_section(migrated, v)]
     open_items = [f for f in findings if f.severity is not Severity.ERROR]
     if open_items:
         out += ["", "## Open warnings and notes"]
         out += [f"- **{f.id}** ({f.severity.value}): {one_line(f.message)}" for f in open_items]
     return "\n".join(out) + "\n"
+
+
+def _migrated_section(migrated: dict, version: str) -> list[str]:
+    """Every change and every dropped key of a launch-script import, so nothing is lost silently."""
+    out = [f"## Migrated from `{one_line(migrated['source'])}`", "",
+           f"The run was read from that launch script and carried over to verl {version}."]
+    for title, items, empty in (("Keys changed", migrated.get("changed"), "none"),
+                                ("Keys dropped (no verl " + version + " equivalent)", migrated.get("dropped"), "none"),
+                                ("Notes", migrated.get("notes"), None)):
+        if items or empty:
+            out += ["", f"### {title}", *([f"- {one_line(item)}" for item in items] if items else [f"- {empty}"])]
+    return out

@@ -31,10 +31,11 @@ class RuleContext:
     models: dict[str, Any] = field(default_factory=dict)
     data: dict[str, Any] = field(default_factory=dict)
     deploy: Any = None
+    script: Any = None  # the LaunchScript `check` read (overrides with their +/~ prefixes, shell problems)
 
 
 # One module per family; each exports RULES. Order is only the order of evaluation.
-RULE_MODULES = ("schema", "roles", "batch", "placement", "topology", "models", "data", "deploy")
+RULE_MODULES = ("schema", "roles", "batch", "placement", "topology", "models", "data", "deploy", "script")
 
 
 def _registry() -> list[Rule]:

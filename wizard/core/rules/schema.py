@@ -11,20 +11,22 @@ VLLM_MAX_LORA_RANK = 512
 
 
 def check_unknown_keys(ctx):
+    """KEY-001 for every key verl 0.9.1 refuses, saying what became of it across verl's releases."""
+    from wizard.core import migrations
+    from wizard.core.rules.script import keys_for_script_rules
+
     engine = ctx.plan.engine
+    left_to_script = keys_for_script_rules(ctx)
     for key, value in ctx.answers.extra.items():
-        if verl_schema.key_exists(key, engine) or verl_schema.is_legacy(key):
+        if verl_schema.key_exists(key, engine) or key in left_to_script or key in migrations.sections(engine):
             continue
-        if verl_schema.is_section(key, engine):
-            continue
-        close = verl_schema.did_you_mean(key, engine)
-        other = "megatron" if engine == "dp" else "dp"
-        if verl_schema.key_exists(key, other):
-            message = f"{key} exists only with the {other if other == 'megatron' else 'FSDP'} engine, not with this one"
-        else:
-            message = f"{key} is not a key of verl {verl_schema.TARGET_VERSION}" + (f"; did you mean {close}?" if close else "")
-        fixes = [Fix({key: None, close: value}, f"rename to {close}")] if close else []
+        fate = migrations.fate(key, engine)
+        fixes = []
+        if fate.kind in ("moved", "renamed", "typo") and fate.target:
+            verb = "rename to" if fate.kind == "typo" else "move to"
+            fixes.append(Fix({key: None, fate.target: value}, f"{verb} {fate.target}"))
         fixes.append(Fix({key: None}, f"remove {key}"))
+        message = fate.describe() + (", not with this one" if fate.kind == "other-engine" else "")
         yield error("KEY-001", [key], message, why("KEY-001"), fixes)
 
 
@@ -46,13 +48,19 @@ def check_mandatory(ctx):
 
 
 def hint_legacy_keys(ctx):
+    from wizard.core import migrations
+
     for key, value in ctx.answers.extra.items():
-        if not verl_schema.is_legacy(key) or value is None:
+        if not verl_schema.is_legacy(key) or value is None or not verl_schema.key_exists(key, ctx.plan.engine):
             continue
-        modern = "reward." + key if not key.startswith("reward_model.") else "reward.reward_model." + key.partition(".")[2]
+        modern = migrations.fate(key, ctx.plan.engine).target
         fixes = [Fix({key: None}, f"remove {key}")]
-        if verl_schema.key_exists(modern):
-            fixes.insert(0, Fix({key: None, modern: value}, f"move to {modern}"))
+        if modern and verl_schema.key_exists(modern):
+            move = {key: None, modern: value}
+            if modern == "reward.reward_model.enable" and value and not ctx.answers.extra.get("reward.reward_model.rollout.name"):
+                # 0.9's reward model is served by a rollout engine that has no default (KEY-002)
+                move["reward.reward_model.rollout.name"] = ctx.answers.rollout.name or "vllm"
+            fixes.insert(0, Fix(move, f"move to {modern}"))
         yield warning("KEY-003", [key], f"{key} is read by verl 0.9 no more; its value {value!r} has no effect", why("KEY-003"), fixes)
 
 

@@ -1,0 +1,185 @@
+"""Import an old or forked launch script as answers for verl 0.9.1 (`new --from-script`, the TUI's import).
+
+The script is read the way bash runs it, except that a broken line continuation or a missing
+backslash is repaired first (the import keeps what the author meant; `check` reports what bash
+does). Its overrides are then carried over to verl 0.9.1 by `wizard.core.migrations`: moved and
+renamed keys go to their new home, keys 0.9.1 has no place for are dropped, each with a line saying
+why. Shell variables the script does not set become `${oc.env:VAR}` interpolations, read when verl
+starts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ImportedScript", "import_script", "migrate_script", "script_layer"]
+
+LAYER = "launch script"
+_CONTINUATION_KINDS = ("broken-continuation", "missing-backslash")
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+@dataclass
+class ImportedScript:
+    """A launch script carried over to verl 0.9.1: the flat overrides and every change made on the way."""
+
+    source: str
+    flat: dict[str, Any]
+    changed: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def all_notes(self) -> list[str]:
+        """Every line for the user: repairs and notes, then changes, then dropped keys."""
+        return ([*self.notes] + [f"changed: {line}" for line in self.changed]
+                + [f"dropped: {line}" for line in self.dropped])
+
+    def run_md(self) -> dict[str, Any]:
+        """The "Migrated from" section's content for emit.run_md."""
+        return {"source": self.source, "changed": self.changed, "dropped": self.dropped, "notes": self.notes}
+
+    def render_run_md(self, layered, plan, findings, files: dict[str, str]) -> str:
+        """RUN.md for the files `new` renders, with this import's "Migrated from" section."""
+        from wizard.emit.run_md import render_run_md
+
+        names = [*files] if "RUN.md" in files else [*files, "RUN.md"]
+        return render_run_md(layered.answers, plan, findings, names, migrated=self.run_md())
+
+
+def migrate_script(path: str | Path) -> tuple[dict[str, Any], list[str]]:
+    """(flat verl 0.9.1 overrides, notes) for a launch script: the TUI's "import a launch script"."""
+    imported = import_script(path)
+    return imported.flat, imported.all_notes()
+
+
+def script_layer(path: str | Path) -> tuple[tuple[str, dict[str, Any]], ImportedScript]:
+    """The (layer name, values) pair `new --from-script` puts into the answers, and the import itself."""
+    imported = import_script(path)
+    return (LAYER, imported.flat), imported
+
+
+def import_script(path: str | Path) -> ImportedScript:
+    """Read, repair and migrate a launch script; UsageError when it is not one."""
+    from wizard.core.layers import ENGINE_GROUP
+    from wizard.core.migrations import migrate_flat
+    from wizard.core.rules.script import foreign_config
+    from wizard.detect.config_files import read_text
+    from wizard.detect.launch_script import parse_launch_script
+
+    path = Path(path)
+    text, notes = repair_continuations(read_text(path), str(path))
+    script = parse_launch_script(text, source=str(path))
+    flat = script.as_dotted()
+    engine = "megatron" if script.config_name == "ppo_megatron_trainer" or flat.get(ENGINE_GROUP) == "megatron" else "dp"
+    if engine == "megatron":
+        flat[ENGINE_GROUP] = "megatron"
+    own = foreign_config(script)
+    if own:
+        notes.append(f"the script composed its own primary config {own!r}"
+                     f"{' from ' + script.config_path if script.config_path else ''}; the run is rebuilt on verl's "
+                     "ppo_trainer from the script's overrides, so settings that lived only in that file are not carried over")
+    removed = [o.key for o in script.overrides if o.prefix == "~"]
+    if removed:
+        notes.append("the script deleted " + ", ".join(removed) + " with ~; config.yaml keeps verl's defaults there")
+    for problem in script.problems:
+        if problem.kind == "empty-value":
+            for o in script.overrides:
+                if o.line == problem.line and o.raw_value == "" and flat.get(o.key) == "":
+                    del flat[o.key]
+                    notes.append(f"{o.key} was given an empty value (line {o.line}); it is left at verl's default")
+        elif problem.kind not in _CONTINUATION_KINDS:
+            notes.append(problem.message)
+    flat, var_notes = _environment_values(flat, script.unresolved_vars)
+    notes.extend(var_notes)
+    migration = migrate_flat(flat, engine)
+    if migration.releases:
+        span = migration.releases[0] if len(migration.releases) == 1 else f"{migration.releases[0]} to {migration.releases[-1]}"
+        best = "" if migration.fits_all else " best (no release has all of them)"
+        notes.append(f"its keys fit verl {span}{best}")
+        notes.extend(f"default changed: {line}" for line in migration.defaults)
+    return ImportedScript(str(path), migration.flat, migration.changed, migration.dropped, notes)
+
+
+def repair_continuations(text: str, source: str = "<script>") -> tuple[str, list[str]]:
+    """The script with broken line continuations and missing backslashes mended, and a note for each."""
+    from wizard.detect.launch_script import parse_launch_script
+
+    notes = []
+    if "\r\n" in text:
+        text = text.replace("\r\n", "\n")
+        notes.append("converted Windows line endings (bash reads the CR after a backslash as text)")
+    lines = text.split("\n")
+    original = list(range(1, len(lines) + 1))
+    for _ in range(64):
+        problems = [p for p in parse_launch_script("\n".join(lines), source).problems if p.kind in _CONTINUATION_KINDS]
+        if not problems:
+            break
+        done = _repair(lines, original, problems[0])
+        if done is None:
+            notes.append(f"could not mend: {problems[0].message}")
+            break
+        notes.append(done)
+    return "\n".join(lines), notes
+
+
+def _repair(lines: list[str], original: list[int], problem) -> str | None:
+    index = problem.line - 1
+    line, where = lines[index], f"line {original[index]}"
+    if problem.kind == "missing-backslash":
+        lines[index] = line.rstrip() + " \\"
+        return f"{where}: added the missing line-continuation backslash"
+    if not line.strip() or line.lstrip().startswith("#"):
+        del lines[index]
+        del original[index]
+        return f"{where}: left out the {'comment' if line.strip() else 'empty'} line that cut the command"
+    m = re.search(r"\\[ \t\r]+(?:#.*)?$", line)
+    if m:
+        lines[index] = line[:m.start()] + "\\"
+        return f"{where}: removed what followed the line-continuation backslash"
+    m = re.search(r"[ \t]+#.*$", line)
+    if m:
+        lines[index] = line[:m.start()] + " \\"
+        return f"{where}: moved the line-continuation backslash out of the # comment"
+    return None
+
+
+def _environment_values(flat: dict[str, Any], unresolved: list[str]) -> tuple[dict[str, Any], list[str]]:
+    """Unset shell variables in values -> OmegaConf env interpolations, or the default the script gave."""
+    from wizard.core.layers import answers_from_flat
+    from wizard.detect.hydra_values import parse_override_value
+    from wizard.errors import UsageError
+
+    if not unresolved:
+        return flat, []
+    notes, out, used = [], {}, set()
+    for key, value in flat.items():
+        if not isinstance(value, str) or "$" not in value:
+            out[key] = value
+            continue
+        whole = _VAR.fullmatch(value)
+        if whole and whole.group(2) is not None:
+            try:
+                out[key] = parse_override_value(whole.group(2))
+            except ValueError:
+                out[key] = whole.group(2)
+            notes.append(f"{key}: ${whole.group(1)} is not set in the script; its default {whole.group(2)!r} is written")
+            continue
+        names = [m.group(1) or m.group(3) for m in _VAR.finditer(value)]
+        converted = _VAR.sub(lambda m: "${oc.env:" + (m.group(1) or m.group(3))
+                             + ("," + m.group(2) if m.group(2) is not None else "") + "}", value)
+        try:
+            answers_from_flat({key: converted})
+        except UsageError:
+            notes.append(f"{key}={value} depends on shell variables the script does not set and needs a typed value; "
+                         f"it is left out: give it with --set {key}=...")
+            continue
+        out[key] = converted
+        used.update(names)
+        if "$(" in value:
+            notes.append(f"{key}: the command substitution in {value!r} is kept as text; bash ran it, verl will not")
+    if used:
+        notes.append("read from the environment when verl starts (the script did not set them): " + ", ".join(sorted(used)))
+    return out, notes

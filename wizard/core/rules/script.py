@@ -1,0 +1,156 @@
+"""Launch-script rules (SCRIPT-*): what bash and Hydra do with the script that its author did not mean.
+
+They read `ctx.script` (the reader's LaunchScript: overrides with their `+`/`++`/`~` prefix and line,
+and the shell-level problems it found) and stay silent for configs. Shell-level problems are fixed in
+the script's text, so those findings say the edit in their message; the prefix rules offer a key
+fix where removing the key is the fix. `keys_for_script_rules` tells KEY-001 which unknown keys
+these rules explain instead (a fork's or the script's own keys), so each key is reported once.
+"""
+
+from __future__ import annotations
+
+from wizard.core import verl_schema
+from wizard.core.findings import Fix, error, info, warning
+from wizard.core.migrations import sections
+from wizard.core.rules.catalogue import CATALOGUE, why
+
+VERL_CONFIG_NAMES = frozenset({"ppo_trainer", "ppo_megatron_trainer"})
+
+# The reader's problem kinds -> rule ids.
+_PROBLEM_RULES = {
+    "broken-continuation": "SCRIPT-001",
+    "missing-backslash": "SCRIPT-002",
+    "empty-value": "SCRIPT-003",
+    "duplicate-key": "SCRIPT-004",
+    "bad-value": "SCRIPT-010",
+    "not-an-override": "SCRIPT-010",
+    "unterminated-quote": "SCRIPT-011",
+    "multiple-commands": "SCRIPT-012",
+}
+_MAKE = {"error": error, "warning": warning, "info": info}
+
+
+def _finding(rule_id, paths, message, fixes=()):
+    return _MAKE[CATALOGUE[rule_id].severity](rule_id, paths, message, why(rule_id), fixes)
+
+
+def foreign_config(script) -> str | None:
+    """The script's own primary config name when it is not one of verl's, else None."""
+    name = (getattr(script, "config_name", None) or "").strip("'\"")
+    name = name.removesuffix(".yaml")
+    return name if name and name not in VERL_CONFIG_NAMES else None
+
+
+def _unknown_everywhere(key: str, engine: str) -> bool:
+    from wizard.core.migrations import fate
+
+    return not verl_schema.key_exists(key, engine) and fate(key, engine).kind == "unknown"
+
+
+def keys_for_script_rules(ctx) -> set[str]:
+    """Keys of the script that no released verl has: SCRIPT-006..009 explain them, not KEY-001."""
+    script = ctx.script
+    if script is None:
+        return set()
+    engine = ctx.plan.engine
+    return {o.key for o in script.overrides if o.prefix != "~" and _unknown_everywhere(o.key, engine)}
+
+
+def check_shell_problems(ctx):
+    """SCRIPT-001..004 and 010..012: the shell-level problems the reader found, one finding each."""
+    script = ctx.script
+    if script is None:
+        return
+    for problem in script.problems:
+        rule_id = _PROBLEM_RULES.get(problem.kind)
+        if rule_id is None:
+            continue
+        on_line = [o for o in script.overrides if o.line == problem.line]
+        paths = list(dict.fromkeys(o.key for o in on_line))
+        fixes = []
+        if problem.kind == "empty-value":
+            empty = [o.key for o in on_line if o.raw_value == "" and ctx.flat.get(o.key) == ""]
+            if not empty:
+                continue  # the value was set since (a fix or a later layer)
+            paths = empty
+            fixes = [Fix({key: None}, f"leave {key} at verl's default") for key in empty]
+        yield _finding(rule_id, paths, problem.message, fixes)
+
+
+def _config_class_section(key: str, engine: str) -> str | None:
+    """The deepest section above `key` that verl builds into a config dataclass (it has a _target_)."""
+    parts = key.split(".")
+    defaults = verl_schema.defaults(engine)
+    for cut in range(len(parts) - 1, 0, -1):
+        section = ".".join(parts[:cut])
+        if f"{section}._target_" in defaults:
+            return section
+        if section in sections(engine):
+            return None
+    return None
+
+
+def check_plus_prefixes(ctx):
+    """SCRIPT-005..008: `+` on a key verl has, a new key without `+`, and what verl does with `+` keys."""
+    script = ctx.script
+    if script is None or foreign_config(script):
+        return
+    engine = ctx.plan.engine
+    defaults = verl_schema.defaults(engine)
+    seen: set[tuple[str, str]] = set()
+    for o in script.overrides:
+        if o.prefix == "~" or (o.key, o.prefix) in seen:
+            continue
+        seen.add((o.key, o.prefix))
+        written = f"{o.prefix}{o.key}={o.raw_value}"
+        has_key = o.key in defaults or o.key in sections(engine)
+        if o.prefix == "+" and has_key:
+            yield _finding("SCRIPT-005", [o.key], (
+                f"line {o.line}: {written} adds a key verl {verl_schema.TARGET_VERSION} already has, and Hydra stops "
+                f"with 'Could not append to config'; write {o.key}={o.raw_value} (or ++{o.key}=... to add or override)"))
+        elif o.prefix == "" and not has_key and verl_schema.key_exists(o.key, engine):
+            yield _finding("SCRIPT-006", [o.key], (
+                f"line {o.line}: {o.key} is a new entry under a mapping verl leaves open, and Hydra refuses to "
+                f"override a key that is not there ('Could not override'); write +{o.key}={o.raw_value}"))
+        elif o.key in ctx.flat and _unknown_everywhere(o.key, engine):
+            yield from _fork_key(o, written, engine)
+
+
+def _fork_key(o, written: str, engine: str):
+    remove = [Fix({o.key: None}, f"remove {o.key}")]
+    if o.prefix == "":
+        yield _finding("SCRIPT-006", [o.key], (
+            f"line {o.line}: {o.key} is unknown to every released verl, so it belongs to a fork or to the script's "
+            f"own code, and Hydra stops at it ('Could not override'); if the script's own code reads it, write "
+            f"+{o.key}={o.raw_value}, otherwise remove it"), remove)
+        return
+    section = _config_class_section(o.key, engine)
+    if section:
+        yield _finding("SCRIPT-007", [o.key], (
+            f"line {o.line}: {written} adds a key no released verl has under {section}, which verl builds into its "
+            f"config class; it stops at start-up with \"unexpected keyword argument {o.key.rpartition('.')[2]}\" "
+            "(a fork's key: run that fork, or remove it)"), remove)
+    else:
+        yield _finding("SCRIPT-008", [o.key], (
+            f"line {o.line}: {written} adds a key no released verl reads; only the script's own code (or a fork) "
+            "can use it"))
+
+
+def check_foreign_config(ctx):
+    """SCRIPT-009: the script names its own primary config; its keys are that config's, not verl's."""
+    script = ctx.script
+    name = foreign_config(script) if script is not None else None
+    if name is None:
+        return
+    engine = ctx.plan.engine
+    own = list(dict.fromkeys(o.key for o in script.overrides if o.prefix != "~" and _unknown_everywhere(o.key, engine)))
+    where = f" from {script.config_path}" if getattr(script, "config_path", None) else ""
+    shown = ", ".join(own[:5]) + (f" and {len(own) - 5} more" if len(own) > 5 else "")
+    keys = f"; {len(own)} of its overrides name keys of that config, not of any released verl ({shown})" if own else ""
+    yield _finding("SCRIPT-009", own, (
+        f"the script composes its own primary config {name!r}{where} instead of verl's ppo_trainer{keys}; the wizard "
+        f"checked the overrides that name verl keys against verl {verl_schema.TARGET_VERSION} "
+        "(`verl-wizard new --from-script` rebuilds the run on verl's own config)"))
+
+
+RULES = [check_shell_problems, check_plus_prefixes, check_foreign_config]
