@@ -150,10 +150,30 @@ def yaml_answers() -> st.SearchStrategy[str]:
 
 
 def yaml_configs() -> st.SearchStrategy[str]:
-    """Configs for `check`: mutated rendered configs, random verl documents, answers-shaped ones."""
+    """Configs for `check`: mutated rendered configs, random verl documents, answers-shaped ones, aliases."""
     seeds = corpus()["config"]
     return st.one_of(st.sampled_from(seeds).flatmap(mutated), random_config_doc().map(dump),
-                     random_answers_doc().map(dump), st.text(max_size=200))
+                     random_answers_doc().map(dump), st.text(max_size=200), aliased())
+
+
+@st.composite
+def aliased(draw) -> str:
+    """YAML whose anchors and aliases make shared, nested or self-referencing values under real keys.
+
+    The nesting stays small (at most 5 ** 3 leaves) so that a run costs little; a file that expands
+    exponentially is its own test.
+    """
+    width, depth = draw(st.integers(1, 5)), draw(st.integers(0, 3))
+    lines = [f"l0: &l0 [{', '.join(['1'] * width)}]"]
+    for i in range(1, depth + 1):
+        lines.append(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * width)}]")
+    header = draw(st.sampled_from(["hydra: {searchpath: [pkg://verl.trainer.config]}\ndefaults: [ppo_trainer, _self_]\n", ""]))
+    section, _, leaf = draw(st.sampled_from(vocabulary()["verl_keys"])).partition(".")
+    if draw(st.booleans()):
+        body = f"{section}: &self {{{leaf or 'x'}: *self}}"  # a mapping that contains itself
+    else:
+        body = f"{section}: {{{leaf or 'x'}: *l{depth}}}"
+    return header + "\n".join(lines) + "\n" + body + "\n"
 
 
 @st.composite

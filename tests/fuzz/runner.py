@@ -82,7 +82,7 @@ def _snapshot(root: Path) -> dict[str, tuple[int, int]]:
     return out
 
 
-def run_cli(argv: list[str], sandbox: Path, out_dir: Optional[str] = None) -> Outcome:
+def run_cli(argv: list[str], sandbox: Path, out_dir: Optional[str] = None, time_limit: int = TIME_LIMIT) -> Outcome:
     """Run ``verl-wizard argv`` with the sandbox as working directory; check what it wrote.
 
     ``out_dir`` (relative to the sandbox) is where the command may write; anything else new or
@@ -93,14 +93,14 @@ def run_cli(argv: list[str], sandbox: Path, out_dir: Optional[str] = None) -> Ou
     stdout, stderr = io.StringIO(), io.StringIO()
 
     def on_alarm(signum, frame):
-        raise Hang(f"no result after {TIME_LIMIT} s")
+        raise Hang(f"no result after {time_limit} s")
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
     cwd = os.getcwd()
     start = time.perf_counter()
     try:
         os.chdir(sandbox)
-        signal.alarm(TIME_LIMIT)
+        signal.alarm(time_limit)
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
             try:
                 outcome.code = main(list(argv))

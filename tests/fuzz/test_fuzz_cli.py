@@ -13,7 +13,6 @@ conformance step) ten times as many (FUZZ_SCALE).
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,20 +51,23 @@ class KnownBreak:
     matches: Callable[[Outcome], bool]
 
 
-def _two_line_error(outcome: Outcome, first: str, second: str) -> bool:
+def _multi_line_usage_error(outcome: Outcome) -> bool:
+    """Exit 2 with the error line split by line breaks inside the message, and nothing else wrong."""
     lines = outcome.stderr.splitlines()
     return (outcome.code == 2 and not outcome.crash and len(lines) >= 2 and lines[0].startswith("verl-wizard: error: ")
-            and re.search(first, lines[0]) is not None and re.search(second, outcome.stderr) is not None
+            and not any(line.startswith("verl-wizard: error: ") for line in lines[1:])
             and all(p.startswith("exit 2 without exactly one") for p in outcome.problems()))
 
 
 KNOWN_BREAKS = (
-    KnownBreak("YAML reader error over two lines", "wizard/detect/config_files.py read_yaml_config "
-               "(a yaml ReaderError has no problem_mark, so str(exc) is printed with its second line)",
-               lambda o: _two_line_error(o, r"YAML syntax error: unacceptable character", r'\n  in "<unicode string>", position \d+')),
-    KnownBreak("column names with line breaks in a data convert error", "wizard/detect/data_convert.py "
-               "(column names are printed raw; a name holding a newline splits the one-line message)",
-               lambda o: _two_line_error(o, r"no such column in .*; its columns are", r"")),
+    KnownBreak("an exit-2 message over several lines", "wizard/cli.py main prints str(UsageError) as it is; messages "
+               "that echo input with a line break (a key name in layers.check_address, column names in "
+               "detect/data_convert.py) or quote yaml's two-line reader error (detect/config_files.py read_yaml_config) "
+               "span lines; one normalisation in main() would keep every message on one line",
+               _multi_line_usage_error),
+    KnownBreak("a self-referencing YAML mapping in a config", "wizard/detect/config_files.py flatten_config "
+               "(recurses into a mapping that contains itself: RecursionError escapes main())",
+               lambda o: "RecursionError" in o.crash and "config_files.py" in o.crash),
 )
 
 
@@ -163,3 +165,38 @@ def test_fuzz(name):
 def test_fuzz_large(name, request):
     skip_unless_conformance(request)
     _fuzz(name, SCALE)
+
+
+# --- inputs built by hand because random edits rarely make them --------------------------------
+
+def _laughs(depth: int) -> str:
+    lines = ["l0: &l0 [1, 1, 1, 1, 1, 1, 1, 1, 1]"]
+    lines += [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]" for i in range(1, depth + 1)]
+    return "hydra: {searchpath: [pkg://verl.trainer.config]}\ndefaults: [ppo_trainer, _self_]\n" + "\n".join(lines) \
+        + f"\ndata: {{train_batch_size: *l{depth}}}\n"
+
+
+@pytest.mark.xfail(strict=True, reason="known break, owner wizard/core/layers.py _one_line: repr() of the rejected value "
+                                       "expands YAML aliases (9**8 elements here) before checking its length")
+def test_exponential_yaml_aliases_are_refused_within_seconds():
+    with tempfile.TemporaryDirectory(prefix="fuzz-") as tmp:
+        (Path(tmp) / "config.yaml").write_text(_laughs(8))
+        outcome = run_cli(["check", "config.yaml"], Path(tmp), time_limit=5)
+    assert not outcome.problems(), outcome.problems()
+
+
+def test_a_few_levels_of_yaml_aliases_are_refused_in_one_line():
+    with tempfile.TemporaryDirectory(prefix="fuzz-") as tmp:
+        (Path(tmp) / "config.yaml").write_text(_laughs(2))
+        outcome = run_cli(["check", "config.yaml"], Path(tmp), time_limit=5)
+    assert not outcome.problems(), outcome.problems()
+    assert outcome.code == 2 and "data.train_batch_size" in outcome.stderr
+
+
+@pytest.mark.xfail(strict=True, reason="known break, owner wizard/detect/config_files.py flatten_config: "
+                                       "a mapping that contains itself recurses until RecursionError")
+def test_a_self_referencing_yaml_mapping_is_refused_in_one_line():
+    with tempfile.TemporaryDirectory(prefix="fuzz-") as tmp:
+        (Path(tmp) / "config.yaml").write_text("hydra: {searchpath: [x]}\ndefaults: [ppo_trainer, _self_]\ndata: &x {sub: *x}\n")
+        outcome = run_cli(["check", "config.yaml"], Path(tmp), time_limit=5)
+    assert not outcome.problems(), outcome.problems()
