@@ -225,3 +225,18 @@ async def test_hardware_step_shows_memory_bars_that_follow_the_gpu(tmp_path):
         await pilot.pause()
         assert "/24 GiB" in str(app.screen.query_one("#memory").render())
         assert "PLACE-008" in {f.id for f in app.session.findings}
+
+
+async def test_start_step_imports_an_old_launch_script(tmp_path):
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "fixtures" / "old_scripts" / "removed_keys_v02_gsm8k.sh"
+    app = make_app(None, out=str(tmp_path / "o"), topology=None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.screen.query_one("#script-path").value = str(script)
+        await pilot.click("#import-script")
+        await pilot.pause()
+        assert "Imported" in str(app.screen.query_one("#start-status").render())
+        sources = {app.session.source_of(key) for key in app.session.layered.flat}
+        assert "launch script" in sources
+        assert "KEY-001" not in {f.id for f in app.session.findings}  # removed keys were carried over or dropped

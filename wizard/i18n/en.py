@@ -24,6 +24,7 @@ STRINGS = {
     "source.detected": "detected",
     "source.answers file": "answers file",
     "source.--set": "flag",
+    "source.launch script": "script",
     "source.edited": "edited",
     "start.intro": "Pick a preset from verl's own examples, or start blank; every answer stays editable on every step.",
     "start.preset": "Preset",
@@ -104,4 +105,7 @@ STRINGS = {
     "hardware.memory": "Memory per GPU (estimate; dim parts are formulas only)",
     "hardware.memory_unknown": "No memory estimate: the actor model's config is not known (not on disk, not in the catalogue).",
     "memory.legend": "parts:",
+    "start.script": "Import a launch script (python -m verl.trainer.main_ppo ...), carried over to verl 0.9.1",
+    "start.import": "Import",
+    "start.imported": "Imported {what} ({n} note(s) on what changed; RUN.md lists them)",
 }

@@ -24,6 +24,7 @@ STRINGS = {
     "source.detected": "检测到",
     "source.answers file": "答案文件",
     "source.--set": "命令行",
+    "source.launch script": "脚本",
     "source.edited": "已修改",
     "start.intro": "从 verl 官方示例中选一个预设，或者从空白开始；每一步的答案都可以随时修改。",
     "start.preset": "预设",
@@ -104,4 +105,7 @@ STRINGS = {
     "hardware.memory": "每个 GPU 的显存（估算；暗色部分仅为公式）",
     "hardware.memory_unknown": "无法估算显存：不知道 actor 模型的配置（本地没有，目录里也没有）。",
     "memory.legend": "组成：",
+    "start.script": "导入启动脚本（python -m verl.trainer.main_ppo ...），自动迁移到 verl 0.9.1",
+    "start.import": "导入",
+    "start.imported": "已导入 {what}（{n} 条变更说明；RUN.md 中有完整列表）",
 }

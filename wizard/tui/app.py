@@ -130,6 +130,14 @@ class WizardApp(App[list[str]]):
         self.refresh_step()
         return t("start.loaded", what=path)
 
+    def import_script(self, path: str) -> str:
+        try:
+            notes = self.session.load_script(path)
+        except UsageError as exc:
+            return str(exc)
+        self.refresh_step()
+        return t("start.imported", what=path, n=len(notes))
+
     def set_topology(self, spec: Optional[str]) -> None:
         self.session.set_topology(spec)
         self.refresh_step()

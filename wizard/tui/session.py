@@ -102,6 +102,16 @@ class Session:
         self.edits = {}
         self.refresh()
 
+    def load_script(self, path: str) -> list[str]:
+        """Import an old or forked launch script (carried over to verl 0.9.1) as a layer; returns its notes."""
+        from wizard.commands.from_script import migrate_script
+
+        flat, notes = migrate_script(path)
+        self.layers = [layer for layer in self.layers if layer[0] not in ("launch script", "preset")] + [("launch script", flat)]
+        self.edits = {}
+        self.refresh()
+        return notes
+
     def set_mode(self, mode: str) -> None:
         self.mode = mode
         self.evaluate()

@@ -25,6 +25,10 @@ class StartScreen(StepScreen):
         with Horizontal(classes="inline-form"):
             yield Input(placeholder="answers.yaml", id="answers-path")
             yield Button(t("start.load"), id="load-answers")
+        yield Label(t("start.script"), classes="section-title")
+        with Horizontal(classes="inline-form"):
+            yield Input(placeholder="run_grpo.sh", id="script-path")
+            yield Button(t("start.import"), id="import-script")
         yield Label("", id="start-status")
         yield Label(t("start.language"), classes="section-title")
         yield Select([("English", "en"), ("中文", "zh")], value=language(), allow_blank=False, id="language")
@@ -38,6 +42,9 @@ class StartScreen(StepScreen):
         self.query_one("#start-status", Label).update(t("start.loaded", what=name or t("start.blank")))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "import-script":
+            path = self.query_one("#script-path", Input).value.strip()
+            self.query_one("#start-status", Label).update(self.app.import_script(path))
         if event.button.id == "load-answers":
             path = self.query_one("#answers-path", Input).value.strip()
             message = self.app.load_answers(path)
