@@ -78,13 +78,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=2, help="fresh runs of each side per preset (default 2; a verl start costs ~20 s CPU)")
     parser.add_argument("--presets", help="comma-separated presets (default: all)")
-    parser.add_argument("--quick", action="store_true", help="ours only, two presets, one run: the peer is too slow for a quick run")
+    parser.add_argument("--quick", action="store_true", help="ours only, one preset, one run: the peer is too slow for a quick run")
     args = parser.parse_args(argv)
     from wizard.core.presets import preset_names
 
     presets = args.presets.split(",") if args.presets else preset_names()
     if args.quick:
-        presets = presets[:2]
+        presets = presets[:1]
     peer_python = None if args.quick else verl_python()
     repeats = 1 if args.quick else args.repeats
     print(machine_line())
@@ -118,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
                 peer[name]["cpu"].add(run.cpu)
                 for ms in record["warm_ms"]:
                     peer[name]["warm"].add(ms)
-                verdicts[name] = (f"{errors} error(s)", "accepts" if record["ok"] else f"rejects: {record['error'][:60]}")
+                said = ("accepts" + (" (LoRA rank check needs vllm)" if record.get("note") else "")) if record["ok"] else f"rejects: {record['error'][:40]}"
+                verdicts[name] = (f"{errors} error(s)", said)
         warm = {name: check_in_process(dirs[name] / "config.yaml") for name in presets}
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -33,7 +33,7 @@ from benchmarks.common import (
 )
 
 BUDGET_S = 0.5
-QUICK = ("grpo-8b-1x8", "workshop-0.5b-1gpu")
+QUICK = ("grpo-8b-1x8",)
 FLOOR = "python -c pass"
 # Runs the CLI exactly as `python -m wizard` does, then writes the imported module names to a file.
 MODULES_PROBE = """\
@@ -61,7 +61,7 @@ def third_party(modules: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7, help="fresh runs per preset (default 7)")
-    parser.add_argument("--quick", action="store_true", help="one run each of two presets")
+    parser.add_argument("--quick", action="store_true", help="one run of one preset")
     parser.add_argument("--importtime", action="store_true", help="also print the 12 slowest imports of one run (-X importtime)")
     args = parser.parse_args(argv)
     repeats = 1 if args.quick else args.repeats
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
 
     presets = preset_names()
     if args.quick:
-        presets = [p for p in presets if p in QUICK] or presets[:2]
+        presets = [p for p in presets if p in QUICK] or presets[:1]
     work = Path(tempfile.mkdtemp(prefix="bench-new-"))
     print(machine_line())
     results = {name: {"wall": Stats(), "cpu": Stats(), "peak": Stats()} for name in [FLOOR, *presets]}

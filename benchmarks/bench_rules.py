@@ -75,9 +75,9 @@ def exponent(small: float, large: float, ratio: float) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=60, help="timed edits per cluster and kind (default 60)")
-    parser.add_argument("--quick", action="store_true", help="20 edits per case")
+    parser.add_argument("--quick", action="store_true", help="12 edits per case")
     args = parser.parse_args(argv)
-    repeats = 20 if args.quick else args.repeats
+    repeats = 12 if args.quick else args.repeats
     print(machine_line())
     ok = True
     rows, medians = [], {}

@@ -28,10 +28,14 @@ with `--child keys` writes a cProfile (CPU time) of the keystrokes, to read with
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import sys
+import tempfile
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -130,8 +134,7 @@ def child_walk(argv: list[str]) -> None:
         app.exit()
 
     app.run(headless=True, size=SIZE, auto_pilot=walk)
-    shown = sorted({name for name in painted})
-    sys.stdout.write(json.dumps({"screens": shown}) + "\n")
+    sys.stdout.write(json.dumps({"screens": sorted(set(painted))}) + "\n")
 
 
 def child_keys(argv: list[str]) -> None:
@@ -319,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=10, help="fresh starts per case (default 10)")
     parser.add_argument("--keys", type=int, default=40, help="keystrokes per preset (default 40)")
-    parser.add_argument("--quick", action="store_true", help="2 starts of the minimal app and of --preset, 10 keys of one preset, no walk")
+    parser.add_argument("--quick", action="store_true", help="1 start of the minimal app and of --preset, 8 keys of one preset, no walk")
     parser.add_argument("--phases", action="store_true", help="also print where the CPU time goes (one instrumented run)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
@@ -327,13 +330,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         {"start": child_start, "walk": child_walk, "keys": child_keys}[args.child](args.rest)
         return 0
-    repeats, n_keys = (2, 10) if args.quick else (args.repeats, args.keys)
+    repeats, n_keys = (1, 8) if args.quick else (args.repeats, args.keys)
     starts = {k: v for k, v in STARTS.items() if not args.quick or "(Start)" not in k}
-    import tempfile
-
     out_dir = tempfile.mkdtemp(prefix="bench-tui-")  # the Review step compares against this empty folder
+    atexit.register(shutil.rmtree, out_dir, True)
     print(machine_line())
-    print(f"terminal size {SIZE[0]}x{SIZE[1]}, headless; Textual {_textual_version()}")
+    print(f"terminal size {SIZE[0]}x{SIZE[1]}, headless; Textual {version('textual')}")
     ok = True
 
     starts = measure_starts(starts, repeats, out_dir, warm_up=not (args.quick and cache_is_warm()))
@@ -394,12 +396,6 @@ def main(argv: list[str] | None = None) -> int:
     print(load_line())
     print(f"TUI budgets: {verdict(ok)}")
     return 0 if ok else 1
-
-
-def _textual_version() -> str:
-    from importlib.metadata import version
-
-    return version("textual")
 
 
 if __name__ == "__main__":

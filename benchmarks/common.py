@@ -119,7 +119,7 @@ def run_fresh(argv: Sequence[str], cwd: Path = ROOT, env: dict | None = None, ti
     Processes of this interpreter get cached byte code (bytecode_env); another interpreter (the verl
     environment's) keeps its own, compiled when it was installed.
     """
-    environment = dict(os.environ, PYTHONPATH=str(ROOT))
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     if argv[0] == sys.executable:
         environment.pop("PYTHONDONTWRITEBYTECODE", None)
         environment.update(bytecode_env())

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import re
 import subprocess
 import sys
 import time
@@ -29,10 +30,10 @@ from benchmarks.common import machine_line, table
 KNOWN: dict[str, tuple[list[str], list[str] | None, str]] = {
     "bench_rules.py": ([], ["--quick"], ""),
     "bench_tp_planner.py": ([], ["--repeats", "5"], ""),
-    "bench_new.py": ([], ["--quick"], ""),
+    "bench_new.py": (["--importtime"], ["--quick"], ""),
     "bench_check.py": ([], ["--quick"], ""),
     "bench_script_report.py": ([], ["--repeats", "1"], ""),
-    "bench_tui.py": ([], ["--quick"], ""),
+    "bench_tui.py": (["--phases"], ["--quick"], ""),
     "bench_data.py": ([], None, "writes and reads a 2 GB parquet file"),
 }
 GPU_ONLY = {"calibrate_memory.py": "needs a GPU"}
@@ -57,8 +58,9 @@ def plan(quick: bool) -> list[tuple[str, list[str] | None, str]]:
     return steps
 
 
-def run_script(name: str, args: list[str], log: list[str]) -> tuple[int, float]:
-    """Run one script, echo and keep its output; (exit code, seconds)."""
+def run_script(name: str, args: list[str], log: list[str]) -> tuple[int, float, str]:
+    """Run one script, echo and keep its output; (exit code, seconds, its last "budget(s): ..." verdict or "")."""
+    first = len(log) + 1
     header = f"== {name} {' '.join(args)}".rstrip()
     print(header, flush=True)
     log.append(header)
@@ -71,9 +73,10 @@ def run_script(name: str, args: list[str], log: list[str]) -> tuple[int, float]:
         log.append(line.rstrip("\n"))
     code = proc.wait()
     seconds = time.perf_counter() - started
+    said = next((line.split(":", 1)[1].strip() for line in reversed(log[first:]) if re.match(r"^[\w ]*budgets?: ", line)), "")
     print(flush=True)
     log.append("")
-    return code, seconds
+    return code, seconds, said
 
 
 def write_readme(command: str, log: list[str]) -> None:
@@ -101,8 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         if script_args is None:
             rows.append([name, "-", "skipped: " + why, "-"])
             continue
-        code, seconds = run_script(name, script_args, log)
-        outcome = {0: "met", 1: "MISSED"}.get(code, f"FAILED (exit {code})")
+        code, seconds, said = run_script(name, script_args, log)
+        outcome = {0: said if said == "not measured" else "met", 1: "MISSED"}.get(code, f"FAILED (exit {code})")
         worst = max(worst, 0 if code == 0 else (1 if code == 1 else 2))
         rows.append([name, " ".join(script_args) or "-", outcome, f"{seconds:.0f}"])
     total = time.perf_counter() - started
