@@ -50,7 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except UsageError as exc:
-        sys.stderr.write(f"verl-wizard: error: {exc}\n")
+        # Messages may quote the user's input; whatever it holds, the error stays one line.
+        message = " ".join(str(exc).split())
+        sys.stderr.write(f"verl-wizard: error: {message}\n")
         return ExitStatus.BAD_INPUT
     except KeyboardInterrupt:
         sys.stderr.write("verl-wizard: cancelled\n")

@@ -8,6 +8,7 @@ in the TUI. A layer is a flat mapping from an address (a verl dotted key, or a w
 from __future__ import annotations
 
 import difflib
+import reprlib
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -110,7 +111,8 @@ def _one_line(exc: ValidationError) -> str:
     field_name = ".".join(loc[:2])
     address = field_to_verl().get(field_name, field_name)
     got = err.get("input")
-    shown = repr(got) if not isinstance(got, (dict, list)) or len(repr(got)) < 60 else type(got).__name__
+    # reprlib bounds the text: a value built from YAML aliases can be astronomically large when expanded.
+    shown = reprlib.repr(got) if not isinstance(got, (dict, list)) else type(got).__name__
     return f"{address}: {err['msg'][0].lower()}{err['msg'][1:]} (got {shown})"
 
 

@@ -47,14 +47,23 @@ def read_text(path: Path) -> str:
         raise UsageError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
 
 
-def flatten_config(tree: dict, engine: str, prefix: str = "") -> dict[str, Any]:
-    """Nested verl config -> dotted keys, stopping at verl's leaves (lists, open mappings)."""
+MAX_DEPTH = 32  # verl's deepest key has 8 parts; deeper nesting is not a verl config
+
+
+def flatten_config(tree: dict, engine: str, prefix: str = "", _open: tuple[int, ...] = ()) -> dict[str, Any]:
+    """Nested verl config -> dotted keys, stopping at verl's leaves (lists, open mappings).
+
+    A mapping that contains itself (a YAML alias cycle) or absurd nesting is refused with one line.
+    """
+    if id(tree) in _open or len(_open) > MAX_DEPTH:
+        where = prefix.rstrip(".") or "the top level"
+        raise UsageError(f"{where}: a mapping that contains itself or nests deeper than {MAX_DEPTH} levels; not a verl config")
     flat: dict[str, Any] = {}
     for key, value in tree.items():
         dotted = f"{prefix}{key}"
         leaf_in_verl = dotted in verl_schema.defaults(engine) or dotted in verl_schema.open_mappings()
         if isinstance(value, dict) and value and not leaf_in_verl:
-            flat.update(flatten_config(value, engine, dotted + "."))
+            flat.update(flatten_config(value, engine, dotted + ".", _open + (id(tree),)))
         else:
             flat[dotted] = value
     return flat
