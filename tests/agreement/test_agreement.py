@@ -29,8 +29,11 @@ the smallest config hypothesis can shrink it to.
 from __future__ import annotations
 
 import collections
+import functools
+import hashlib
 import json
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
@@ -74,9 +77,9 @@ def test_rules_agree_with_verl_0_9_1_on_generated_configs(oracle, agreement_conf
         folders.setdefault(str(config_dir(root, rendered)), (rendered, config))
     requests = [request_for(root / folder, rendered, verify_compose=i < COMPOSE_SAMPLE)
                 for i, (folder, (rendered, _)) in enumerate(folders.items())]
-    verdicts = oracle.judge_many(requests)
+    verdicts = cached_judge(oracle, requests)
     assert len(verdicts) >= agreement_configs, f"only {len(verdicts)} distinct configs drawn, the run needs {agreement_configs}"
-    stats = summarise(folders, verdicts)
+    print("\n" + json.dumps(summarise(folders, verdicts), indent=1))  # the run's numbers, shown with -s / -rP
 
     @seed(SEED)
     @settings(max_examples=examples, phases=[Phase.generate, Phase.shrink], **QUIET)
@@ -90,7 +93,38 @@ def test_rules_agree_with_verl_0_9_1_on_generated_configs(oracle, agreement_conf
         assert not problems, f"seed {SEED}\n" + report(rendered, side, problems)
 
     check()
-    print("\n" + json.dumps(stats, indent=1))  # the run's numbers, shown with -s / -rP
+
+
+def cached_judge(oracle, requests: list[dict]) -> dict[str, dict]:
+    """oracle.judge_many, reusing answers kept in $AGREEMENT_CACHE (a folder) from earlier runs.
+
+    An answer depends only on the config text, the heads sent, and the code that produced it (the
+    oracle, the harness, the re-derived checks), so that is its key; a rules change reuses them all.
+    """
+    folder = os.environ.get("AGREEMENT_CACHE")
+    if not folder:
+        return oracle.judge_many(requests)
+    store = Path(folder) / "verdicts.json"
+    kept = json.loads(store.read_text()) if store.exists() else {}
+    keys = {r["dir"]: verdict_key(r) for r in requests}
+    missing = [r for r in requests if keys[r["dir"]] not in kept]
+    for directory, answer in oracle.judge_many(missing).items():
+        kept[keys[directory]] = {k: v for k, v in answer.items() if k != "dir"}
+    store.parent.mkdir(parents=True, exist_ok=True)
+    store.write_text(json.dumps(kept))
+    return {r["dir"]: {**kept[keys[r["dir"]]], "dir": r["dir"]} for r in requests}
+
+
+@functools.lru_cache(maxsize=1)
+def _code_digest() -> bytes:
+    here = Path(__file__).resolve().parent
+    files = (here / "verl_model.py", here / "verl_oracle.py", here.parent / "conformance" / "verl_validate.py")
+    return hashlib.sha1(b"".join(p.read_bytes() for p in files)).digest()
+
+
+def verdict_key(request: dict) -> str:
+    text = (Path(request["dir"]) / "config.yaml").read_bytes()
+    return hashlib.sha1(_code_digest() + text + json.dumps([request.get("heads"), request.get("verify_compose")]).encode()).hexdigest()
 
 
 def summarise(folders: dict, verdicts: dict) -> dict:

@@ -241,3 +241,15 @@ def test_batch_006_rollout_micro_needed_whenever_the_actor_packs_by_count(overri
 def test_batch_005_log_prob_pass_splits_the_way_the_actor_packs(overrides, fails):
     found = any(f.id == "BATCH-005" and LP in f.paths for f in findings_for(overrides))
     assert found == fails
+
+
+@pytest.mark.parametrize("overrides, fails", [
+    # the actor packs by tokens, so the log-prob pass does too, whatever rollout.log_prob_use_dynamic_bsz says
+    ({DYN: True, "actor_rollout_ref.rollout.log_prob_use_dynamic_bsz": False, "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu": 1000}, True),
+    ({DYN: True, "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu": 1000}, True),
+    ({DYN: True, "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu": 1024}, False),
+    ({"actor_rollout_ref.rollout.log_prob_use_dynamic_bsz": True, "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu": 1000}, False),
+])
+def test_batch_007_log_prob_budget_follows_the_actor_packing(overrides, fails):
+    found = any(f.id == "BATCH-007" and "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu" in f.paths for f in findings_for(overrides))
+    assert found == fails

@@ -237,7 +237,7 @@ def check_token_budgets(ctx):
     budgets = []
     if p.actor.dynamic:
         budgets.append((BUDGET_KEY, b.ppo_max_token_len_per_gpu, p.actor.sp))
-    if p.log_prob_dynamic:
+    if p.actor.dynamic:  # the old-log-prob pass runs on the actor's engine, packed as the actor packs
         budgets.append(("actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu", b.log_prob_max_token_len_per_gpu or b.ppo_max_token_len_per_gpu, p.actor.sp))
     if p.need_ref and p.ref_dynamic and not p.ref_in_actor:  # with LoRA the actor computes the reference
         budgets.append(("actor_rollout_ref.ref.log_prob_max_token_len_per_gpu", b.ref_log_prob_max_token_len_per_gpu or b.ppo_max_token_len_per_gpu, p.actor.sp))
