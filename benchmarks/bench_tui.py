@@ -21,8 +21,10 @@
     python benchmarks/bench_tui.py [--repeats N] [--keys N] [--quick] [--phases]
 
 --phases adds, for the start and for the keys, the CPU ms of each part (imports, building the app,
-CSS, layout, frames, rules, the panel's update) from one more instrumented run. BENCH_PROFILE=FILE
-with `--child keys` writes a cProfile (CPU time) of the keystrokes, to read with pstats.
+CSS, layout, frames, rules, the panel's update) from one more instrumented run. To profile, set
+BENCH_PROFILE=FILE.txt (pyinstrument's call tree; pip install pyinstrument) for one child:
+`--child start -- wizard --preset P` (start to first paint) or `--child keys -- wizard --preset P`
+(the keystrokes only); for keys, another file name gets a cProfile of CPU time (read it with pstats).
 """
 
 from __future__ import annotations
@@ -45,14 +47,18 @@ from benchmarks.common import (
     cache_is_warm,
     load_line,
     machine_line,
+    print_phases,
+    profile_text,
     run_fresh,
     table,
+    text_profiler,
     verdict,
 )
 
 SIZE = (100, 40)
 START_RATIO = 1.5
 KEY_BUDGET_MS = 16.0
+PHASES_NOTE = "; layout includes the frame it renders; CSS counts its outermost calls"
 SETTLE_S = 0.1  # a keystroke's frames are done when none came for this long (6 ticks at 60 fps)
 STARTS = {
     "minimal Textual app": ["minimal"],
@@ -99,12 +105,16 @@ def child_start(argv: list[str]) -> None:
     """Print {"painted_at": epoch, "cpu": s, "bytes": n, "screen": name} at the first real frame, then exit."""
 
     phases: dict[str, float] = {}
+    profiler = text_profiler()
 
     def on_paint(app, screen, n_bytes):
         if screen.children:  # the wizard's default screen is empty: wait for the step's screen
             record = {"painted_at": time.time(), "cpu": time.process_time(), "bytes": n_bytes, "screen": type(screen).__name__}
             sys.stdout.write(json.dumps({**record, **({"phases_cpu_ms": phases} if phases else {})}) + "\n")
             sys.stdout.flush()
+            if profiler:
+                profiler.stop()
+                Path(os.environ["BENCH_PROFILE"]).write_text(profile_text(profiler))
             os._exit(0)
 
     _hook_first_paint(on_paint)
@@ -215,12 +225,17 @@ def child_keys(argv: list[str]) -> None:
 
     profile_path = os.environ.get("BENCH_PROFILE")
     profiler = None
-    if profile_path:  # cProfile on CPU time, so that the machine's load does not count; pstats file
+    if profile_path and profile_path.endswith(".txt"):
+        profiler = text_profiler(start=False)
+        profiler.enable, profiler.disable = profiler.start, profiler.stop
+    elif profile_path:  # cProfile on CPU time, so that the machine's load does not count; pstats file
         import cProfile
 
         profiler = cProfile.Profile(time.process_time)
     app.run(headless=True, size=SIZE, auto_pilot=type_keys)
-    if profiler:
+    if profile_path and profile_path.endswith(".txt"):
+        Path(profile_path).write_text(profile_text(profiler))
+    elif profiler:
         profiler.dump_stats(profile_path)
     for record in records:
         sys.stdout.write(json.dumps(record) + "\n")
@@ -302,13 +317,6 @@ def _phases_of_start(argv: list[str], out_dir: str) -> dict[str, float]:
     return {**record["phases_cpu_ms"], "(all, to first paint)": record["cpu"] * 1000}
 
 
-def print_phases(cases: dict[str, dict[str, float]]) -> None:
-    """One table: parts as rows, cases as columns, CPU ms (an instrumented run: a little slower)."""
-    parts = sorted(set().union(*cases.values()), key=lambda p: (p.startswith("("), -max(c.get(p, 0.0) for c in cases.values())))
-    print("where the CPU time goes (ms, one instrumented run; layout includes the frame it renders; CSS counts its outermost calls)")
-    print(table(["part", *cases], [[part, *(f"{c[part]:.0f}" if part in c else "-" for c in cases.values())] for part in parts]))
-
-
 def measure_keys(preset: str, n_keys: int, fps: int, out_dir: str, phases: bool = False) -> list[dict]:
     env = {"TEXTUAL_FPS": str(fps), "BENCH_KEYS": str(n_keys), "BENCH_OUT": out_dir, **({"BENCH_PHASES": "1"} if phases else {})}
     run = _child("keys", ["wizard", "--preset", preset, "--topology", "8xH100"], env=env)
@@ -351,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n1. start to first screen painted: fresh process each, {repeats} alternating repeats")
     print(table(["case", "median ms", "min ms", "max ms", "ratio", "CPU ms", "CPU ratio", "budget"], rows))
     if args.phases:
-        print_phases({name: _phases_of_start(argv, out_dir) for name, argv in STARTS.items()})
+        print_phases({name: _phases_of_start(argv, out_dir) for name, argv in STARTS.items()}, PHASES_NOTE)
 
     print(f"\n2. keystroke in Batch (ppo mini batch size) to repainted findings, fake 8xH100, {n_keys} keys per preset")
     rows = []
@@ -375,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
         print_phases({f"keystroke, {eight_gpu_presets()[0]} (median)": {
             part: Stats([r["phases_cpu_ms"].get(part, 0.0) for r in records]).median
             for part in set().union(*(r["phases_cpu_ms"] for r in records))} | {
-            "(all, to settled)": Stats([r["settled_cpu_ms"] for r in records]).median}})
+            "(all, to settled)": Stats([r["settled_cpu_ms"] for r in records]).median}}, PHASES_NOTE)
     print(table(["preset", "first frame ms", "CPU ms", "settled ms", "CPU ms", "min", "max", "frames", "rules CPU ms",
                  "unpaced settled ms", "findings changed", "budget (settled CPU)"], rows))
     print("(first frame: key press to the first frame after the edit, which shows the new findings; settled: to the last\n"

@@ -176,3 +176,29 @@ def python_floor(repeats: int) -> Stats:
     for _ in range(repeats):
         stats.add(run_fresh([sys.executable, "-c", "pass"]).wall)
     return stats
+
+
+def text_profiler(start: bool = True):
+    """A pyinstrument profiler when BENCH_PROFILE names a .txt file (its call tree goes there), else None."""
+    if not os.environ.get("BENCH_PROFILE", "").endswith(".txt"):
+        return None
+    from pyinstrument import Profiler
+
+    profiler = Profiler(interval=0.0005, async_mode="disabled")
+    if start:
+        profiler.start()
+    return profiler
+
+
+def profile_text(profiler) -> str:
+    """The call tree (library frames folded), then the 30 functions with the most time of their own."""
+    flat = profiler.output_text(unicode=True, flat=True).splitlines()
+    rows = [line for line in flat if line[:1].isdigit()][:30]
+    return profiler.output_text(unicode=True) + "\nby own time:\n" + "\n".join(rows) + "\n"
+
+
+def print_phases(cases: dict[str, dict[str, float]], note: str = "") -> None:
+    """One table: parts as rows, cases as columns, CPU ms (an instrumented run: a little slower)."""
+    parts = sorted(set().union(*cases.values()), key=lambda p: (p.startswith("("), -max(c.get(p, 0.0) for c in cases.values())))
+    print(f"where the CPU time goes (ms, one instrumented run){note}")
+    print(table(["part", *cases], [[part, *(f"{c[part]:.0f}" if part in c else "-" for c in cases.values())] for part in parts]))
