@@ -12,8 +12,8 @@ Two groups, numbered as in the project's research notes on verl's checks:
   the dataclass conversions the TaskRunner does (the ref and critic configs). The conformance tier
   compares this model with verl's own verdict on every generated config, so it cannot drift.
 - ``worker_checks``: what verl only checks later, on GPU machines, from the config alone, written from
-  verl's formulas because a CPU cannot run them: C8-C14, C19 (with the critic engine's remove-padding
-  requirement) and vLLM's split of heads and KV heads over rollout TP (C20) where the model's heads
+  verl's formulas because a CPU cannot run them: C8-C14, C19 (Ulysses sp and Megatron TP against the
+  heads, and the critic engine's remove-padding requirement) and vLLM's split of heads and KV heads over rollout TP (C20) where the model's heads
   are known, B13 (model paths: the harness replaces them by tiny local models), and B16 (the vLLM LoRA
   rank limit: vllm is not installed where the harness runs).
 
@@ -277,6 +277,7 @@ def worker_checks(config: Any, heads: Optional[tuple[int, int]] = None,
     found += _model_paths(f, model_paths or {})
     found += _rollout_layout(c, f)
     mesh_ok = _mesh(f, found)
+    actor_mesh, critic_mesh = f.N % f.mp == 0, not f.need_critic or f.N % f.critic_mp == 0
     found += _dynamic_consistency(c, f)
     if mesh_ok:
         found += _batch_chain(c, f)
@@ -284,7 +285,8 @@ def worker_checks(config: Any, heads: Optional[tuple[int, int]] = None,
     if f.need_critic and not f.megatron and f.critic_sp > 1 and not c.get("critic.model.use_remove_padding", False):
         found.append(("C19-rp", "When using sequence parallelism (ulysses_sequence_parallel_size > 1), use_remove_padding must be on (critic engine)"))
     if heads:
-        found += _heads(c, f, heads)
+        # The engines build their meshes before they split the model: no head check past a failed mesh.
+        found += _heads(c, f, heads, actor_mesh, critic_mesh)
     if f.lora_rank > VLLM_MAX_LORA_RANK and c.get("actor_rollout_ref.rollout.name") == "vllm":
         found.append(("B16", f"lora_rank must be less than or equal to {VLLM_MAX_LORA_RANK}, but got {f.lora_rank}"))
     return found
@@ -392,12 +394,15 @@ def _token_budgets(c: Config, f: Facts) -> list[tuple[str, str]]:
     return out
 
 
-def _heads(c: Config, f: Facts, heads: tuple[int, int]) -> list[tuple[str, str]]:
+def _heads(c: Config, f: Facts, heads: tuple[int, int], actor_mesh: bool, critic_mesh: bool) -> list[tuple[str, str]]:
     num_heads, kv_heads = heads
     out = []
-    sps = [] if f.megatron else [("actor", f.sp)]
-    if f.need_critic and not f.megatron:
+    sps = [] if f.megatron or not actor_mesh else [("actor", f.sp)]
+    if f.need_critic and not f.megatron and critic_mesh:
         sps.append(("critic", f.critic_sp))
+    if f.megatron and actor_mesh and f.tp > 1 and (num_heads % f.tp or kv_heads % f.tp):
+        # megatron-core: divide(num_attention_heads, tp) and divide(num_query_groups, tp); no KV replication.
+        out.append(("C19", f"Megatron TP {f.tp} does not divide {num_heads} heads and {kv_heads} query groups"))
     for role, sp in sps:
         if sp > 1 and (num_heads % sp or (kv_heads % sp and sp % kv_heads)):
             out.append(("C19", f"{role}: {num_heads} heads / {kv_heads} KV heads do not split over ulysses sp {sp}"))

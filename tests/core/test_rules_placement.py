@@ -99,3 +99,21 @@ def test_place_006_critic_engine_sequence_parallelism_needs_remove_padding(overr
 def test_place_012_critic_engine_sequence_parallelism_divides_the_gpus(sp, fails):
     found = any(f.id == "PLACE-012" and ENGINE_SP in f.paths for f in findings_for({**CRITIC, ENGINE_SP: sp}))
     assert found == fails
+
+
+MEGATRON_QWEN3 = {"model_engine": "megatron", "actor_rollout_ref.model.path": "Qwen/Qwen3-8B",  # 32 heads, 8 KV heads
+                  "trainer.nnodes": 2, "trainer.n_gpus_per_node": 8}
+MEG_TP = "actor_rollout_ref.actor.megatron.tensor_model_parallel_size"
+
+
+@pytest.mark.parametrize("tp, fails", [(16, True), (8, False), (4, False)])
+def test_place_005_megatron_tp_must_divide_the_kv_heads(tp, fails):
+    from wizard.detect.models import inspect_models
+    from wizard.core.layers import build
+
+    values = {**BASE, **MEGATRON_QWEN3, MEG_TP: tp}
+    found = [f for f in findings_for({**MEGATRON_QWEN3, MEG_TP: tp}, **inspect_models(build([("t", values)]).answers, "cluster"))
+             if f.id == "PLACE-005" and "replicate" in f.message]
+    assert bool(found) == fails
+    if fails:
+        assert {MEG_TP: 8} in [fix.set for fix in found[0].fixes]

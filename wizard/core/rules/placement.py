@@ -63,6 +63,29 @@ def check_megatron_fit(ctx):
                     [Fix({MEG + "tensor_model_parallel_size": v}, f"Megatron TP {v}") for v in _fitting_tps(N, p.gpus_per_node, tp)])
 
 
+def check_megatron_kv_groups(ctx):
+    """PLACE-005 for the one Megatron split vLLM allows and Megatron does not: TP a multiple of the KV heads.
+
+    megatron-core divides the query groups (KV heads) by TP (`divide(num_query_groups, tp)`), where vLLM
+    replicates KV heads over a larger TP; the other head splits are checked with the model's facts elsewhere.
+    """
+    from wizard.core.model_facts import facts_for
+
+    p, e = ctx.plan, ctx.answers.engine
+    facts = facts_for(ctx.models, ctx.answers.models.actor_path) if p.engine == "megatron" else None
+    if facts is None or not facts.num_heads:
+        return
+    heads, kv, tp = facts.num_heads, facts.kv_heads, e.megatron_tp
+    if tp <= 1 or heads % tp or kv % tp == 0:
+        return
+    fits = [d for d in divisors(p.n_gpus) if d <= p.gpus_per_node and heads % d == 0 and kv % d == 0
+            and p.n_gpus % (d * e.megatron_pp * e.megatron_cp) == 0 and d != tp]
+    fixes = [Fix({MEG + "tensor_model_parallel_size": d}, f"Megatron TP {d}") for d in sorted(fits, key=lambda d: (abs(d - tp), -d))[:2]]
+    yield error("PLACE-005", [MEG + "tensor_model_parallel_size"],
+                f"Megatron TP {tp} cannot split the {kv} KV heads of {facts.path}: Megatron divides the query groups by TP "
+                f"and, unlike vLLM, does not replicate them", why("PLACE-005"), fixes)
+
+
 def check_sp_needs_remove_padding(ctx):
     a, p = ctx.answers, ctx.plan
     if p.engine == "dp" and a.engine.ulysses_sp > 1 and not a.models.use_remove_padding:
@@ -146,5 +169,5 @@ def check_rollout_layout(ctx):
                     why("PLACE-013"), [Fix({"actor_rollout_ref.rollout.pipeline_model_parallel_size": None}, "no rollout pipeline parallelism")])
 
 
-RULES = [check_rollout_tp_divides, check_rollout_tp_in_node, check_megatron_fit, check_sp_needs_remove_padding, check_sp_divides,
+RULES = [check_rollout_tp_divides, check_rollout_tp_in_node, check_megatron_fit, check_megatron_kv_groups, check_sp_needs_remove_padding, check_sp_divides,
          check_capacity, check_pools, check_rollout_layout]
