@@ -7,6 +7,7 @@ from typing import Any
 
 import yaml
 
+from wizard.detect import yaml_input
 from wizard.core.layers import check_address, flatten_answers_doc
 from wizard.errors import UsageError
 
@@ -34,7 +35,9 @@ def read_answers_file(path: str) -> dict[str, Any]:
 
     text = read_text(Path(path))
     try:
-        doc = yaml.safe_load(text)
+        doc = yaml_input.load_one(text)
+    except yaml_input.YAMLShapeError as exc:
+        raise UsageError(f"--answers {path}: {exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""

@@ -13,6 +13,7 @@ import yaml
 from wizard.core import verl_schema
 from wizard.core.answers import SECTIONS
 from wizard.core.layers import ENGINE_GROUP, flatten_answers_doc
+from wizard.detect import yaml_input
 from wizard.errors import UsageError
 
 MAX_BYTES = 8 * 1024 * 1024
@@ -82,7 +83,9 @@ def _engine_of_defaults(defaults: Any) -> str:
 
 def read_yaml_config(path: Path, text: str) -> CheckInput:
     try:
-        doc = yaml.safe_load(text)
+        doc = yaml_input.load_one(text)
+    except yaml_input.YAMLShapeError as exc:
+        raise UsageError(f"{path}: {exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""

@@ -18,12 +18,12 @@ from typing import Any, Optional
 import yaml
 
 from wizard.core.rules.deploy_facts import TOKEN_LOCAL, DeployFacts, NodeGroup, kuberay_token_source
+from wizard.detect import yaml_input
 from wizard.detect.config_files import CheckInput, read_launch_script, read_text, read_yaml_config
 from wizard.errors import UsageError
 
 TARGET_OF_KIND = {"RayJob": "kuberay-job", "RayCluster": "kuberay-cluster", "Job": "k8s-job", "Pod": "k8s-job"}
 GPU_KEYS = ("nvidia.com/gpu", "amd.com/gpu")
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _QTY = re.compile(r"^([0-9.]+)(m|k|Ki|M|Mi|G|Gi|T|Ti)?$")
 
 
@@ -38,8 +38,8 @@ def looks_like_manifest(path: Path, text: str) -> bool:
     """A Kubernetes manifest (apiVersion + kind), a Slurm batch script, or a `ray job submit` script."""
     if path.suffix in (".yaml", ".yml", ".json"):
         try:
-            return any(isinstance(d, dict) and "apiVersion" in d and "kind" in d for d in yaml.load_all(text, Loader=_LOADER))
-        except yaml.YAMLError:
+            return any(isinstance(d, dict) and "apiVersion" in d and "kind" in d for d in yaml_input.load_all(text))
+        except (yaml.YAMLError, yaml_input.YAMLShapeError):
             return False
     return bool(re.search(r"^#SBATCH\s", text, re.M) or re.search(r"^[^#\n]*\bray\s+job\s+submit\b", text, re.M))
 
@@ -151,8 +151,8 @@ class _K8sReader:
         driver_env = dict(head_env)
         if kind == "RayJob":
             try:
-                runtime = yaml.safe_load(spec.get("runtimeEnvYAML") or "") or {}
-            except yaml.YAMLError:
+                runtime = yaml_input.load_one(spec.get("runtimeEnvYAML") or "") or {}
+            except (yaml.YAMLError, yaml_input.YAMLShapeError):
                 runtime = {}
             driver_env.update({str(k): str(v) for k, v in ((runtime.get("env_vars") or {}) if isinstance(runtime, dict) else {}).items()})
             sub = (((spec.get("submitterPodTemplate") or {}).get("spec") or {}).get("containers") or [{}])[0]
@@ -235,7 +235,9 @@ def config_for(path: Path, docs: list[dict], main: dict) -> CheckInput:
 
 def read_k8s(path: Path, text: str) -> ManifestInput:
     try:
-        docs = [d for d in yaml.load_all(text, Loader=_LOADER) if isinstance(d, dict)]
+        docs = [d for d in yaml_input.load_all(text) if isinstance(d, dict)]
+    except yaml_input.YAMLShapeError as exc:
+        raise UsageError(f"{path}: {exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise UsageError(f"{path}: YAML syntax error{f' at line {mark.line + 1}' if mark else ''}") from None
