@@ -172,6 +172,20 @@ async def test_switch_to_chinese_shows_chinese_findings(tmp_path):
         rendered = str(panel.query_one("#findings-list").get_option_at_index(0).prompt)
         assert any("\u4e00" <= ch <= "\u9fff" for ch in rendered), rendered
         assert "ppo_mini_batch_size 256 大于 train_batch_size 100" in rendered, rendered
+        panel.query_one("#findings-list").focus()
+        await pilot.pause()
+        footer = footer_labels(app)
+        assert {"下一步", "上一步", "应用修复"} <= footer, footer
+        assert not footer & {"Next step", "Previous step", "Apply fix", "Fix", "Why"}, footer
+        app.switch_language("en")
+        await pilot.pause()
+        await go(pilot, "batch")
+        assert {"Next step", "Previous step"} <= footer_labels(app)
+
+
+def footer_labels(app) -> set[str]:
+    """The descriptions the footer shows for the current screen (and its focused widgets)."""
+    return {b.description for b in (a.binding for a in app.screen.active_bindings.values()) if b.show}
 
 
 async def test_f1_shows_help_for_the_focused_field(tmp_path):

@@ -72,6 +72,7 @@ STRINGS = {
     "key.save": "Save answers",
     "key.quit": "Quit",
     "key.fix": "Apply fix",
+    "key.why": "Why",
     "exit.written": "Written by verl-wizard:",
     "exit.launch": "Launch: {command}",
     "exit.nothing": "verl-wizard: nothing written.",

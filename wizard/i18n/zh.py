@@ -72,6 +72,7 @@ STRINGS = {
     "key.save": "保存答案",
     "key.quit": "退出",
     "key.fix": "应用修复",
+    "key.why": "原因",
     "exit.written": "verl-wizard 已写出：",
     "exit.launch": "启动命令：{command}",
     "exit.nothing": "verl-wizard：没有写出任何文件。",

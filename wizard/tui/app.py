@@ -17,6 +17,7 @@ from wizard.core.keymap import field_help
 from wizard.emit.writer import conflicts
 from wizard.errors import UsageError
 from wizard.i18n import field_help_text, set_language, t
+from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.commands import WizardCommands
 from wizard.tui.messages import AnswerChanged, FixRequested, JumpRequested, StepRequested
 from wizard.tui.session import Session
@@ -36,14 +37,14 @@ def _screen_classes():
             "hardware": HardwareScreen, "deployment": DeploymentScreen, "review": ReviewScreen}
 
 
-class WizardApp(App[list[str]]):
+class WizardApp(LocalizedBindings, App[list[str]]):
     TITLE = "verl-wizard"
     CSS_PATH = "styles/app.tcss"
     COMMANDS = App.COMMANDS | {WizardCommands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (96, "-wide")]
     BINDINGS = [
-        Binding("escape", "quit_now", t("dialog.cancel"), show=False, id="cancel"),
-        Binding("ctrl+c", "quit_now", t("dialog.cancel"), show=False, priority=True, id="cancel-ctrl-c"),
+        Binding("escape", "quit_now", "dialog.cancel", show=False, id="cancel"),
+        Binding("ctrl+c", "quit_now", "dialog.cancel", show=False, priority=True, id="cancel-ctrl-c"),
     ]
 
     def __init__(self, session: Session, answers_path: str = "verl-wizard-answers.yaml", start_step: str = "start") -> None:

@@ -10,6 +10,7 @@ from textual.widgets import Footer, Header, Static
 
 from wizard.core.plan import need_critic
 from wizard.i18n import t
+from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.steps import fields_of
 from wizard.tui.widgets.field_row import FieldRow
 from wizard.tui.widgets.findings_panel import FindingsPanel
@@ -66,16 +67,16 @@ def visible(field: str, answers) -> bool:
     return True
 
 
-class StepScreen(Screen):
+class StepScreen(LocalizedBindings, Screen):
     """A step. Subclasses set STEP and may add widgets around the field rows with compose_extra()."""
 
     STEP = ""
     BINDINGS = [
-        Binding("ctrl+n,pagedown", "app.next_step", t("key.next"), id="next-step"),
-        Binding("ctrl+b,pageup", "app.prev_step", t("key.prev"), id="prev-step"),
-        Binding("f1", "app.help", t("key.help"), id="help"),
-        Binding("ctrl+s", "app.save_answers", t("key.save"), id="save-answers"),
-        Binding("ctrl+q", "app.ask_quit", t("key.quit"), id="quit", priority=True),
+        Binding("ctrl+n,pagedown", "app.next_step", "key.next", id="next-step"),
+        Binding("ctrl+b,pageup", "app.prev_step", "key.prev", id="prev-step"),
+        Binding("f1", "app.help", "key.help", id="help"),
+        Binding("ctrl+s", "app.save_answers", "key.save", id="save-answers"),
+        Binding("ctrl+q", "app.ask_quit", "key.quit", id="quit", priority=True),
     ]
 
     @property

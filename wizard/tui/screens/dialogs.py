@@ -10,12 +10,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from wizard.i18n import t
+from wizard.tui.bindings import LocalizedBindings
 
 
-class ConfirmReplace(ModalScreen[bool]):
+class ConfirmReplace(LocalizedBindings, ModalScreen[bool]):
     """Shows the diff of every file that would change; dismisses with True only on Replace."""
 
-    BINDINGS = [Binding("escape", "keep", t("confirm.no"))]
+    BINDINGS = [Binding("escape", "keep", "confirm.no")]
 
     def __init__(self, out_dir: str, diffs: dict[str, str]) -> None:
         super().__init__(id="confirm-replace")
@@ -38,8 +39,8 @@ class ConfirmReplace(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class HelpDialog(ModalScreen[None]):
-    BINDINGS = [Binding("escape,f1", "close", t("help.close"))]
+class HelpDialog(LocalizedBindings, ModalScreen[None]):
+    BINDINGS = [Binding("escape,f1", "close", "help.close")]
 
     def __init__(self, title: str, body: str) -> None:
         super().__init__(id="help-dialog")
@@ -55,10 +56,10 @@ class HelpDialog(ModalScreen[None]):
         self.dismiss(None)
 
 
-class QuitDialog(ModalScreen[str]):
+class QuitDialog(LocalizedBindings, ModalScreen[str]):
     """Ask whether to save the answers: dismisses with "save", "quit" or "cancel"."""
 
-    BINDINGS = [Binding("escape", "cancel", t("dialog.cancel"))]
+    BINDINGS = [Binding("escape", "cancel", "dialog.cancel")]
 
     def __init__(self, path: str) -> None:
         super().__init__(id="quit-dialog")

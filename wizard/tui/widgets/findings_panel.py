@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 from wizard.core.findings import Finding, Severity
 from wizard.core.rules.catalogue import CATALOGUE
 from wizard.i18n import finding_message, rule_text, t
+from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.messages import FixRequested, JumpRequested
 
 MARK = {Severity.ERROR: "✗", Severity.WARNING: "!", Severity.INFO: "i"}
@@ -27,11 +28,11 @@ def finding_text(finding: Finding) -> Text:
     return text
 
 
-class FindingList(OptionList):
+class FindingList(LocalizedBindings, OptionList):
     BINDINGS = [
-        Binding("f", "apply(1)", "Fix", id="apply-fix"),
+        Binding("f", "apply(1)", "key.fix", id="apply-fix"),
         *[Binding(str(n), f"apply({n})", show=False) for n in range(1, 10)],
-        Binding("w", "toggle_why", "Why", id="toggle-why"),
+        Binding("w", "toggle_why", "key.why", id="toggle-why"),
     ]
 
     def action_apply(self, n: int) -> None:
