@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import yaml
 
@@ -57,22 +57,38 @@ def topology_layer(spec: str | None):
     return topo, {"trainer.n_gpus_per_node": len(topo.gpus), "trainer.nnodes": getattr(topo, "nodes", 1)}
 
 
-# What the rules can learn from the world besides the answers: each entry is (module, function) in
-# wizard.detect, called as function(answers, mode) -> dict of RuleContext fields (e.g. {"data": ...}).
-INSPECTORS = (("wizard.detect.data", "inspect_data"), ("wizard.detect.models", "inspect_models"))
+# What the rules can learn from the world besides the answers: each entry is (module, function, inputs) in
+# wizard.detect: function(answers, mode) -> dict of RuleContext fields (e.g. {"data": ...}); inputs(answers,
+# mode) -> a hashable key of everything that function reads from the answers.
+INSPECTORS = (
+    ("wizard.detect.data", "inspect_data", "data_inputs"),
+    ("wizard.detect.models", "inspect_models", "model_inputs"),
+)
 
 
-def gather(answers, mode: str) -> dict[str, Any]:
-    """Facts read from local files (data files, model configs) for the rules; nothing is downloaded."""
+def gather(answers, mode: str, cache: Optional[dict] = None) -> dict[str, Any]:
+    """Facts read from local files (data files, model configs) for the rules; nothing is downloaded.
+
+    With ``cache`` (a dict the caller keeps, as the TUI's session does across edits) an inspector whose
+    inputs did not change since the last call is not run again: a keystroke in a batch field must not
+    re-read data files. The caller empties the cache to read the files again.
+    """
     import importlib
 
     facts: dict[str, Any] = {}
-    for module_name, function in INSPECTORS:
+    for module_name, function, inputs in INSPECTORS:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
             if exc.name != module_name:
                 raise
             continue
-        facts.update(getattr(module, function)(answers, mode))
+        if cache is None:
+            facts.update(getattr(module, function)(answers, mode))
+            continue
+        key = getattr(module, inputs)(answers, mode)
+        hit = cache.get(function)
+        if hit is None or hit[0] != key:
+            hit = cache[function] = (key, getattr(module, function)(answers, mode))
+        facts.update(hit[1])
     return facts

@@ -230,6 +230,14 @@ def data_paths(answers) -> list[tuple[str, str]]:
     return out
 
 
+def data_inputs(answers, mode: str = "local") -> tuple:
+    """Everything inspect_data reads from the answers (a cache key)."""
+    extra = answers.extra
+    return (mode, tuple(data_paths(answers)), answers.models.actor_path, answers.data.prompt_key,
+            repr(extra.get("actor_rollout_ref.model.tokenizer_path")), repr(extra.get("data.apply_chat_template_kwargs")),
+            repr(extra.get("data.reward_fn_key")))
+
+
 def inspect_data(answers, mode: str = "local") -> dict[str, Any]:
     """{"data": DataReport} for the rules: local files scanned within a small budget; never raises on bad data."""
     report = DataReport()

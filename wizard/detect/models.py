@@ -23,6 +23,12 @@ TOKENIZER_LIMIT = 64 << 20
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "tiktoken.model", "vocab.txt")
 
 
+def model_inputs(answers, mode: str) -> tuple:
+    """Everything inspect_models reads from the answers (a cache key)."""
+    m = answers.models
+    return (m.actor_path, m.critic_path, m.reward_model_enable, m.reward_model_path)
+
+
 def inspect_models(answers, mode: str) -> dict[str, Any]:
     """{"models": {role: ModelFacts}} for the actor, the critic and the reward model, where they can be read."""
     m = answers.models

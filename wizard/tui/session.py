@@ -34,6 +34,7 @@ class Session:
     layered: LayeredAnswers = field(init=False)
     ctx: RuleContext = field(init=False)
     findings: list[Finding] = field(init=False)
+    facts_cache: dict = field(default_factory=dict, repr=False)  # gather's reads, reused while their inputs hold
 
     def __post_init__(self) -> None:
         self.refresh()
@@ -42,6 +43,7 @@ class Session:
     def refresh(self) -> None:
         """Rebuild answers from the layers and edits, and re-run every rule."""
         self.layered = self._build(self.edits)
+        self.facts_cache.clear()  # a refresh reads data files and model folders again
         self.evaluate()
 
     def _build(self, edits: dict[str, Any]) -> LayeredAnswers:
@@ -51,7 +53,7 @@ class Session:
 
     def evaluate(self) -> None:
         answers = self.layered.answers
-        self.ctx = context_for(answers, self.layered.flat, mode=self.mode, topology=self.topology, **gather(answers, self.mode))
+        self.ctx = context_for(answers, self.layered.flat, mode=self.mode, topology=self.topology, **gather(answers, self.mode, self.facts_cache))
         self.findings = evaluate(self.ctx)
 
     # -- edits ---------------------------------------------------------------------------------------

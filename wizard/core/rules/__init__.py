@@ -34,14 +34,15 @@ class RuleContext:
     script: Any = None  # the LaunchScript `check` read (overrides with their +/~ prefixes, shell problems)
 
 
-# One module per family; each exports RULES. Order is only the order of evaluation.
+# One module per family; each exports RULES and FAMILIES (the id prefixes its rules emit). Order is only
+# the order of evaluation.
 RULE_MODULES = ("schema", "roles", "batch", "placement", "topology", "models", "data", "deploy", "script")
 
 
-def _registry() -> list[Rule]:
+def _registry() -> list[tuple[Rule, tuple[str, ...]]]:
     import importlib
 
-    rules: list[Rule] = []
+    rules: list[tuple[Rule, tuple[str, ...]]] = []
     for name in RULE_MODULES:
         try:
             module = importlib.import_module(f"wizard.core.rules.{name}")
@@ -49,18 +50,23 @@ def _registry() -> list[Rule]:
             if exc.name != f"wizard.core.rules.{name}":
                 raise
             continue  # a family whose module has not landed yet
-        rules.extend(module.RULES)
+        rules.extend((rule, module.FAMILIES) for rule in module.RULES)
     return rules
 
 
-_RULES: list[Rule] | None = None
+_RULES: list[tuple[Rule, tuple[str, ...]]] | None = None
 
 
-def all_rules() -> list[Rule]:
+def registered() -> list[tuple[Rule, tuple[str, ...]]]:
+    """Every rule with the id prefixes its module declares, in evaluation order."""
     global _RULES
     if _RULES is None:
         _RULES = _registry()
     return _RULES
+
+
+def all_rules() -> list[Rule]:
+    return [rule for rule, _ in registered()]
 
 
 def context_for(answers: Answers, flat: Optional[dict] = None, **kwargs: Any) -> RuleContext:
@@ -68,9 +74,14 @@ def context_for(answers: Answers, flat: Optional[dict] = None, **kwargs: Any) ->
 
 
 def run_rules(ctx: RuleContext, family: Optional[str] = None) -> list[Finding]:
-    """All findings, unverified fixes, optionally only those of one family prefix (e.g. "BATCH")."""
+    """All findings, unverified fixes, optionally only those of one family prefix (e.g. "BATCH").
+
+    With a family, only the modules that declare it run (the others cannot emit its ids).
+    """
     findings: list[Finding] = []
-    for rule in all_rules():
+    for rule, families in registered():
+        if family is not None and family not in families:
+            continue
         for finding in rule(ctx):
             if family is None or finding.id.startswith(family + "-"):
                 findings.append(finding)
@@ -80,7 +91,7 @@ def run_rules(ctx: RuleContext, family: Optional[str] = None) -> list[Finding]:
 def evaluate(ctx: RuleContext) -> list[Finding]:
     """All findings, errors first, each error and warning carrying only fixes that were checked to work."""
     findings = run_rules(ctx)
-    tried: dict[tuple, Optional[list[Finding]]] = {}  # one rules run per distinct fix, shared by the findings offering it
+    tried: dict[tuple, Optional[list[Finding]]] = {}  # one family run per distinct fix, shared by the findings offering it
     checked = [_with_working_fixes(ctx, f, findings, tried) if f.severity is not Severity.INFO and f.fixes else f for f in findings]
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     return sorted(checked, key=lambda f: (order[f.severity], f.id))
@@ -114,9 +125,11 @@ def _with_working_fixes(ctx: RuleContext, finding: Finding, findings: list[Findi
     """The finding with only the fixes that remove it and add no error of its family.
 
     `findings` are all the findings of ctx (the rules are pure, so they are the "before" state) and
-    `tried` caches the findings after each fix (None: the fix does not apply), keyed by the fix's values.
+    `tried` caches the family's findings after each fix (None: the fix does not apply), keyed by the
+    family and the fix's values.
     """
-    prefix = finding.id.split("-")[0] + "-"
+    family = finding.id.split("-")[0]
+    prefix = family + "-"
 
     def errors(found: list[Finding]) -> set[tuple]:
         return {_key(f) for f in found if f.severity is Severity.ERROR and f.id.startswith(prefix)}
@@ -124,10 +137,10 @@ def _with_working_fixes(ctx: RuleContext, finding: Finding, findings: list[Findi
     before = errors(findings)
     kept = []
     for fix in finding.fixes:
-        key = _fix_key(fix.set)
+        key = (family, _fix_key(fix.set))
         if key not in tried:
             try:
-                tried[key] = run_rules(apply_fix(ctx, fix.set))
+                tried[key] = run_rules(apply_fix(ctx, fix.set), family)
             except UsageError:
                 tried[key] = None
         if tried[key] is None:

@@ -14,7 +14,7 @@ from wizard.core.findings import Fix, error, warning
 from wizard.core.keymap import verl_to_field
 from wizard.core.plan import extra_or_default
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.fixes import both_ways, divisors
+from wizard.core.rules.fixes import both_ways, closest_of, divisors
 from wizard.core.verl_schema import GROUP_ESTIMATORS
 
 B_KEY = "data.train_batch_size"
@@ -75,7 +75,7 @@ def hint_train_multiple_of_mini(ctx):
             share = v * n / dp
             return B % v == 0 and share == int(share) and (not mu or ctx.plan.actor.dynamic or int(share) % mu == 0)
 
-        fixes = [Fix({M_KEY: v}, f"ppo_mini_batch_size {v}") for v in both_ways(m, splits, hi=B)]
+        fixes = [Fix({M_KEY: v}, f"ppo_mini_batch_size {v}") for v in closest_of(m, divisors(B), splits)]
         yield warning("BATCH-003", [B_KEY, M_KEY], f"train_batch_size {B} is not a multiple of ppo_mini_batch_size {m}; verl pads {(-B) % m} dummy prompts each step", why("BATCH-003"), fixes)
 
 
@@ -341,6 +341,7 @@ def check_log_prob_dynamic_matches(ctx):
                     why("BATCH-014"), [Fix({key: None}, "follow the actor")])
 
 
+FAMILIES = ('BATCH',)  # the id prefixes these rules emit (fix checks run only a family's modules)
 RULES = [check_batch_divisible, check_mini_le_train, hint_train_multiple_of_mini, check_actor_chain, check_critic_chain,
          check_log_prob_micro, check_micro_sizes_set, check_token_budgets, check_group_needs_n, hint_gae_with_n,
          hint_optimizer_steps, check_separate_async_sync, check_log_prob_dynamic_matches]

@@ -46,6 +46,8 @@ def _configured(ctx):
 def _read(ctx, kinds=("rl", "rm", "sft")):
     """(key, path, report) for every configured path that was read, of one of `kinds`."""
     files = getattr(ctx.data, "files", None) or {}
+    if not files:
+        return  # nothing was read (cluster mode): skip walking the paths, as every data rule asks
     for key, path in _configured(ctx):
         report = files.get(path)
         if report is not None and report.status == "read" and report.kind in kinds:
@@ -83,6 +85,8 @@ def check_tilde_paths(ctx):
 
 def check_unreadable(ctx):
     files = getattr(ctx.data, "files", None) or {}
+    if not files:
+        return  # nothing was read (cluster mode): skip walking the paths, as every data rule asks
     for key, path in _configured(ctx):
         report = files.get(path)
         if report is not None and report.status == "unreadable":
@@ -352,5 +356,6 @@ def check_messages(ctx):
         yield from _chat_findings("DATA-007", [key], path, column, facts, report)
 
 
+FAMILIES = ('DATA', 'BATCH', 'ROLE')  # the id prefixes these rules emit (fix checks run only a family's modules)
 RULES = [check_tilde_paths, check_unreadable, info_not_checked, check_prompt_column, check_prompt_shape, check_ground_truth,
          check_data_sources, hint_prompt_lengths, check_rows_per_batch, check_pairs, check_messages]

@@ -336,4 +336,5 @@ def check_deployment(ctx):
         yield from check(ctx, facts)
 
 
+FAMILIES = ('DEPLOY',)  # the id prefixes these rules emit (fix checks run only a family's modules)
 RULES = [check_deployment]

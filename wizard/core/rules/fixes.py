@@ -22,6 +22,14 @@ def both_ways(value: int, ok: Callable[[int], bool], **bounds) -> list[int]:
     return sorted(found, key=lambda v: (abs(v - value), v))
 
 
+def closest_of(value: int, candidates: list[int], ok: Callable[[int], bool]) -> list[int]:
+    """Like both_ways() over a known candidate list (e.g. the divisors of a batch): the nearest one below
+    and the nearest above ``value`` for which ok() holds, the closer first."""
+    down = next((v for v in sorted((c for c in candidates if c < value), reverse=True) if ok(v)), None)
+    up = next((v for v in sorted(c for c in candidates if c > value) if ok(v)), None)
+    return sorted((v for v in (down, up) if v is not None), key=lambda v: (abs(v - value), v))
+
+
 def divisors(n: int) -> list[int]:
     small = [d for d in range(1, int(n**0.5) + 1) if n % d == 0]
     return sorted(set(small + [n // d for d in small]))

@@ -244,4 +244,5 @@ def _kv_fixes(ctx, phase, mib, tps):
     return tp_fixes(Search(ctx, phase, mib, ctx.models), ctx.plan.rollout_tp, tps)
 
 
+FAMILIES = ('PLACE', 'ROLE')  # the id prefixes these rules emit (fix checks run only a family's modules)
 RULES = [check_reward_model_head, hint_tokenizers, hint_critic_from_reward_model, check_heads_divide, check_memory]

@@ -169,5 +169,6 @@ def check_rollout_layout(ctx):
                     why("PLACE-013"), [Fix({"actor_rollout_ref.rollout.pipeline_model_parallel_size": None}, "no rollout pipeline parallelism")])
 
 
+FAMILIES = ('PLACE',)  # the id prefixes these rules emit (fix checks run only a family's modules)
 RULES = [check_rollout_tp_divides, check_rollout_tp_in_node, check_megatron_fit, check_megatron_kv_groups, check_sp_needs_remove_padding, check_sp_divides,
          check_capacity, check_pools, check_rollout_layout]

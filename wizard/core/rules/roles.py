@@ -111,5 +111,6 @@ def check_filter_groups_reward_pool(ctx):
         )
 
 
+FAMILIES = ('ROLE',)  # the id prefixes these rules emit (fix checks run only a family's modules)
 RULES = [check_actor_path, check_critic_path, hint_critic_is_reward_model, check_reward_source, hint_unused_critic,
          check_model_paths, info_reference, check_filter_groups_reward_pool]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from wizard.core import verl_schema
 from wizard.core.findings import Fix, error, warning
 from wizard.core.keymap import field_to_verl
@@ -64,15 +66,27 @@ def hint_legacy_keys(ctx):
         yield warning("KEY-003", [key], f"{key} is read by verl 0.9 no more; its value {value!r} has no effect", why("KEY-003"), fixes)
 
 
+@lru_cache(maxsize=1)
+def _fields_with_allowed_values() -> tuple[tuple[str, str, str], ...]:
+    """(section, attribute, verl key) of the answer fields whose verl key has a closed set of values."""
+    return tuple((*name.partition(".")[::2], key) for name, key in field_to_verl().items()
+                 if verl_schema.allowed_values(key) is not None)
+
+
 def _values_to_check(ctx):
+    """(verl key, value) of every answer whose key has allowed values: typed fields, then extra keys."""
     a = ctx.answers
-    table = field_to_verl()
-    for field_name, key in table.items():
-        section, _, attr = field_name.partition(".")
+    for section, attr, key in _fields_with_allowed_values():
         yield key, getattr(getattr(a, section), attr)
+    typed = _typed_keys()
     for key, value in a.extra.items():
-        if key not in table.values():
+        if key not in typed:
             yield key, value
+
+
+@lru_cache(maxsize=1)
+def _typed_keys() -> frozenset[str]:
+    return frozenset(field_to_verl().values())
 
 
 def check_allowed_values(ctx):
@@ -112,4 +126,5 @@ def check_validation_sampling(ctx):
         )
 
 
+FAMILIES = ('KEY',)  # the id prefixes these rules emit (fix checks run only a family's modules)
 RULES = [check_unknown_keys, check_mandatory, hint_legacy_keys, check_allowed_values, check_validation_sampling]

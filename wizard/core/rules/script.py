@@ -153,4 +153,5 @@ def check_foreign_config(ctx):
         "(`verl-wizard new --from-script` rebuilds the run on verl's own config)"))
 
 
+FAMILIES = ('SCRIPT',)  # the id prefixes these rules emit (fix checks run only a family's modules)
 RULES = [check_shell_problems, check_plus_prefixes, check_foreign_config]

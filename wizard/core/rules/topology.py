@@ -91,4 +91,5 @@ def hint_no_rdma(ctx):
                       why("PLACE-011"))
 
 
+FAMILIES = ('PLACE',)  # the id prefixes these rules emit (fix checks run only a family's modules)
 RULES = [hint_weak_tp_links, hint_gpu_count_differs, hint_no_rdma]

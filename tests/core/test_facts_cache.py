@@ -1,0 +1,87 @@
+"""The session reuses what it read from local files while the answers those reads depend on are unchanged.
+
+A keystroke in a batch field must not re-read data files; an edit to a data path, the prompt key or the
+model must; Session.refresh() reads everything again.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from wizard.commands.common import INSPECTORS
+from wizard.detect import data as data_module
+from wizard.detect import models as models_module
+from wizard.tui.session import Session
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    calls = {"inspect_data": 0, "inspect_models": 0}
+    for module, name in ((data_module, "inspect_data"), (models_module, "inspect_models")):
+        real = getattr(module, name)
+
+        def wrapper(*args, _real=real, _name=name, **kwargs):
+            calls[_name] += 1
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, wrapper)
+    return calls
+
+
+def write_rows(path, prompt):
+    rows = [{"data_source": "openai/gsm8k", "prompt": prompt, "reward_model": {"ground_truth": "1"}}] * 4
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+
+
+def session_on(tmp_path) -> Session:
+    train = tmp_path / "train.jsonl"
+    write_rows(train, [{"role": "user", "content": "1+1?"}])
+    session = Session(mode="local")
+    session.set("data.train_files", str(train))
+    session.set("data.val_files", str(train))
+    return session
+
+
+def test_a_batch_edit_reads_nothing_again(tmp_path, counted):
+    session = session_on(tmp_path)
+    before = dict(counted)
+    session.set("data.train_batch_size", 8)
+    session.set("actor_rollout_ref.actor.ppo_mini_batch_size", 4)
+    assert counted == before
+
+
+@pytest.mark.parametrize("address, value, inspector", [
+    ("data.prompt_key", "question", "inspect_data"),
+    ("actor_rollout_ref.model.path", "Qwen/Qwen2.5-0.5B-Instruct", "inspect_models"),
+    ("actor_rollout_ref.model.path", "Qwen/Qwen2.5-0.5B-Instruct", "inspect_data"),  # its tokenizer counts lengths
+])
+def test_an_edit_to_what_a_read_depends_on_reads_again(tmp_path, counted, address, value, inspector):
+    session = session_on(tmp_path)
+    before = counted[inspector]
+    session.set(address, value)
+    assert counted[inspector] == before + 1
+
+
+def test_findings_follow_a_changed_path_and_a_refresh(tmp_path):
+    session = session_on(tmp_path)
+    assert "DATA-003" not in {f.id for f in session.findings}
+    bad = tmp_path / "bad.jsonl"
+    write_rows(bad, "a plain string, not a chat list")
+    session.set("data.train_files", str(bad))
+    assert "DATA-003" in {f.id for f in session.findings}
+    # the same path rewritten on disk: kept from the cache until the user asks for a fresh read
+    write_rows(bad, [{"role": "user", "content": "fine now"}])
+    session.set("data.train_batch_size", 4)
+    assert "DATA-003" in {f.id for f in session.findings}
+    session.refresh()
+    assert "DATA-003" not in {f.id for f in session.findings}
+
+
+def test_every_inspector_names_its_inputs():
+    import importlib
+
+    for module_name, function, inputs in INSPECTORS:
+        module = importlib.import_module(module_name)
+        assert callable(getattr(module, function)) and callable(getattr(module, inputs))
