@@ -10,5 +10,3 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         total = sum(tally.COUNTS.values())
         parts = ", ".join(f"{name} {count}" for name, count in sorted(tally.COUNTS.items()))
         terminalreporter.write_line(f"fuzz: {total} inputs ({parts}); slowest {tally.SLOWEST[0]:.2f} s ({tally.SLOWEST[1]})")
-        for name, count in sorted(tally.KNOWN.items()):
-            terminalreporter.write_line(f"fuzz: known break hit {count} times, left to its owner: {name}")

@@ -6,7 +6,6 @@ import collections
 
 COUNTS: collections.Counter = collections.Counter()
 SLOWEST: list = [0.0, ""]
-KNOWN: collections.Counter = collections.Counter()  # known breaks hit, by name and owner
 
 
 def record(command: str, seconds: float, argv: list[str]) -> None:

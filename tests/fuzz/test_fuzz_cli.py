@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,9 +22,9 @@ from hypothesis import strategies as st
 
 from tests.agreement.tiers import skip_unless_conformance
 from tests.fuzz import tally
-from tests.fuzz.data_files import data_files, write
+from tests.fuzz.data_files import data_files
 from tests.fuzz.inputs import scripts, topologies, yaml_answers, yaml_configs
-from tests.fuzz.runner import Outcome, available_commands, run_cli
+from tests.fuzz.runner import available_commands, run_cli
 
 SCALE = int(os.environ.get("FUZZ_SCALE", "10"))
 COMMANDS = available_commands()
@@ -36,31 +34,6 @@ SET_FLAGS = st.lists(st.sampled_from([
     "actor_rollout_ref.rollout.name=vllm", "algorithm.adv_estimator='grpo'", "data.max_prompt_length=1e9",
     "+trainer.nnodes=2", "actor_rollout_ref.model.path=~/m", "trainer.logger=[console,wandb",
 ]), max_size=3)
-
-
-@dataclass(frozen=True)
-class KnownBreak:
-    """A broken promise found by this suite in a file this suite's owner may not edit, left to its owner.
-
-    Outcomes that match are tallied (and printed in the terminal summary) instead of failing the run, so
-    the fuzzing goes on finding new ones; nothing else is forgiven.
-    """
-
-    name: str
-    owner: str
-    matches: Callable[[Outcome], bool]
-
-
-def _multi_line_usage_error(outcome: Outcome) -> bool:
-    """Exit 2 with the error line split by line breaks inside the message, and nothing else wrong."""
-    lines = outcome.stderr.splitlines()
-    return (outcome.code == 2 and not outcome.crash and len(lines) >= 2 and lines[0].startswith("verl-wizard: error: ")
-            and not any(line.startswith("verl-wizard: error: ") for line in lines[1:])
-            and all(p.startswith("exit 2 without exactly one") for p in outcome.problems()))
-
-
-# Breaks that fuzzing found are fixed at their source; list one here (with its owner) only while it is open.
-KNOWN_BREAKS: tuple = ()
 
 
 def run_in_sandbox(command: str, files: dict[str, bytes | str], argv: list[str], out: str | None = None) -> None:
@@ -73,10 +46,6 @@ def run_in_sandbox(command: str, files: dict[str, bytes | str], argv: list[str],
         outcome = run_cli(argv, sandbox, out_dir=out)
     tally.record(command, outcome.seconds, argv)
     problems = outcome.problems()
-    known = next((k for k in KNOWN_BREAKS if problems and k.matches(outcome)), None)
-    if known is not None:
-        tally.KNOWN[f"{known.name} [{known.owner}]"] += 1
-        return
     assert not problems, f"verl-wizard {' '.join(argv)}\n" + "\n".join(problems)
 
 
