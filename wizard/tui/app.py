@@ -83,15 +83,19 @@ class WizardApp(LocalizedBindings, App[list[str]]):
             screen.refresh_view()
 
     # -- edits -------------------------------------------------------------------------------------
-    def on_answer_changed(self, message: AnswerChanged) -> None:
+    def apply_edit(self, address: str, value) -> None:
+        """One edit of an answer (None clears it): re-run the rules and repaint the step, or mark the field."""
         try:
-            self.session.set(message.address, message.value)
+            self.session.set(address, value)
         except UsageError as exc:
-            row = self.screen.row_for(message.address) if hasattr(self.screen, "row_for") else None
+            row = self.screen.row_for(address) if hasattr(self.screen, "row_for") else None
             if row is not None:
                 row.set_error(str(exc))
             return
         self.refresh_step()
+
+    def on_answer_changed(self, message: AnswerChanged) -> None:
+        self.apply_edit(message.address, message.value)
 
     def on_fix_requested(self, message: FixRequested) -> None:
         try:

@@ -79,6 +79,12 @@ class StepScreen(LocalizedBindings, Screen):
         Binding("ctrl+q", "app.ask_quit", "key.quit", id="quit", priority=True),
     ]
 
+    _rows: list[FieldRow] | None = None
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._parts: dict = {}
+
     @property
     def session(self):
         return self.app.session
@@ -115,21 +121,35 @@ class StepScreen(LocalizedBindings, Screen):
         """Show the session's current values, sources and findings (called after every edit)."""
         session = self.session
         answers = session.layered.answers
-        for row in self.query(FieldRow):
+        for row in self.rows():
             row.refresh_from(session.value(row.field_name), session.source_of(row.field_name))
             show = visible(row.field_name, answers)
             if row.display != show:
                 row.display = show
             row.set_error(None)
-        self.query_one(StepNav).show(session.findings)
-        self.query_one(FindingsPanel).show(session.findings)
+        self.part(StepNav).show(session.findings)
+        self.part(FindingsPanel).show(session.findings)
         self.refresh_extra()
+
+    def rows(self) -> list[FieldRow]:
+        """The step's field rows (composed once; a DOM query per edit costs more than the edit's rules)."""
+        if self._rows is None:
+            self._rows = list(self.query(FieldRow))
+        return self._rows
+
+    def part(self, selector, expect_type=None):
+        """query_one, remembered: the step's widgets stay for the screen's life."""
+        key = (selector, expect_type)
+        widget = self._parts.get(key)
+        if widget is None:
+            widget = self._parts[key] = self.query_one(selector, expect_type) if expect_type else self.query_one(selector)
+        return widget
 
     def refresh_extra(self) -> None:
         """Step-specific views (the batch chain, the topology matrix, the preview)."""
 
     def focus_field(self, field: str) -> bool:
-        for row in self.query(FieldRow):
+        for row in self.rows():
             if row.field_name == field:
                 row.display = True
                 row.input_widget.focus()
@@ -138,4 +158,4 @@ class StepScreen(LocalizedBindings, Screen):
         return False
 
     def row_for(self, field: str):
-        return next((row for row in self.query(FieldRow) if row.field_name == field), None)
+        return next((row for row in self.rows() if row.field_name == field), None)

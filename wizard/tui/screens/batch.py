@@ -8,6 +8,7 @@ from textual.widgets import Label, Static
 from wizard.i18n import t
 from wizard.tui.screens.base import StepScreen
 from wizard.tui.widgets.chain_view import chain_text
+from wizard.tui.widgets.repaint import update_static
 
 
 class BatchScreen(StepScreen):
@@ -18,4 +19,4 @@ class BatchScreen(StepScreen):
         yield Static("", id="chain")
 
     def refresh_extra(self) -> None:
-        self.query_one("#chain", Static).update(chain_text(self.session.layered.answers, self.session.ctx.plan))
+        update_static(self.part("#chain", Static), chain_text(self.session.layered.answers, self.session.ctx.plan))

@@ -24,19 +24,26 @@ class StepNav(OptionList):
                 step = step_of(path)
                 if f.severity is Severity.ERROR or (f.severity is Severity.WARNING and worst.get(step) is not Severity.ERROR):
                     worst[step] = f.severity if worst.get(step) is not Severity.ERROR else Severity.ERROR
-        if worst == getattr(self, "_shown", None):
+        shown = getattr(self, "_shown", None)
+        if worst == shown:
             return
         self._shown = worst
-        self.clear_options()
-        options = []
+        if shown is None or self.option_count != len(STEPS):
+            self.clear_options()
+            self.add_options([Option(self._label(n, step, worst), id=f"nav-{step}") for n, step in enumerate(STEPS, 1)])
+            self.highlighted = STEPS.index(self.current)
+            return
+        # Same lines, new marks: replace the changed prompts only (a repaint of the list, no re-measure).
         for n, step in enumerate(STEPS, 1):
-            mark = {Severity.ERROR: ("✗", "red"), Severity.WARNING: ("!", "yellow")}.get(worst.get(step), ("·", "green"))
-            text = Text()
-            text.append(f"{mark[0]} ", style=mark[1])
-            text.append(f"{n} {t('step.' + step)}", style="bold" if step == self.current else "")
-            options.append(Option(text, id=f"nav-{step}"))
-        self.add_options(options)  # one re-measure of the list, not one per step
-        self.highlighted = STEPS.index(self.current)
+            if worst.get(step) is not shown.get(step):
+                self.replace_option_prompt_at_index(n - 1, self._label(n, step, worst))
+
+    def _label(self, n: int, step: str, worst: dict[str, Severity]) -> Text:
+        mark = {Severity.ERROR: ("✗", "red"), Severity.WARNING: ("!", "yellow")}.get(worst.get(step), ("·", "green"))
+        text = Text()
+        text.append(f"{mark[0]} ", style=mark[1])
+        text.append(f"{n} {t('step.' + step)}", style="bold" if step == self.current else "")
+        return text
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -1,0 +1,110 @@
+"""Keystrokes stay cheap: an edit lands in the same frame as the input's repaint, texts that keep their size
+repaint without a screen layout, and the findings border follows the worst severity and the theme."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import App
+from textual.color import Color
+from textual.widgets import Static
+
+from tests.tui.helpers import make_app
+from wizard.tui.widgets.repaint import update_static
+
+
+class OneStatic(App):
+    CSS = "#s { height: auto; width: 20; }"
+
+    def compose(self):
+        yield Static("one line", id="s")
+
+
+def spy_refresh(widget) -> list[bool]:
+    """Record the `layout` flag of every refresh the widget asks for."""
+    calls: list[bool] = []
+    original = widget.refresh
+
+    def refresh(*regions, **kwargs):
+        calls.append(bool(kwargs.get("layout")))
+        return original(*regions, **kwargs)
+
+    widget.refresh = refresh
+    return calls
+
+
+async def test_update_static_lays_out_only_when_the_height_changes():
+    app = OneStatic()
+    async with app.run_test(size=(40, 10)) as pilot:
+        widget = app.query_one("#s", Static)
+        calls = spy_refresh(widget)
+        assert update_static(widget, "another line")  # same height: a repaint only
+        assert calls == [False]
+        assert not update_static(widget, "another line")  # the same text again: nothing at all
+        assert calls == [False]
+        assert update_static(widget, "a text long enough to wrap onto a second line")
+        assert calls[-1] is True  # two lines now: the screen must make room
+        await pilot.pause()
+        assert widget.size.height == 3
+
+
+async def test_update_static_tells_texts_with_other_styles_apart():
+    app = OneStatic()
+    async with app.run_test(size=(40, 10)):
+        widget = app.query_one("#s", Static)
+        assert update_static(widget, Text("same", style="green"))
+        assert update_static(widget, Text("same", style="red"))  # Text == ignores the base style
+        assert not update_static(widget, Text("same", style="red"))
+
+
+async def test_every_frame_after_a_keystroke_shows_the_findings_of_the_value_it_shows(tmp_path):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        app.goto("batch")
+        await pilot.pause()
+        row_input = app.screen.row_for("batch.ppo_mini_batch_size").input_widget
+        row_input.focus()
+        await pilot.press("end")
+        await pilot.pause()
+        panel = app.screen.query_one("#findings-panel")
+        frames: list[tuple[str, list[str], list[str]]] = []
+        original = App._display
+
+        def display(self, screen, renderable):
+            frames.append((row_input.value, [f.id for f in panel.findings], [f.id for f in app.session.findings]))
+            return original(self, screen, renderable)
+
+        App._display = display
+        try:
+            await pilot.press("backspace")  # 256 -> 25: mini batch no longer divides the batch
+            await pilot.pause(0.2)
+        finally:
+            App._display = original
+        assert app.session.value("batch.ppo_mini_batch_size") == 25
+        painted = [f for f in frames if f[0] == "25"]
+        assert painted, frames
+        assert all(shown == current and "BATCH-004" in shown for _, shown, current in painted), painted
+
+
+async def test_the_findings_border_follows_the_worst_severity_and_the_theme(tmp_path):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        app.goto("batch")
+        await pilot.pause()
+        panel = app.screen.query_one("#findings-panel")
+
+        def border_colour() -> Color:
+            return panel.styles.border_top[1]
+
+        clean = border_colour()
+        assert clean == Color.parse(app.theme_variables["success"])
+        app.apply_edit("batch.ppo_mini_batch_size", 25)
+        await pilot.pause()
+        assert border_colour() == Color.parse(app.theme_variables["error"])
+        before = border_colour()
+        app.theme = "nord"  # its error colour differs from the default theme's
+        await pilot.pause()
+        await pilot.pause()
+        assert border_colour() == Color.parse(app.theme_variables["error"]) != before
+        app.apply_edit("batch.ppo_mini_batch_size", 256)
+        await pilot.pause()
+        assert border_colour() == Color.parse(app.theme_variables["success"])

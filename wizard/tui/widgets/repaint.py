@@ -1,0 +1,50 @@
+"""Repaint a widget without a screen layout when its size cannot change.
+
+In Textual a layout re-arranges the whole screen and repaints everything whose place moved; after an edit
+most texts keep their size (a count, the chain, a finding's detail of the same height), and for those a
+repaint of the widget alone is enough.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+
+def update_static(widget: Static, content) -> bool:
+    """`widget.update(content)`, with a layout only if the content's height or width could change.
+
+    Returns False when the content is the one already shown (nothing is done).
+    """
+    if getattr(widget, "_shown_content", None) is content or _same(getattr(widget, "_shown_content", None), content):
+        return False
+    widget._shown_content = content  # noqa: SLF001 - our own attribute
+    styles = widget.styles
+    width = widget.content_region.width
+    fixed_width = styles.width is None or not styles.width.is_auto  # None: as wide as the container
+    if not (widget.is_mounted and width > 0 and fixed_width and widget.display):
+        widget.update(content)
+        return True
+    if styles.height is not None and not styles.height.is_auto:
+        widget.update(content, layout=False)
+        return True
+    before = widget.visual.get_height(styles, width)
+    widget.update(content, layout=False)
+    if widget.visual.get_height(styles, width) != before:
+        widget.refresh(layout=True)
+    return True
+
+
+def _same(old, new) -> bool:
+    if type(old) is not type(new):
+        return False
+    if isinstance(new, Text):  # Text's == looks at the characters and spans, not the base style
+        return _text_key(old) == _text_key(new)
+    try:
+        return bool(old == new)
+    except Exception:  # noqa: BLE001 - renderables without equality: treat as changed
+        return False
+
+
+def _text_key(text: Text) -> tuple:
+    return (text.plain, text.spans, text.style, text.justify, text.overflow, text.no_wrap, text.end)
