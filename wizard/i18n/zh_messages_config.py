@@ -87,7 +87,7 @@ PATTERNS: list[tuple[str, str, str]] = [
     ("ROLE-007", r"(?P<k>\S+?)=(?P<p>.+) starts with ~, which verl does not expand", "{k}={p} 以 ~ 开头，而 verl 不会展开 ~"),
     ("ROLE-007", r"(?P<k>\S+?)=(?P<p>.+) does not exist on this machine \(use --mode cluster to skip local paths\)",
      "{k}={p} 在本机上不存在（用 --mode cluster 可以跳过本地路径的检查）"),
-    ("ROLE-008", (r"the critic (?P<c>.+) and the actor (?P<a>.+) have different (?P<what>.+?)s \((?P<y>.+) vs (?P<x>.+)\): "
+    ("ROLE-008", (r"the critic (?P<c>.+) and the actor (?P<a>.+) differ in (?P<what>.+?) \((?P<y>.+) vs (?P<x>.+)\): "
                   r"the critic reads the actor's token ids"),
      "critic {c} 与 actor {a} 的{what|tokenizer_what}不同（{y} 对 {x}）：critic 读取的是 actor 的 token id"),
     ("ROLE-008", (r"reward model (?P<p>.+) has no tokenizer files \((?P<where>.+?)\), and verl re-tokenizes every \(prompt, response\) "

@@ -77,7 +77,7 @@ def hint_tokenizers(ctx):
         if diff:
             what, x, y = diff
             yield warning("ROLE-008", [CRITIC_PATH, ACTOR_PATH],
-                          f"the critic {m.critic_path} and the actor {m.actor_path} have different {what}s ({y} vs {x}): "
+                          f"the critic {m.critic_path} and the actor {m.actor_path} differ in {what} ({y} vs {x}): "
                           "the critic reads the actor's token ids", why("ROLE-008"),
                           [Fix({CRITIC_PATH: m.actor_path}, "start the critic from the actor's checkpoint")])
     if actor is not None and rm is not None and rm.has_tokenizer is False:
