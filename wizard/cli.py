@@ -24,11 +24,11 @@ class OneLineParser(argparse.ArgumentParser):
         raise SystemExit(ExitStatus.BAD_INPUT)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: tuple[str, ...] = COMMANDS) -> argparse.ArgumentParser:
     parser = OneLineParser(prog="verl-wizard", description="Set up a verl RL post-training run correctly: a guided TUI and headless checks.")
     parser.add_argument("--version", action="version", version=f"verl-wizard {__version__}")
     subparsers = parser.add_subparsers(dest="command", parser_class=OneLineParser)
-    for name in COMMANDS:
+    for name in commands:
         try:
             module = importlib.import_module(f"wizard.commands.{name}")
         except ModuleNotFoundError as exc:
@@ -39,14 +39,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+def commands_needed(argv: list[str]) -> tuple[str, ...]:
+    """The commands whose modules parsing argv needs: the TUI's alone when argv starts the TUI.
+
+    Each command module imports what its command runs (the answers model, the rules); `verl-wizard` with
+    no arguments paints its first screen before those are loaded.
+    """
+    return ("tui",) if not argv or argv[0] == "tui" else COMMANDS
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    """argv -> the command's arguments, as `main` reads them (no command: the TUI)."""
+    parser = build_parser(commands_needed(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         from wizard.commands import tui
 
-        args = parser.parse_args(["tui", *(argv if argv is not None else sys.argv[1:])])
+        args = parser.parse_args(["tui", *argv])
         args.func = tui.run
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(list(argv) if argv is not None else sys.argv[1:])
     try:
         return int(args.func(args))
     except UsageError as exc:

@@ -1,11 +1,15 @@
-"""`verl-wizard` / `verl-wizard tui`: the guided TUI. Needs a terminal (exit 3 without one)."""
+"""`verl-wizard` / `verl-wizard tui`: the guided TUI. Needs a terminal (exit 3 without one).
+
+Importing this module is cheap on purpose: `verl-wizard` with no arguments imports it (and none of the
+other commands) to paint its first screen.
+"""
 
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 
-from wizard.commands.output import emit
 from wizard.errors import ExitStatus
 
 
@@ -23,35 +27,63 @@ def add_arguments(p) -> None:
     p.add_argument("--out", default="verl-run", help="folder the Review step writes into")
 
 
-def build_app(args: argparse.Namespace):
-    """The app for these arguments (used by run() and by tests)."""
+def build_app(args: argparse.Namespace, hold_gc: bool = False):
+    """The app for these arguments (used by run() and by tests).
+
+    A preset, an answers file or a topology is read here, so that a bad one is refused (exit 2) before the
+    app starts. Without them the session (the answers model, every rule) is built after the first paint.
+
+    hold_gc (what `run` does): no cyclic garbage collection until the first screen is painted. Start-up
+    allocates a long-lived heap (Textual's CSS and widgets, the answers model), and the collector would
+    walk it again and again; the app collects once after the first paint and freezes what survives.
+    """
+    if hold_gc:
+        gc.disable()
+    try:
+        return _build_app(args, hold_gc)
+    except BaseException:
+        gc.enable()
+        raise
+
+
+def _build_app(args: argparse.Namespace, hold_gc: bool):
     from wizard.i18n import set_language
 
     set_language(args.lang)
-    from wizard.commands.common import read_answers_file
-    from wizard.core.presets import load_preset
     from wizard.tui.app import WizardApp
-    from wizard.tui.session import Session
 
-    layers = []
-    if args.preset:
-        layers.append(("preset", load_preset(args.preset).values))
-    if args.answers:
-        layers.append(("answers file", read_answers_file(args.answers)))
-    session = Session(layers=layers, out_dir=args.out, preset=args.preset)
-    if args.topology:
-        session.set_topology(args.topology)
+    def make_session():
+        from wizard.commands.common import read_answers_file
+        from wizard.core.presets import load_preset
+        from wizard.tui.session import Session
+
+        layers = []
+        if args.preset:
+            layers.append(("preset", load_preset(args.preset).values))
+        if args.answers:
+            layers.append(("answers file", read_answers_file(args.answers)))
+        session = Session(layers=layers, out_dir=args.out, preset=args.preset)
+        if args.topology:
+            session.set_topology(args.topology)
+        return session
+
+    eager = bool(args.preset or args.answers or args.topology)
     start = "models" if (args.preset or args.answers) else "start"
-    return WizardApp(session, answers_path=args.answers or "verl-wizard-answers.yaml", start_step=start)
+    return WizardApp(make_session() if eager else make_session, answers_path=args.answers or "verl-wizard-answers.yaml", start_step=start,
+                     settle_gc=hold_gc)
 
 
 def run(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         sys.stderr.write("verl-wizard: error: the wizard needs a terminal; use `verl-wizard new --preset P --out DIR` in scripts\n")
         return ExitStatus.NEEDS_INPUT
-    app = build_app(args)
-    written = app.run() or []
+    app = build_app(args, hold_gc=True)
+    try:
+        written = app.run() or []
+    finally:
+        gc.enable()
+    from wizard.commands.output import emit
     from wizard.tui.app import exit_report
 
-    emit(exit_report(written, app.session.out_dir))
+    emit(exit_report(written, app.session.out_dir if app.session_ready else args.out))
     return ExitStatus.OK

@@ -1,40 +1,43 @@
 """The wizard app: owns the session, moves between steps, applies edits and fixes, writes on confirm.
 
 Screens render; this class changes state. Every edit re-runs all rules and repaints the active step.
+
+Start-up paints the first step before anything it does not show is loaded: a step's screen is created
+when it is first shown, and a plain start (no preset, answers or topology) builds its session (pydantic,
+the answers, every rule) right after the first paint.
 """
 
 from __future__ import annotations
 
+import gc
+import importlib
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Callable, Optional, Union
 
 from textual.app import App
 from textual.binding import Binding
 
 from wizard import __version__
 from wizard.core import verl_schema
-from wizard.core.keymap import field_help
 from wizard.emit.writer import conflicts
 from wizard.errors import UsageError
 from wizard.i18n import field_help_text, set_language, t
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.commands import WizardCommands
 from wizard.tui.messages import AnswerChanged, FixRequested, JumpRequested, StepRequested
-from wizard.tui.session import Session
 from wizard.tui.steps import STEPS, field_for, step_of
 
+if TYPE_CHECKING:
+    from wizard.tui.session import Session
 
-def _screen_classes():
-    from wizard.tui.screens.batch import BatchScreen
-    from wizard.tui.screens.data import DataScreen
-    from wizard.tui.screens.deployment import DeploymentScreen
-    from wizard.tui.screens.hardware import HardwareScreen
-    from wizard.tui.screens.models import ModelsScreen
-    from wizard.tui.screens.review import ReviewScreen
-    from wizard.tui.screens.start import StartScreen
+SCREENS = {"start": "start.StartScreen", "models": "models.ModelsScreen", "data": "data.DataScreen", "batch": "batch.BatchScreen",
+           "hardware": "hardware.HardwareScreen", "deployment": "deployment.DeploymentScreen", "review": "review.ReviewScreen"}
 
-    return {"start": StartScreen, "models": ModelsScreen, "data": DataScreen, "batch": BatchScreen,
-            "hardware": HardwareScreen, "deployment": DeploymentScreen, "review": ReviewScreen}
+
+def screen_class(step: str):
+    """The screen class of a step, imported on first use (the review step alone loads a syntax highlighter)."""
+    module, _, name = SCREENS[step].partition(".")
+    return getattr(importlib.import_module(f"wizard.tui.screens.{module}"), name)
 
 
 class WizardApp(LocalizedBindings, App[list[str]]):
@@ -47,29 +50,75 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         Binding("ctrl+c", "quit_now", "dialog.cancel", show=False, priority=True, id="cancel-ctrl-c"),
     ]
 
-    def __init__(self, session: Session, answers_path: str = "verl-wizard-answers.yaml", start_step: str = "start") -> None:
+    def __init__(self, session: Union[Session, Callable[[], Session]], answers_path: str = "verl-wizard-answers.yaml",
+                 start_step: str = "start", settle_gc: bool = False) -> None:
+        """`session` is the session, or a function that builds it (then it is built after the first paint).
+
+        settle_gc: the garbage collector was held off for the start (build_app(hold_gc=True)); once the
+        first screen shows the findings, collect, freeze the survivors (they live as long as the app) and
+        turn collection back on.
+        """
         super().__init__()
-        self.session = session
+        self._settle_gc = settle_gc
+        self._session = None if callable(session) else session
+        self._make_session = session if callable(session) else None
         self.answers_path = answers_path
         self.start_step = start_step
         self.written: list[str] = []
         self.step = start_step
 
+    # -- the session --------------------------------------------------------------------------------
+    @property
+    def session(self) -> Session:
+        """The session; built on first use when the app was given a function that builds it."""
+        if self._session is None:
+            self._session = self._make_session()
+            self._make_session = None
+        return self._session
+
+    @property
+    def session_ready(self) -> bool:
+        return self._session is not None
+
+    def after_first_paint(self) -> None:
+        """The first step is on screen: build a deferred session and show what it holds, then settle the collector."""
+        if not self.session_ready:
+            self.session  # noqa: B018 - builds it
+            self.refresh_step()
+        if self._settle_gc:
+            self.call_after_refresh(self._gc_settle)
+
+    def _gc_settle(self) -> None:
+        if self._settle_gc:
+            self._settle_gc = False
+            # Start-up garbage goes first; then later collections (while typing) skip the start-up heap.
+            gc.collect()
+            gc.freeze()
+            gc.enable()
+
     # -- screens -----------------------------------------------------------------------------------
     def on_mount(self) -> None:
         self.title = t("app.title")
         self.sub_title = t("app.subtitle", version=verl_schema.TARGET_VERSION)
-        self._install_steps()
-        self.push_screen(self.step)
+        self.push_screen(self._installed(self.step))
 
-    def _install_steps(self) -> None:
-        for name, cls in _screen_classes().items():
-            self.install_screen(cls(), name=name)
+    def _installed(self, step: str) -> str:
+        if not self.is_screen_installed(step):
+            # Created with the width's breakpoint class (-narrow / -wide) that Textual would add on its first
+            # resize: adding it then restyles every widget of the screen once more.
+            self.install_screen(screen_class(step)(classes=self._breakpoint_class()), name=step)
+        return step
+
+    def _breakpoint_class(self) -> str:
+        for width, name in sorted(self.HORIZONTAL_BREAKPOINTS, reverse=True):
+            if self.size.width >= width:
+                return name
+        return ""
 
     def goto(self, step: str) -> None:
         if step != self.step:
             self.step = step
-            self.switch_screen(step)
+            self.switch_screen(self._installed(step))
 
     def action_next_step(self) -> None:
         self.goto(STEPS[min(STEPS.index(self.step) + 1, len(STEPS) - 1)])
@@ -148,18 +197,15 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         self.refresh_step()
 
     def switch_language(self, lang: str) -> None:
+        # Screens are built in the language of their creation: drop them all; each is created again when shown.
         set_language(lang)
         for name in STEPS:
-            if name != self.step:
+            if name != self.step and self.is_screen_installed(name):
                 self.uninstall_screen(name)
-        for name, cls in _screen_classes().items():
-            if name != self.step:
-                self.install_screen(cls(), name=name)
         current = self.step
         self.step = "models" if current == "start" else "start"
-        self.switch_screen(self.step)
+        self.switch_screen(self._installed(self.step))
         self.uninstall_screen(current)
-        self.install_screen(_screen_classes()[current](), name=current)
         self.goto(current)
         self.sub_title = t("app.subtitle", version=verl_schema.TARGET_VERSION)
 
@@ -172,7 +218,7 @@ class WizardApp(LocalizedBindings, App[list[str]]):
             self.push_screen(HelpDialog(t("key.help"), t("help.none")))
             return
         field = row.field_name
-        from wizard.core.keymap import field_to_verl
+        from wizard.core.keymap import field_help, field_to_verl
 
         key = field_to_verl().get(field, field)
         source = t("source." + self.session.source_of(field))

@@ -1,8 +1,9 @@
-"""Which answers each step shows, in order. Also says on which step a finding's key is edited."""
+"""Which answers each step shows, in order. Also says on which step a finding's key is edited.
+
+Imports nothing heavy: the first screen is painted before the answers model (pydantic) is loaded.
+"""
 
 from __future__ import annotations
-
-from wizard.core.keymap import canonical_address_of, field_to_verl
 
 STEPS = ("start", "models", "data", "batch", "hardware", "deployment", "review")
 
@@ -52,6 +53,8 @@ def fields_of(step: str) -> tuple[str, ...]:
 
 def step_of(address: str) -> str:
     """The step where a verl key or field is edited; review for keys no step shows."""
+    from wizard.core.keymap import canonical_address_of
+
     field = canonical_address_of(address)
     for step in STEPS:
         if field in fields_of(step):
@@ -60,8 +63,10 @@ def step_of(address: str) -> str:
 
 
 def field_for(address: str) -> str | None:
+    from wizard.core.keymap import canonical_address_of
+
     field = canonical_address_of(address)
     return field if any(field in fields_of(s) for s in STEPS) else None
 
 
-__all__ = ["STEPS", "fields_of", "step_of", "field_for", "field_to_verl"]
+__all__ = ["STEPS", "fields_of", "step_of", "field_for"]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from wizard.core.plan import need_critic
 from wizard.i18n import t
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.steps import fields_of
@@ -40,6 +40,8 @@ DEPLOY_FIELDS_BY_TARGET = {
 
 def visible(field: str, answers) -> bool:
     """Progressive disclosure: show a field only where it can matter for these answers."""
+    from wizard.core.plan import need_critic
+
     if field in DEPLOY_FIELDS_BY_TARGET:
         return answers.deploy.target in DEPLOY_FIELDS_BY_TARGET[field]
     if field in CRITIC_FIELDS:
@@ -80,6 +82,7 @@ class StepScreen(LocalizedBindings, Screen):
     ]
 
     _rows: list[FieldRow] | None = None
+    _resumed = False
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -113,9 +116,17 @@ class StepScreen(LocalizedBindings, Screen):
 
         self.sub_title = f"{STEPS.index(self.STEP) + 1}/{len(STEPS)} {t('step.' + self.STEP)}"
 
-    def on_screen_resume(self) -> None:
-        # Also runs when the screen is first shown, after on_mount.
-        self.refresh_view()
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Also runs when the screen is first shown, after on_mount (and before Screen's own handler).
+        if self.app.session_ready:
+            self.refresh_view()
+        if not self._resumed:
+            # The widgets were styled as they mounted: skip Textual's restyle of the whole screen on its first
+            # show (it is there for screens that come back after a theme change). A plain start builds its
+            # session once this step is on screen.
+            self._resumed = True
+            event.refresh_styles = False
+            self.call_after_refresh(self.app.after_first_paint)
 
     def refresh_view(self) -> None:
         """Show the session's current values, sources and findings (called after every edit)."""

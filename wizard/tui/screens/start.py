@@ -7,8 +7,8 @@ from textual.containers import Horizontal
 from textual.widgets import Button, Input, Label, OptionList, Select
 from textual.widgets.option_list import Option
 
-from wizard.core.presets import all_presets
 from wizard.i18n import LANGUAGES, language, t
+from wizard.tui.preset_list import preset_summaries
 from wizard.tui.screens.base import StepScreen
 
 
@@ -18,7 +18,7 @@ class StartScreen(StepScreen):
     def compose_top(self) -> ComposeResult:
         yield Label(t("start.preset"), classes="section-title")
         options = [Option(t("start.blank"), id="preset-")]
-        for preset in all_presets():
+        for preset in preset_summaries():
             options.append(Option(f"{preset.name}  ({preset.nnodes}x{preset.n_gpus_per_node} GPUs)\n  {preset.description}", id=f"preset-{preset.name}"))
         yield OptionList(*options, id="preset-list")
         yield Label(t("start.answers"), classes="section-title")

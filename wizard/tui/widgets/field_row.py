@@ -10,8 +10,6 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Label, Select, Switch
 
 from wizard.core import verl_schema
-from wizard.core.answers import SECTIONS
-from wizard.core.keymap import field_to_verl
 from wizard.i18n import language, t
 
 TARGETS = ("local", "ray-job", "kuberay-job", "kuberay-cluster", "slurm", "k8s-job")
@@ -21,6 +19,9 @@ EXTRA_CHOICES = {"deploy.target": TARGETS, "deploy.auth_mode": ("token", "disabl
 
 def field_kind(name: str) -> tuple[str, tuple]:
     """("bool"|"int"|"float"|"choice"|"list"|"text", choices) for an answer field."""
+    from wizard.core.answers import SECTIONS
+    from wizard.core.keymap import field_to_verl
+
     section, _, attr = name.partition(".")
     info = SECTIONS[section].model_fields[attr]
     choices = EXTRA_CHOICES.get(name) or verl_schema.allowed_values(field_to_verl().get(name, "")) or ()

@@ -12,7 +12,6 @@ from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from wizard.core.findings import Finding, Severity
-from wizard.core.rules.catalogue import CATALOGUE
 from wizard.i18n import finding_message, language, rule_text, t
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.messages import FixRequested, JumpRequested
@@ -26,6 +25,8 @@ BORDER_COLOUR = {"errors": "error", "warnings": "warning", "clean": "success"}
 
 
 def finding_text(finding: Finding) -> Text:
+    from wizard.core.rules.catalogue import CATALOGUE  # loads the rules package: not before the first paint
+
     title, _ = rule_text(finding.id, CATALOGUE[finding.id].title if finding.id in CATALOGUE else "", finding.why)
     text = Text()
     text.append(f"{MARK[finding.severity]} {finding.id} ", style=STYLE[finding.severity])
@@ -73,6 +74,7 @@ class FindingsPanel(Vertical):
     def __init__(self) -> None:
         super().__init__(id="findings-panel", classes="-show-why")
         self.findings: list[Finding] = []
+        self.shown_once = False  # False until the session's findings are shown (a plain start builds it after the first paint)
         self._state = "clean"
         self._options: dict[tuple, Option] = {}  # reused across edits: an Option keeps its rendered text
 
@@ -95,6 +97,7 @@ class FindingsPanel(Vertical):
         return parts[selector]
 
     def show(self, findings: list[Finding]) -> None:
+        self.shown_once = True
         if findings == self.findings and self._part("#findings-list").option_count:
             return  # nothing changed: keep the list and its highlight as they are
         self.findings = list(findings)

@@ -14,8 +14,13 @@ from wizard.tui.steps import STEPS, step_of
 
 class StepNav(OptionList):
     def __init__(self, current: str) -> None:
-        super().__init__(id="step-nav")
         self.current = current
+        # The steps are listed from the start, with no marks until the findings come (show()).
+        self._shown: dict[str, Severity] = {}
+        super().__init__(*[Option(self._label(n, step, {}), id=f"nav-{step}") for n, step in enumerate(STEPS, 1)], id="step-nav")
+
+    def on_mount(self) -> None:
+        self.highlighted = STEPS.index(self.current)
 
     def show(self, findings: list[Finding]) -> None:
         worst: dict[str, Severity] = {}
@@ -24,15 +29,10 @@ class StepNav(OptionList):
                 step = step_of(path)
                 if f.severity is Severity.ERROR or (f.severity is Severity.WARNING and worst.get(step) is not Severity.ERROR):
                     worst[step] = f.severity if worst.get(step) is not Severity.ERROR else Severity.ERROR
-        shown = getattr(self, "_shown", None)
+        shown = self._shown
         if worst == shown:
             return
         self._shown = worst
-        if shown is None or self.option_count != len(STEPS):
-            self.clear_options()
-            self.add_options([Option(self._label(n, step, worst), id=f"nav-{step}") for n, step in enumerate(STEPS, 1)])
-            self.highlighted = STEPS.index(self.current)
-            return
         # Same lines, new marks: replace the changed prompts only (a repaint of the list, no re-measure).
         for n, step in enumerate(STEPS, 1):
             if worst.get(step) is not shown.get(step):
