@@ -3,8 +3,8 @@
 Screens render; this class changes state. Every edit re-runs all rules and repaints the active step.
 
 Start-up paints the first step before anything it does not show is loaded: a step's screen is created
-when it is first shown, and a plain start (no preset, answers or topology) builds its session (pydantic,
-the answers, every rule) right after the first paint.
+when it is first shown, a plain start (no preset, answers or topology) builds its session (pydantic, the
+answers) right after the first paint, and the rules run after a step's first paint (StepScreen).
 """
 
 from __future__ import annotations
@@ -78,13 +78,11 @@ class WizardApp(LocalizedBindings, App[list[str]]):
 
     @property
     def session_ready(self) -> bool:
+        """Whether the session is built (a plain start builds it after the first paint)."""
         return self._session is not None
 
-    def after_first_paint(self) -> None:
-        """The first step is on screen: build a deferred session and show what it holds, then settle the collector."""
-        if not self.session_ready:
-            self.session  # noqa: B018 - builds it
-            self.refresh_step()
+    def start_settled(self) -> None:
+        """The first step shows its findings (a step calls this after its first show): settle the collector."""
         if self._settle_gc:
             self.call_after_refresh(self._gc_settle)
 

@@ -1,12 +1,15 @@
 """The presets as the Start step lists them (name, description, GPUs), read without the answers model.
 
-`wizard.core.presets` validates every answer through the pydantic model; the Start step is painted before
-that model is loaded, so it reads the same files for the four things it shows. A test checks that both
-readers agree on every shipped preset.
+`wizard.core.presets` validates every answer through the pydantic model, and YAML's import alone costs a
+tenth of a Textual app's start; the Start step is painted before either is loaded. The shipped presets
+are written in a plain layout (one-line descriptions, `cluster:` counts as integers): for those, the four
+things the list shows are read line by line; any other file is read with YAML. A test checks that this
+agrees with wizard.core.presets on every shipped preset.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +18,14 @@ import wizard
 _PACKAGE = Path(wizard.__file__).resolve().parent
 # The same places as wizard.core.presets.SEARCH_DIRS: installed wheels, then a source checkout.
 SEARCH_DIRS = (_PACKAGE / "_presets", _PACKAGE.parent / "presets")
+COUNTS = {"nnodes": 1, "n_gpus_per_node": 8}  # trainer.* defaults, as wizard.core.presets.Preset has them
+
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# A one-line plain scalar that YAML reads as that very string: not quoted, block, anchor, tag, flow or
+# comment syntax, no ": " or " #" inside, and not a value YAML resolves to a bool, null or number.
+_NOT_PLAIN_START = tuple("'\">|&*!%@`{}[],#?-:")
+_RESOLVED = re.compile(r"(?i:y|yes|n|no|true|false|on|off|null|~|\.nan|[-+]?\.inf)|[-+]?(\d[\d_:]*(\.[\d_]*)?|\.\d+)([eE][-+]?\d+)?"
+                       r"|0x[0-9a-fA-F_]+|0o?[0-7_]+|0b[01_]+|\d{4}-\d\d?-\d\d?.*")
 
 
 @dataclass(frozen=True)
@@ -31,19 +42,61 @@ def preset_dir() -> Path:
 
 def preset_summaries() -> list[PresetSummary]:
     """Every shipped preset, by name."""
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     summaries = []
     for path in sorted(preset_dir().glob("*.yaml"), key=lambda p: p.stem):
-        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}
-        summaries.append(PresetSummary(path.stem, str(doc.get("description", "")), _count(doc, "nnodes", 1), _count(doc, "n_gpus_per_node", 8)))
+        text = path.read_text(encoding="utf-8")
+        read = read_plain(text) or _read_yaml(text)
+        summaries.append(PresetSummary(path.stem, *read))
     return summaries
 
 
-def _count(doc: dict, field: str, default: int) -> int:
-    # An answers document sets trainer.<field> as cluster.<field>, or as a verl key under extra.
+def read_plain(text: str) -> tuple[str, int, int] | None:
+    """(description, nnodes, n_gpus_per_node) of a preset in the plain layout; None for anything else."""
+    description, counts, section = "", dict(COUNTS), None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if "\t" in line or stripped.startswith(("---", "...", "%")):
+            return None
+        if not line[0].isspace():
+            key, sep, value = line.partition(":")
+            value = value.strip()
+            if not sep or not _KEY.fullmatch(key) or key == "extra":  # extra may set trainer.* keys itself
+                return None
+            section = key
+            if key == "description":
+                if not _plain(value):
+                    return None
+                description = value
+            elif key == "cluster" and value:
+                return None  # a flow mapping
+            continue
+        if section == "description":
+            return None  # the description goes on over more lines
+        if section == "cluster":
+            key, sep, value = stripped.partition(":")
+            if key in COUNTS:
+                if not re.fullmatch(r"[1-9][0-9]*", value.strip()):
+                    return None
+                counts[key] = int(value)
+    return description, counts["nnodes"], counts["n_gpus_per_node"]
+
+
+def _plain(value: str) -> bool:
+    return bool(value) and not value.startswith(_NOT_PLAIN_START) and ": " not in value and " #" not in value \
+        and not value.endswith(":") and not _RESOLVED.fullmatch(value)
+
+
+def _read_yaml(text: str) -> tuple[str, int, int]:
+    import yaml
+
+    doc = yaml.safe_load(text) or {}
     extra = doc.get("extra") or {}
-    if f"trainer.{field}" in extra:
-        return int(extra[f"trainer.{field}"])
-    return int((doc.get("cluster") or {}).get(field, default))
+    cluster = doc.get("cluster") or {}
+
+    def count(field: str) -> int:
+        # An answers document sets trainer.<field> as cluster.<field>, or as a verl key under extra.
+        return int(extra[f"trainer.{field}"]) if f"trainer.{field}" in extra else int(cluster.get(field, COUNTS[field]))
+
+    return str(doc.get("description", "")), count("nnodes"), count("n_gpus_per_node")

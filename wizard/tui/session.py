@@ -32,19 +32,43 @@ class Session:
     preset: Optional[str] = None
     mode: str = "cluster"  # "local": data and model paths are read and checked on this machine
     layered: LayeredAnswers = field(init=False)
-    ctx: RuleContext = field(init=False)
-    findings: list[Finding] = field(init=False)
     facts_cache: dict = field(default_factory=dict, repr=False)  # gather's reads, reused while their inputs hold
+    _ctx: Optional[RuleContext] = field(init=False, default=None, repr=False)
+    _findings: Optional[list[Finding]] = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.refresh()
 
     # -- building ----------------------------------------------------------------------------------
     def refresh(self) -> None:
-        """Rebuild answers from the layers and edits, and re-run every rule."""
+        """Rebuild answers from the layers and edits; the rules run again when next asked for (ctx, findings).
+
+        Lazily, so that a start can paint its first screen from the answers and show the findings after it.
+        """
         self.layered = self._build(self.edits)
         self.facts_cache.clear()  # a refresh reads data files and model folders again
-        self.evaluate()
+        self._ctx = self._findings = None
+
+    @property
+    def ctx(self) -> RuleContext:
+        """The rules' context (the plan, gathered facts) for the current answers."""
+        if self._ctx is None:
+            answers = self.layered.answers
+            self._ctx = context_for(answers, self.layered.flat, mode=self.mode, topology=self.topology,
+                                    **gather(answers, self.mode, self.facts_cache))
+        return self._ctx
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every rule's findings for the current answers."""
+        if self._findings is None:
+            self._findings = evaluate(self.ctx)
+        return self._findings
+
+    @property
+    def evaluated(self) -> bool:
+        """Whether the findings of the current answers are computed (asking for them computes them)."""
+        return self._findings is not None
 
     def _build(self, edits: dict[str, Any]) -> LayeredAnswers:
         layered = build([*self.layers, ("edited", {k: v for k, v in edits.items() if v is not REMOVED})])
@@ -52,9 +76,9 @@ class Session:
         return layered.with_values({k: None for k in removed}, "edited") if removed else layered
 
     def evaluate(self) -> None:
-        answers = self.layered.answers
-        self.ctx = context_for(answers, self.layered.flat, mode=self.mode, topology=self.topology, **gather(answers, self.mode, self.facts_cache))
-        self.findings = evaluate(self.ctx)
+        """Re-run every rule now."""
+        self._ctx = self._findings = None
+        self.findings  # noqa: B018 - computes them
 
     # -- edits ---------------------------------------------------------------------------------------
     def value(self, address: str) -> Any:

@@ -118,18 +118,28 @@ class StepScreen(LocalizedBindings, Screen):
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         # Also runs when the screen is first shown, after on_mount (and before Screen's own handler).
+        first = not self._resumed
         if self.app.session_ready:
-            self.refresh_view()
-        if not self._resumed:
+            # The first screen of a start shows the answers at once and the findings (every rule) a frame later.
+            self.refresh_view(findings=not first or self.session.evaluated)
+        if first:
             # The widgets were styled as they mounted: skip Textual's restyle of the whole screen on its first
-            # show (it is there for screens that come back after a theme change). A plain start builds its
-            # session once this step is on screen.
+            # show (it is there for screens that come back after a theme change).
             self._resumed = True
             event.refresh_styles = False
-            self.call_after_refresh(self.app.after_first_paint)
+            self.call_after_refresh(self._after_first_show)
 
-    def refresh_view(self) -> None:
-        """Show the session's current values, sources and findings (called after every edit)."""
+    def _after_first_show(self) -> None:
+        """This step is on screen: build the session if the app deferred it, and show the findings."""
+        app = self.app
+        panels = self.query(FindingsPanel)
+        if self is app.screen and panels and not panels.first().shown_once:
+            app.session  # noqa: B018 - a plain start builds it here
+            self.refresh_view()
+        app.start_settled()
+
+    def refresh_view(self, findings: bool = True) -> None:
+        """Show the session's current values, sources and (unless told not to) findings; called after every edit."""
         session = self.session
         answers = session.layered.answers
         for row in self.rows():
@@ -138,8 +148,9 @@ class StepScreen(LocalizedBindings, Screen):
             if row.display != show:
                 row.display = show
             row.set_error(None)
-        self.part(StepNav).show(session.findings)
-        self.part(FindingsPanel).show(session.findings)
+        if findings:
+            self.part(StepNav).show(session.findings)
+            self.part(FindingsPanel).show(session.findings)
         self.refresh_extra()
 
     def rows(self) -> list[FieldRow]:
