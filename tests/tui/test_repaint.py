@@ -108,3 +108,24 @@ async def test_the_findings_border_follows_the_worst_severity_and_the_theme(tmp_
         app.apply_edit("batch.ppo_mini_batch_size", 256)
         await pilot.pause()
         assert border_colour() == Color.parse(app.theme_variables["success"])
+
+
+async def test_a_field_keeps_its_text_in_view_without_a_layout_per_key(tmp_path):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        row_input = app.screen.row_for("models.actor_path").input_widget
+        row_input.cursor_blink = False
+        row_input.focus()
+        await pilot.press("end")
+        await pilot.pause()
+        calls = spy_refresh(row_input)
+        await pilot.press("x")  # still fits the field: the virtual size stays, so no screen layout
+        assert calls and not any(calls), calls
+        await pilot.press(*"-a-model-name-too-long-for-the-field")
+        await pilot.pause()
+        assert row_input.scroll_offset.x > 0  # scrolled to keep the cursor in view
+        assert str(row_input.render_line(0).text).rstrip().endswith("for-the-field")
+        await pilot.press("home")
+        await pilot.pause()
+        assert row_input.scroll_offset.x == 0
+        assert str(row_input.render_line(0).text).startswith("Qwen/Qwen3-8Bx")

@@ -7,6 +7,8 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.geometry import Size
+from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Switch
 
 from wizard.core import verl_schema
@@ -88,6 +90,18 @@ class FieldInput(Input):
         row = self.parent
         if isinstance(row, FieldRow):
             row.text_edited(value)
+
+    @property
+    def content_width(self) -> int:
+        # Input takes its text's width (+1 for the cursor) as its virtual size, and a new virtual size asks for
+        # a layout of the whole screen, on every keystroke. Text that fits the field does not scroll: report
+        # the field's width for it, so only longer text (which scrolls) changes the virtual size.
+        return max(super().content_width, self.scrollable_content_region.width)
+
+    def on_resize(self) -> None:
+        # Input sets its virtual size when its value changes; take the field's width now, so that the first
+        # keystroke needs no layout either (the size is recorded without asking for one: this is a layout).
+        self.set_reactive(Widget.virtual_size, Size(self.content_width, 1))
 
 
 class FieldRow(Horizontal):

@@ -23,14 +23,20 @@ def update_static(widget: Static, content) -> bool:
     width = widget.content_region.width
     fixed_width = styles.width is None or not styles.width.is_auto  # None: as wide as the container
     if not (widget.is_mounted and width > 0 and fixed_width and widget.display):
+        widget._shown_height = (None, None)  # noqa: SLF001 - unknown until measured again
         widget.update(content)
         return True
     if styles.height is not None and not styles.height.is_auto:
+        widget._shown_height = (None, None)  # noqa: SLF001
         widget.update(content, layout=False)
         return True
-    before = widget.visual.get_height(styles, width)
+    shown_width, before = getattr(widget, "_shown_height", (None, None))
+    if shown_width != width:
+        before = widget.visual.get_height(styles, width)
     widget.update(content, layout=False)
-    if widget.visual.get_height(styles, width) != before:
+    after = widget.visual.get_height(styles, width)
+    widget._shown_height = (width, after)  # noqa: SLF001 - our own attribute: the next update needs no re-wrap of this text
+    if after != before:
         widget.refresh(layout=True)
     return True
 
