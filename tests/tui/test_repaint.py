@@ -129,3 +129,24 @@ async def test_a_field_keeps_its_text_in_view_without_a_layout_per_key(tmp_path)
         await pilot.pause()
         assert row_input.scroll_offset.x == 0
         assert str(row_input.render_line(0).text).startswith("Qwen/Qwen3-8Bx")
+
+
+async def test_the_findings_list_scrolls_when_it_outgrows_the_panel_and_stops_when_it_shrinks(tmp_path):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.goto("batch")
+        await pilot.pause()
+        listing = app.screen.query_one("#findings-list")
+        assert not listing.show_vertical_scrollbar
+        app.apply_edit("batch.ppo_mini_batch_size", 25)  # four findings: more lines than the list has
+        await pilot.pause()
+        assert listing.show_vertical_scrollbar and listing.max_scroll_y > 0
+        assert listing.virtual_size.height == len(listing._lines)  # noqa: SLF001 - every option's lines
+        listing.focus()
+        listing.highlighted = listing.option_count - 1
+        await pilot.pause()
+        assert listing.scroll_offset.y > 0  # the last finding scrolled into view
+        assert "ROLE-009" in "".join(str(listing.render_line(y).text) for y in range(listing.size.height))
+        app.apply_edit("batch.ppo_mini_batch_size", 256)
+        await pilot.pause()
+        assert not listing.show_vertical_scrollbar and listing.scroll_offset.y == 0

@@ -44,6 +44,12 @@ class FindingList(LocalizedBindings, OptionList):
 
     _lines_width: int | None = None
 
+    def refresh(self, *regions, repaint: bool = True, layout: bool = False, recompose: bool = False):
+        # The list is as tall as the panel leaves it (1fr): the layouts it asks for are for its virtual size (how
+        # many lines the findings take), which scrolls inside it, so a repaint shows them. A scrollbar that comes
+        # or goes asks for its own layout; so does the detail below when its height changes.
+        return super().refresh(*regions, repaint=repaint, layout=False, recompose=recompose)
+
     def _on_resize(self, event: events.Resize) -> None:
         # OptionList re-renders every option on any resize. Their lines depend on the width alone, and the
         # list's height follows the finding's detail below it: keep the rendered options when only that changed.
