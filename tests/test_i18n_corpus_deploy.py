@@ -16,6 +16,7 @@ import yaml
 
 from tests.conftest import BASE
 from tests.detect.test_manifest_scripts import HAND_WRITTEN
+from tests.detect.test_manifests_read import token_in_pods_only
 from tests.emit.manifests_kit import render
 from wizard.core.layers import build
 from wizard.core.rules import context_for, evaluate
@@ -99,17 +100,8 @@ def _worker_gpus(docs, n):
         _worker(docs)["template"]["spec"]["containers"][0]["resources"][kind]["nvidia.com/gpu"] = str(n)
 
 
-def _no_token_for_the_submitter(docs):
-    cluster = docs[0]["spec"]["rayClusterSpec"]
-    cluster.pop("authOptions")
-    token = [{"name": "RAY_AUTH_MODE", "value": "token"},
-             {"name": "RAY_AUTH_TOKEN", "valueFrom": {"secretKeyRef": {"name": "tok", "key": "auth_token"}}}]
-    for group in [cluster["headGroupSpec"], *cluster["workerGroupSpecs"]]:
-        group["template"]["spec"]["containers"][0].setdefault("env", []).extend(token)
-
-
 def _submitter_without_token(docs):
-    _no_token_for_the_submitter(docs)
+    token_in_pods_only(docs)
     docs[0]["spec"]["submitterPodTemplate"] = {"spec": {"restartPolicy": "Never", "containers": [
         {"name": "submitter", "image": "verlai/verl:vllm024.dev2", "env": [{"name": "RAY_AUTH_MODE", "value": "token"}]}]}}
 
@@ -210,7 +202,7 @@ MANIFEST_CASES = [
         {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "verl-secrets"}, "stringData": {"WANDB_API_KEY": "abc"}}))),
     ("manifest auth mismatch", "DEPLOY-012", manifest_case("kuberay-job", lambda d: _worker_env(
         d, {"name": "RAY_AUTH_MODE", "value": "disabled"}))),
-    ("manifest submitter without token", "DEPLOY-012", manifest_case("kuberay-job", _no_token_for_the_submitter)),
+    ("manifest submitter without token", "DEPLOY-012", manifest_case("kuberay-job", token_in_pods_only)),
     ("manifest chained entrypoint", "DEPLOY-010", manifest_case("kuberay-job", lambda d: d[0]["spec"].update(
         entrypoint=d[0]["spec"]["entrypoint"] + " && echo done"))),
     ("manifest bad name", "DEPLOY-007", manifest_case("kuberay-job", lambda d: d[0]["metadata"].update(name="Qwen_Run"))),

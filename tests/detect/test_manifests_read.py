@@ -140,15 +140,18 @@ def test_a_job_without_shared_memory(tmp_path):
                                                        "k8s-job", lambda d: None, "workshop-0.5b-1gpu")}
 
 
+def token_in_pods_only(docs):
+    """A RayJob edited by hand: the token set on the cluster's pods, none for the submitter pod."""
+    cluster = docs[0]["spec"]["rayClusterSpec"]
+    cluster.pop("authOptions")
+    token = [{"name": "RAY_AUTH_MODE", "value": "token"},
+             {"name": "RAY_AUTH_TOKEN", "valueFrom": {"secretKeyRef": {"name": "tok", "key": "auth_token"}}}]
+    for group in [cluster["headGroupSpec"], *cluster["workerGroupSpecs"]]:
+        group["template"]["spec"]["containers"][0].setdefault("env", []).extend(token)
+
+
 def test_a_rayjob_whose_submitter_has_no_token(tmp_path):
-    def manual(docs):
-        cluster = docs[0]["spec"]["rayClusterSpec"]
-        cluster.pop("authOptions")
-        token = [{"name": "RAY_AUTH_MODE", "value": "token"},
-                 {"name": "RAY_AUTH_TOKEN", "valueFrom": {"secretKeyRef": {"name": "tok", "key": "auth_token"}}}]
-        for group in [cluster["headGroupSpec"], *cluster["workerGroupSpecs"]]:
-            group["template"]["spec"]["containers"][0].setdefault("env", []).extend(token)
-    hits = [f for f in _edit(tmp_path, "kuberay-job", manual) if f["id"] == "DEPLOY-012"]
+    hits = [f for f in _edit(tmp_path, "kuberay-job", token_in_pods_only) if f["id"] == "DEPLOY-012"]
     assert hits and "submitter pod (ray job submit): unset" in hits[0]["message"]
 
 
