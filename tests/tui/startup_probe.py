@@ -31,11 +31,13 @@ def main() -> None:
                 "presets": screen.query_one("#preset-list").option_count if screen.query("#preset-list") else None,
                 "steps": screen.query_one("#step-nav").option_count,
                 "findings_shown": screen.query_one("#findings-panel").shown_once,
+                "rows": len(screen.query("FieldRow")),
             }
         panel = screen.query_one("#findings-panel")
         if panel.shown_once and "findings" not in report:
             report["findings"] = {"ids": [f.id for f in panel.findings], "session": [f.id for f in self.session.findings],
                                   "options": panel.query_one("#findings-list").option_count}
+            self.set_timer(0.2, lambda: report.update(rows=[row.field_name for row in self.screen.query("FieldRow")]))
             self.set_timer(0.3, lambda: self.exit())
         return result
 

@@ -38,11 +38,31 @@ def test_plain_start_paints_before_the_answers_model_then_shows_the_findings():
     assert findings["options"] == len(findings["ids"])
 
 
-def test_a_preset_start_paints_its_answers_then_the_findings():
+def test_a_preset_start_paints_its_answers_then_the_findings_and_the_rest_of_the_form():
+    from wizard.tui.steps import fields_of
+
     report = probe("--preset", "grpo-8b-1x8", "--topology", "8xH100")
     assert report["first_paint"]["screen"] == "ModelsScreen"
     assert report["first_paint"]["findings_shown"] is False  # every rule runs after the first paint
     assert report["findings"]["ids"] == report["findings"]["session"] == ["ROLE-009"]
+    # 100x40 shows about a dozen rows: the others are composed after the first paint, in their order
+    assert 10 <= report["first_paint"]["rows"] < len(fields_of("models"))
+    assert report["rows"] == list(fields_of("models"))
+
+
+async def test_a_jump_in_the_first_moment_reaches_a_row_composed_after_the_first_paint(tmp_path, monkeypatch):
+    from tests.tui.helpers import make_app
+    from wizard.tui.screens.base import StepScreen
+
+    monkeypatch.setattr(StepScreen, "_after_first_show", lambda self: None)  # hold the first moment: rows still pending
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = app.screen
+        assert screen._pending_rows and screen.row_for("algorithm.entropy_coeff") is None  # noqa: SLF001
+        assert screen.focus_field("algorithm.entropy_coeff")  # the last row of the step
+        await pilot.pause()
+        await pilot.pause()
+        assert app.focused is screen.row_for("algorithm.entropy_coeff").input_widget
 
 
 def test_the_collector_is_held_for_the_start_and_on_again_with_the_start_up_heap_frozen():

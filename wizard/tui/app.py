@@ -98,13 +98,13 @@ class WizardApp(LocalizedBindings, App[list[str]]):
     def on_mount(self) -> None:
         self.title = t("app.title")
         self.sub_title = t("app.subtitle", version=verl_schema.TARGET_VERSION)
-        self.push_screen(self._installed(self.step))
+        self.push_screen(self._installed(self.step, lazy_rows=True))
 
-    def _installed(self, step: str) -> str:
+    def _installed(self, step: str, lazy_rows: bool = False) -> str:
         if not self.is_screen_installed(step):
             # Created with the width's breakpoint class (-narrow / -wide) that Textual would add on its first
             # resize: adding it then restyles every widget of the screen once more.
-            self.install_screen(screen_class(step)(classes=self._breakpoint_class()), name=step)
+            self.install_screen(screen_class(step)(classes=self._breakpoint_class(), lazy_rows=lazy_rows), name=step)
         return step
 
     def _breakpoint_class(self) -> str:
