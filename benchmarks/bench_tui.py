@@ -11,7 +11,8 @@
 2. Keystroke in a Batch field to the repainted findings panel, for every preset of 8 GPUs: in a fresh
    process the app runs headless at the same size with a fake 8xH100 topology; the cursor sits at the
    end of `ppo mini batch size` and the keys alternate backspace / the digit back, each one an edit
-   that changes the findings. Per key: wall and CPU time (this process's) from the key press to the
+   that changes the findings. Each key reaches the app as the terminal driver hands it over, and nothing
+   else runs meanwhile (no Pilot). Per key: wall and CPU time (this process's) from the key press to the
    first frame after the edit and to the last frame before the screen settles; the rules' share
    (Session.set: answers + every rule + fix checks); frames per key. CPU time is the work itself,
    without Textual's wait for its next 1/60 s frame tick or for a CPU on a loaded machine.
@@ -26,6 +27,8 @@ CSS, layout, frames, rules, the panel's update) from one more instrumented run. 
 BENCH_PROFILE=FILE.txt (pyinstrument's call tree; pip install pyinstrument) for one child:
 `--child start -- wizard --preset P` (start to first paint) or `--child keys -- wizard --preset P`
 (the keystrokes only); for keys, another file name gets a cProfile of CPU time (read it with pstats).
+BENCH_FIRST_PAINT_ONLY=1 makes `--child start` exit at the first paint (to count instructions up to it,
+e.g. under valgrind --tool=callgrind, which a loaded machine does not disturb).
 """
 
 from __future__ import annotations
