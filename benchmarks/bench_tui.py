@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import importlib.util
 import json
 import os
 import shutil
@@ -106,12 +107,6 @@ def _make_app(argv: list[str]):
     return build_app(args, hold_gc=True)
 
 
-def _findings_shown(screen) -> bool:
-    """Whether the step's findings panel has shown the session's findings (the minimal app has none)."""
-    panels = screen.query("#findings-panel")
-    return not panels or getattr(panels.first(), "shown_once", True)
-
-
 def child_start(argv: list[str]) -> None:
     """Print {"painted_at": epoch, "cpu": s, "bytes": n, "screen": name, "findings_at": epoch, "findings_cpu": s}.
 
@@ -133,7 +128,8 @@ def child_start(argv: list[str]) -> None:
             if profiler:
                 profiler.stop()
                 Path(os.environ["BENCH_PROFILE"]).write_text(profile_text(profiler))
-        if _findings_shown(screen) or os.environ.get("BENCH_FIRST_PAINT_ONLY"):  # the latter: to count instructions to it
+        panels = screen.query("#findings-panel")  # the minimal app has none
+        if not panels or panels.first().shown_once or os.environ.get("BENCH_FIRST_PAINT_ONLY"):
             record.update(findings_at=time.time(), findings_cpu=time.process_time())
             sys.stdout.write(json.dumps(record) + "\n")
             sys.stdout.flush()
@@ -176,11 +172,8 @@ def child_keys(argv: list[str]) -> None:
     screen settles (no frame for SETTLE_S: the follow-up frames, e.g. the selected finding's detail,
     are done), each as wall ms and this process's CPU ms since the key press; the rules' CPU ms
     (Session.set); the number of frames. The Input's cursor does not blink, so no frame is a blink.
-
-    Each key goes to the app the way the terminal driver hands it over (driver.send_message), and the
-    wait for its frames only sleeps: Pilot.press and Pilot.pause would count their own work, a round of
-    messages to every widget of the screen per call, 15-20 ms of CPU each on the loaded VM, and pause
-    forces a frame that the app's own 60 fps timer would not paint.
+    Keys go in as the terminal driver hands them over, and the wait only sleeps: Pilot's press and pause
+    message every widget per call (their own CPU) and pause forces frames the 60 fps timer would not paint.
     """
     import asyncio
 
@@ -221,10 +214,8 @@ def child_keys(argv: list[str]) -> None:
             if state["edited"] and state["frames"] and time.perf_counter() - last > SETTLE_S:
                 return
 
-    def send_key(key: str) -> None:
-        event = events.Key(key, key if len(key) == 1 else None)
-        event.set_sender(app)
-        app._driver.send_message(event)  # noqa: SLF001 - what the terminal driver does with a key it read
+    def send_key(key: str) -> None:  # what the terminal driver does with a key it read
+        app._driver.process_message(events.Key(key, key if len(key) == 1 else None))  # noqa: SLF001
 
     async def type_keys(pilot):
         app.goto("batch")
@@ -314,30 +305,21 @@ def _time_phases(phases: dict[str, float], wizard: bool = True) -> None:
         _when_imported("wizard.tui.widgets.step_nav", lambda m: wrap(m.StepNav, "show", "step_nav.show"))
 
 
-def _when_imported(name: str, hook) -> None:
-    """Call hook(module) once `name` is imported (now, if it already is)."""
-    if name in sys.modules:
-        hook(sys.modules[name])
-        return
-    import importlib.abc
-    import importlib.util
+class _when_imported:  # noqa: N801 - used as a function
+    """Call hook(module) once module `name` is imported (a finder first in sys.meta_path wraps its loading)."""
 
-    class Finder(importlib.abc.MetaPathFinder):
-        def find_spec(self, fullname, path, target=None):
-            if fullname != name:
-                return None
-            sys.meta_path.remove(self)
-            spec = importlib.util.find_spec(fullname)
-            exec_module = spec.loader.exec_module
+    def __init__(self, name: str, hook) -> None:
+        self.name, self.hook = name, hook
+        sys.meta_path.insert(0, self)
 
-            def exec_and_hook(module):
-                exec_module(module)
-                hook(module)
-
-            spec.loader.exec_module = exec_and_hook
-            return spec
-
-    sys.meta_path.insert(0, Finder())
+    def find_spec(self, fullname, path, target=None):
+        if fullname != self.name:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        exec_module, hook = spec.loader.exec_module, self.hook
+        spec.loader.exec_module = lambda module: (exec_module(module), hook(module))
+        return spec
 
 
 # -- the parent ----------------------------------------------------------------------------------------
