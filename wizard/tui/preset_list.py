@@ -9,7 +9,6 @@ agrees with wizard.core.presets on every shipped preset.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,12 +19,11 @@ _PACKAGE = Path(wizard.__file__).resolve().parent
 SEARCH_DIRS = (_PACKAGE / "_presets", _PACKAGE.parent / "presets")
 COUNTS = {"nnodes": 1, "n_gpus_per_node": 8}  # trainer.* defaults, as wizard.core.presets.Preset has them
 
-_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A one-line plain scalar that YAML reads as that very string: not quoted, block, anchor, tag, flow or
-# comment syntax, no ": " or " #" inside, and not a value YAML resolves to a bool, null or number.
-_NOT_PLAIN_START = tuple("'\">|&*!%@`{}[],#?-:")
-_RESOLVED = re.compile(r"(?i:y|yes|n|no|true|false|on|off|null|~|\.nan|[-+]?\.inf)|[-+]?(\d[\d_:]*(\.[\d_]*)?|\.\d+)([eE][-+]?\d+)?"
-                       r"|0x[0-9a-fA-F_]+|0o?[0-7_]+|0b[01_]+|\d{4}-\d\d?-\d\d?.*")
+# comment syntax, no ": " or " #" inside, and nothing YAML could resolve to a bool, null, number or date
+# (any text that starts like a number is left to YAML).
+_NOT_PLAIN_START = tuple("'\">|&*!%@`{}[],#?-:~.+0123456789")
+_RESOLVED_WORDS = {"y", "yes", "n", "no", "true", "false", "on", "off", "null"}
 
 
 @dataclass(frozen=True)
@@ -62,7 +60,7 @@ def read_plain(text: str) -> tuple[str, int, int] | None:
         if not line[0].isspace():
             key, sep, value = line.partition(":")
             value = value.strip()
-            if not sep or not _KEY.fullmatch(key) or key == "extra":  # extra may set trainer.* keys itself
+            if not sep or not (key.isascii() and key.isidentifier()) or key == "extra":  # extra may set trainer.* keys itself
                 return None
             section = key
             if key == "description":
@@ -77,7 +75,8 @@ def read_plain(text: str) -> tuple[str, int, int] | None:
         if section == "cluster":
             key, sep, value = stripped.partition(":")
             if key in COUNTS:
-                if not re.fullmatch(r"[1-9][0-9]*", value.strip()):
+                value = value.strip()
+                if not (value.isascii() and value.isdigit() and not value.startswith("0")):
                     return None
                 counts[key] = int(value)
     return description, counts["nnodes"], counts["n_gpus_per_node"]
@@ -85,7 +84,7 @@ def read_plain(text: str) -> tuple[str, int, int] | None:
 
 def _plain(value: str) -> bool:
     return bool(value) and not value.startswith(_NOT_PLAIN_START) and ": " not in value and " #" not in value \
-        and not value.endswith(":") and not _RESOLVED.fullmatch(value)
+        and not value.endswith(":") and value.lower() not in _RESOLVED_WORDS
 
 
 def _read_yaml(text: str) -> tuple[str, int, int]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,9 +14,18 @@ from textual.widgets import Footer, Header, Static
 from wizard.i18n import t
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.steps import fields_of
-from wizard.tui.widgets.field_row import FieldRow
 from wizard.tui.widgets.findings_panel import FindingsPanel
 from wizard.tui.widgets.step_nav import StepNav
+
+if TYPE_CHECKING:
+    from wizard.tui.widgets.field_row import FieldRow
+
+
+def _field_row():
+    # Imported when a step has rows: the Start step has none, and its first paint comes before this module.
+    from wizard.tui.widgets.field_row import FieldRow
+
+    return FieldRow
 
 CRITIC_FIELDS = {"models.critic_path", "algorithm.critic_lr", "batch.critic_ppo_mini_batch_size", "batch.critic_ppo_micro_batch_size_per_gpu",
                  "batch.critic_ppo_max_token_len_per_gpu"}
@@ -102,7 +113,8 @@ class StepScreen(LocalizedBindings, Screen):
             with VerticalScroll(id="step-body"):
                 yield Static(t(f"{self.STEP}.intro"), classes="intro")
                 yield from self.compose_top()
-                rows = [FieldRow(field, self.session.value(field), self.session.source_of(field)) for field in fields_of(self.STEP)]
+                fields = fields_of(self.STEP)
+                rows = [_field_row()(field, self.session.value(field), self.session.source_of(field)) for field in fields]
                 first = self._rows_for_first_paint(rows) if self._lazy_rows and rows else len(rows)
                 yield from rows[:first]
                 self._pending_rows = rows[first:]
@@ -122,7 +134,7 @@ class StepScreen(LocalizedBindings, Screen):
     def _mount_pending_rows(self) -> None:
         rows, self._pending_rows = self._pending_rows, []
         if rows:
-            composed = [row for row in self.query(FieldRow)]
+            composed = list(self.query(_field_row()))
             self.query_one("#step-body").mount_all(rows, after=composed[-1])
             self._rows = None  # rows() includes them from now on
 
@@ -179,7 +191,7 @@ class StepScreen(LocalizedBindings, Screen):
     def rows(self) -> list[FieldRow]:
         """The step's field rows (composed once; a DOM query per edit costs more than the edit's rules)."""
         if self._rows is None:
-            self._rows = list(self.query(FieldRow))
+            self._rows = list(self.query(_field_row()))
         return self._rows
 
     def part(self, selector, expect_type=None):
