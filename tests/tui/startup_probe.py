@@ -47,6 +47,7 @@ def main() -> None:
     app.run(headless=True, size=(100, 40))
     report["gc_enabled_after"] = gc.isenabled()
     report["gc_frozen"] = gc.get_freeze_count()
+    report["gc_threshold"] = list(gc.get_threshold())
     sys.stdout.write(json.dumps(report) + "\n")
     sys.stdout.flush()
     os._exit(0)
