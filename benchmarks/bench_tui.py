@@ -310,7 +310,10 @@ class _when_imported:  # noqa: N801 - used as a function
 
     def __init__(self, name: str, hook) -> None:
         self.name, self.hook = name, hook
-        sys.meta_path.insert(0, self)
+        if name in sys.modules:
+            hook(sys.modules[name])
+        else:
+            sys.meta_path.insert(0, self)
 
     def find_spec(self, fullname, path, target=None):
         if fullname != self.name:
