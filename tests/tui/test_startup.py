@@ -127,3 +127,17 @@ def test_the_line_reader_reads_the_shipped_layout():
     assert read_plain(TRICKY[-1]) == ("", 1, 8)
     for path in sorted(preset_dir().glob("*.yaml")):
         assert read_plain(path.read_text(encoding="utf-8")) is not None, path.name  # no YAML import at start-up
+
+
+@pytest.mark.parametrize("edit", [None, ("batch.ppo_mini_batch_size", 25), ("rollout.tensor_parallel_size", 4)])
+def test_the_plan_a_step_shows_before_the_rules_run_is_the_rules_plan(edit):
+    from wizard.core.presets import load_preset
+    from wizard.tui.session import Session
+
+    session = Session(layers=[("preset", load_preset("ppo-critic-8b-1x8").values)])
+    if edit:
+        session.set(*edit)
+        session.refresh()  # back to a session whose rules have not run
+    early = session.plan  # no facts gathered, no rules run
+    assert not session.evaluated
+    assert early == session.ctx.plan and session.plan is session.ctx.plan

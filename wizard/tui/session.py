@@ -35,6 +35,7 @@ class Session:
     facts_cache: dict = field(default_factory=dict, repr=False)  # gather's reads, reused while their inputs hold
     _ctx: Optional[RuleContext] = field(init=False, default=None, repr=False)
     _findings: Optional[list[Finding]] = field(init=False, default=None, repr=False)
+    _plan: Any = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.refresh()
@@ -47,7 +48,7 @@ class Session:
         """
         self.layered = self._build(self.edits)
         self.facts_cache.clear()  # a refresh reads data files and model folders again
-        self._ctx = self._findings = None
+        self._ctx = self._findings = self._plan = None
 
     @property
     def ctx(self) -> RuleContext:
@@ -57,6 +58,17 @@ class Session:
             self._ctx = context_for(answers, self.layered.flat, mode=self.mode, topology=self.topology,
                                     **gather(answers, self.mode, self.facts_cache))
         return self._ctx
+
+    @property
+    def plan(self):
+        """The plan (pools, batch chains) of the current answers: ctx.plan, without gathering facts for the rules."""
+        if self._ctx is not None:
+            return self._ctx.plan
+        if self._plan is None:
+            from wizard.core.plan import build_plan
+
+            self._plan = build_plan(self.layered.answers)  # what context_for puts in ctx.plan
+        return self._plan
 
     @property
     def findings(self) -> list[Finding]:
@@ -77,7 +89,7 @@ class Session:
 
     def evaluate(self) -> None:
         """Re-run every rule now."""
-        self._ctx = self._findings = None
+        self._ctx = self._findings = self._plan = None
         self.findings  # noqa: B018 - computes them
 
     # -- edits ---------------------------------------------------------------------------------------

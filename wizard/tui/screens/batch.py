@@ -19,4 +19,4 @@ class BatchScreen(StepScreen):
         yield Static("", id="chain")
 
     def refresh_extra(self) -> None:
-        update_static(self.part("#chain", Static), chain_text(self.session.layered.answers, self.session.ctx.plan))
+        update_static(self.part("#chain", Static), chain_text(self.session.layered.answers, self.session.plan))

@@ -54,13 +54,13 @@ class HardwareScreen(StepScreen):
 
     def refresh_extra(self) -> None:
         session = self.session
-        self.query_one("#budget", Static).update(budget_text(session.ctx.plan, session.topology))
+        self.query_one("#budget", Static).update(budget_text(session.plan, session.topology))
         self.query_one("#memory", Static).update(self._memory())
         matrix = self.query_one("#matrix", Static)
         if session.topology is None:
             matrix.update(t("hardware.none"))
         else:
-            matrix.update(matrix_text(session.topology, session.ctx.plan.rollout_tp))
+            matrix.update(matrix_text(session.topology, session.plan.rollout_tp))
 
     def _memory(self):
         from wizard.core.memory import estimate_memory

@@ -17,7 +17,7 @@ class ModelsScreen(StepScreen):
         yield Static("", id="critic-note", classes="note")
 
     def refresh_extra(self) -> None:
-        plan, answers = self.session.ctx.plan, self.session.layered.answers
+        plan, answers = self.session.plan, self.session.layered.answers
         if not plan.need_ref:
             ref = t("models.reference_none")
         elif plan.ref_in_actor:
