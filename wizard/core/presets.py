@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import yaml
 
 from wizard.core.layers import flatten_answers_doc
+from wizard.core.preset_files import COUNT_DEFAULTS, preset_dir
 from wizard.errors import UsageError
 
-_PACKAGE = Path(__file__).resolve().parents[1]
-# Installed wheels carry the presets as wizard/_presets; a source checkout has them at the top level.
-SEARCH_DIRS = (_PACKAGE / "_presets", _PACKAGE.parent / "presets")
 
 
 @dataclass(frozen=True)
@@ -25,18 +22,14 @@ class Preset:
 
     @property
     def nnodes(self) -> int:
-        return int(self.values.get("trainer.nnodes", 1))
+        return int(self.values.get("trainer.nnodes", COUNT_DEFAULTS["nnodes"]))
 
     @property
     def n_gpus_per_node(self) -> int:
-        return int(self.values.get("trainer.n_gpus_per_node", 8))
+        return int(self.values.get("trainer.n_gpus_per_node", COUNT_DEFAULTS["n_gpus_per_node"]))
 
     def summary(self) -> dict[str, Any]:
         return {"name": self.name, "description": self.description, "nnodes": self.nnodes, "n_gpus_per_node": self.n_gpus_per_node}
-
-
-def preset_dir() -> Path:
-    return next((d for d in SEARCH_DIRS if d.is_dir()), SEARCH_DIRS[-1])
 
 
 def preset_names() -> list[str]:

@@ -10,14 +10,9 @@ agrees with wizard.core.presets on every shipped preset.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
-import wizard
-
-_PACKAGE = Path(wizard.__file__).resolve().parent
-# The same places as wizard.core.presets.SEARCH_DIRS: installed wheels, then a source checkout.
-SEARCH_DIRS = (_PACKAGE / "_presets", _PACKAGE.parent / "presets")
-COUNTS = {"nnodes": 1, "n_gpus_per_node": 8}  # trainer.* defaults, as wizard.core.presets.Preset has them
+from wizard.core.preset_files import COUNT_DEFAULTS as COUNTS
+from wizard.core.preset_files import preset_dir
 
 # A one-line plain scalar that YAML reads as that very string: not quoted, block, anchor, tag, flow or
 # comment syntax, no ": " or " #" inside, and nothing YAML could resolve to a bool, null, number or date
@@ -32,10 +27,6 @@ class PresetSummary:
     description: str
     nnodes: int
     n_gpus_per_node: int
-
-
-def preset_dir() -> Path:
-    return next((d for d in SEARCH_DIRS if d.is_dir()), SEARCH_DIRS[-1])
 
 
 def preset_summaries() -> list[PresetSummary]:

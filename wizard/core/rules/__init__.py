@@ -65,10 +65,6 @@ def registered() -> list[tuple[Rule, tuple[str, ...]]]:
     return _RULES
 
 
-def all_rules() -> list[Rule]:
-    return [rule for rule, _ in registered()]
-
-
 def context_for(answers: Answers, flat: Optional[dict] = None, **kwargs: Any) -> RuleContext:
     return RuleContext(answers=answers, plan=build_plan(answers), flat=dict(flat or {}), **kwargs)
 

@@ -1,0 +1,18 @@
+"""Where the shipped presets live, and the cluster counts a preset that leaves them out gets.
+
+Imports nothing beyond the standard library: the TUI lists presets (wizard.tui.preset_list) before the
+answers model and YAML are loaded, from the same files wizard.core.presets loads.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parents[1]
+# Installed wheels carry the presets as wizard/_presets; a source checkout has them at the top level.
+SEARCH_DIRS = (_PACKAGE / "_presets", _PACKAGE.parent / "presets")
+COUNT_DEFAULTS = {"nnodes": 1, "n_gpus_per_node": 8}  # trainer.* when a preset does not set them
+
+
+def preset_dir() -> Path:
+    return next((d for d in SEARCH_DIRS if d.is_dir()), SEARCH_DIRS[-1])
