@@ -1,5 +1,5 @@
 """Keystrokes stay cheap: an edit lands in the same frame as the input's repaint, texts that keep their size
-repaint without a screen layout, and the findings border follows the worst severity and the theme."""
+repaint without a screen layout, and the findings count follows the worst severity and the theme."""
 
 from __future__ import annotations
 
@@ -85,29 +85,35 @@ async def test_every_frame_after_a_keystroke_shows_the_findings_of_the_value_it_
         assert all(shown == current and "BATCH-004" in shown for _, shown, current in painted), painted
 
 
-async def test_the_findings_border_follows_the_worst_severity_and_the_theme(tmp_path):
+async def test_the_findings_count_says_the_worst_severity_in_the_themes_colour(tmp_path):
     app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
     async with app.run_test(size=(100, 40)) as pilot:
         app.goto("batch")
         await pilot.pause()
         panel = app.screen.query_one("#findings-panel")
+        count = app.screen.query_one("#findings-count")
 
-        def border_colour() -> Color:
-            return panel.styles.border_top[1]
+        def shown() -> tuple[str, Color]:
+            """The mark and its colour as painted on the count's line."""
+            segment = next(seg for seg in count.render_line(0) if seg.text.strip())
+            return segment.text.strip()[0], Color(*segment.style.color.triplet)
 
-        clean = border_colour()
-        assert clean == Color.parse(app.theme_variables["success"])
+        severities = {f.severity.value for f in app.session.findings}
+        assert "error" not in severities
+        mark, colour = shown()
+        assert colour == Color.parse(app.theme_variables["warning" if "warning" in severities else "success"])
         app.apply_edit("batch.ppo_mini_batch_size", 25)
         await pilot.pause()
-        assert border_colour() == Color.parse(app.theme_variables["error"])
-        before = border_colour()
+        assert panel.state == "errors" and shown() == ("✗", Color.parse(app.theme_variables["error"]))
+        before = shown()[1]
         app.theme = "nord"  # its error colour differs from the default theme's
         await pilot.pause()
         await pilot.pause()
-        assert border_colour() == Color.parse(app.theme_variables["error"]) != before
+        assert shown() == ("✗", Color.parse(app.theme_variables["error"])) and shown()[1] != before
         app.apply_edit("batch.ppo_mini_batch_size", 256)
         await pilot.pause()
-        assert border_colour() == Color.parse(app.theme_variables["success"])
+        assert panel.state != "errors" and shown()[0] in "!✓"
+        assert mark in "!✓"
 
 
 async def test_a_field_keeps_its_text_in_view_without_a_layout_per_key(tmp_path):
@@ -137,7 +143,7 @@ async def test_the_findings_list_scrolls_when_it_outgrows_the_panel_and_stops_wh
         app.goto("batch")
         await pilot.pause()
         listing = app.screen.query_one("#findings-list")
-        assert not listing.show_vertical_scrollbar
+        assert listing.max_scroll_y == 0
         app.apply_edit("batch.ppo_mini_batch_size", 25)  # four findings: more lines than the list has
         await pilot.pause()
         assert listing.show_vertical_scrollbar and listing.max_scroll_y > 0
@@ -149,4 +155,37 @@ async def test_the_findings_list_scrolls_when_it_outgrows_the_panel_and_stops_wh
         assert "ROLE-009" in "".join(str(listing.render_line(y).text) for y in range(listing.size.height))
         app.apply_edit("batch.ppo_mini_batch_size", 256)
         await pilot.pause()
-        assert not listing.show_vertical_scrollbar and listing.scroll_offset.y == 0
+        assert listing.max_scroll_y == 0 and listing.scroll_offset.y == 0
+
+
+class TwoOptions(App):
+    def compose(self):
+        from wizard.tui.widgets.kept_options import KeptOptionsList
+
+        yield KeptOptionsList(id="list")
+
+
+async def test_kept_options_keep_rendered_lines_only_for_options_back_at_the_same_index():
+    from textual.widgets.option_list import Option
+
+    app = TwoOptions()
+    async with app.run_test(size=(30, 6)) as pilot:
+        listing = app.query_one("#list")
+        first, second, third = Option("first"), Option("second"), Option("third")
+
+        def cached() -> set[str]:
+            return {str(key[0].prompt) for key in listing._option_render_cache.keys()}  # noqa: SLF001
+
+        def clicked_index(y: int):
+            return next(seg.style.meta.get("option") for seg in listing.render_line(y) if seg.style and seg.style.meta)
+
+        listing.set_options([first, second])
+        await pilot.pause()
+        listing.render_line(0), listing.render_line(1)
+        assert cached() == {"first", "second"}
+        listing.set_options([first, third])  # first stays at 0: its lines are kept; second is not shown
+        assert "first" in cached()
+        listing.set_options([third, first])  # both moved: their lines carry the old index, so they go
+        assert not cached() & {"first", "third"}
+        await pilot.pause()
+        assert clicked_index(0) == 0 and clicked_index(1) == 1  # the lines rendered again carry the new index

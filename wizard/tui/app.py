@@ -45,6 +45,7 @@ class WizardApp(LocalizedBindings, App[list[str]]):
     CSS_PATH = "styles/app.tcss"
     COMMANDS = App.COMMANDS | {WizardCommands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (96, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
     BINDINGS = [
         Binding("escape", "quit_now", "dialog.cancel", show=False, id="cancel"),
         Binding("ctrl+c", "quit_now", "dialog.cancel", show=False, priority=True, id="cancel-ctrl-c"),
@@ -106,16 +107,16 @@ class WizardApp(LocalizedBindings, App[list[str]]):
 
     def _installed(self, step: str, lazy_rows: bool = False) -> str:
         if not self.is_screen_installed(step):
-            # Created with the width's breakpoint class (-narrow / -wide) that Textual would add on its first
+            # Created with the size's breakpoint classes (-narrow / -wide, -short / -tall) that Textual would add on its first
             # resize: adding it then restyles every widget of the screen once more.
             self.install_screen(screen_class(step)(classes=self._breakpoint_class(), lazy_rows=lazy_rows), name=step)
         return step
 
     def _breakpoint_class(self) -> str:
-        for width, name in sorted(self.HORIZONTAL_BREAKPOINTS, reverse=True):
-            if self.size.width >= width:
-                return name
-        return ""
+        names = []
+        for breakpoints, extent in ((self.HORIZONTAL_BREAKPOINTS, self.size.width), (self.VERTICAL_BREAKPOINTS, self.size.height)):
+            names += [next((name for at, name in sorted(breakpoints, reverse=True) if extent >= at), "")]
+        return " ".join(name for name in names if name)
 
     def goto(self, step: str) -> None:
         if step != self.step:

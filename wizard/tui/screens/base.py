@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from wizard.i18n import t
+from wizard.tui.compositor import DirtyRegionCompositor
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.steps import fields_of
 from wizard.tui.widgets.findings_panel import FindingsPanel
@@ -98,6 +99,7 @@ class StepScreen(LocalizedBindings, Screen):
     def __init__(self, *args, lazy_rows: bool = False, **kwargs) -> None:
         """lazy_rows (the start's first screen): compose the field rows a screen can show, the rest after the first paint."""
         super().__init__(*args, **kwargs)
+        self._compositor = DirtyRegionCompositor()
         self._parts: dict = {}
         self._lazy_rows = lazy_rows
         self._pending_rows: list[FieldRow] = []

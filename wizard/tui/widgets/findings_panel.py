@@ -6,7 +6,6 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.color import Color
 from textual.containers import Vertical
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -15,13 +14,16 @@ from wizard.core.findings import Finding, Severity
 from wizard.i18n import finding_message, language, rule_text, t
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.messages import FixRequested, JumpRequested
+from wizard.tui.widgets.kept_options import KeptOptionsList
 from wizard.tui.widgets.repaint import update_static
 
 MARK = {Severity.ERROR: "✗", Severity.WARNING: "!", Severity.INFO: "i"}
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
-# The panel's border colour (a theme variable) says the worst severity. It is set on the panel alone:
-# a CSS class would restyle and repaint every widget inside the panel on each edit.
-BORDER_COLOUR = {"errors": "error", "warnings": "warning", "clean": "success"}
+# The count line says the worst severity in its colour (a theme variable) and mark. It is the count's own
+# text style: a new border colour, or a CSS class on the panel, would repaint every line of the panel's
+# column on each edit that adds or clears an error, a sixth of a keystroke's frame.
+STATE_COLOUR = {"errors": "error", "warnings": "warning", "clean": "success"}
+STATE_MARK = {"errors": "✗", "warnings": "!", "clean": "✓"}
 
 
 def finding_text(finding: Finding) -> Text:
@@ -35,7 +37,7 @@ def finding_text(finding: Finding) -> Text:
     return text
 
 
-class FindingList(LocalizedBindings, OptionList):
+class FindingList(LocalizedBindings, KeptOptionsList):
     BINDINGS = [
         Binding("f", "apply(1)", "key.fix", id="apply-fix"),
         *[Binding(str(n), f"apply({n})", show=False) for n in range(1, 10)],
@@ -44,11 +46,31 @@ class FindingList(LocalizedBindings, OptionList):
 
     _lines_width: int | None = None
 
+    _batched = False
+
     def refresh(self, *regions, repaint: bool = True, layout: bool = False, recompose: bool = False):
         # The list is as tall as the panel leaves it (1fr): the layouts it asks for are for its virtual size (how
-        # many lines the findings take), which scrolls inside it, so a repaint shows them. A scrollbar that comes
-        # or goes asks for its own layout; so does the detail below when its height changes.
+        # many lines the findings take), which scrolls inside it, so a repaint shows them.
+        if self._batched and not regions and not recompose:
+            return self  # replace_findings repaints the lines that changed
         return super().refresh(*regions, repaint=repaint, layout=False, recompose=recompose)
+
+    def replace_findings(self, options: list[Option], highlighted: int | None) -> None:
+        """Show these options, repainting only the lines the old and the new findings take.
+
+        The list fills the panel's column; a full repaint would also redraw its blank lines below the findings.
+        """
+        before, scrolled = len(self._lines), self.scroll_offset.y
+        self._batched = True
+        try:
+            self.set_options(options)
+            self.highlighted = highlighted
+        finally:
+            self._batched = False
+        if scrolled or self.scroll_offset.y or not self.is_mounted:
+            self.refresh()
+        else:
+            self.refresh_lines(0, max(before, len(self._lines)))
 
     def _on_resize(self, event: events.Resize) -> None:
         # OptionList re-renders every option on any resize. Their lines depend on the width alone, and the
@@ -81,11 +103,11 @@ class FindingsPanel(Vertical):
         super().__init__(id="findings-panel", classes="-show-why")
         self.findings: list[Finding] = []
         self.shown_once = False  # False until the session's findings are shown (a plain start builds it after the first paint)
-        self._state = "clean"
+        self._counts = (0, 0)
         self._options: dict[tuple, Option] = {}  # reused across edits: an Option keeps its rendered text
 
     def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._paint_border())
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._show_count())
 
     def compose(self) -> ComposeResult:
         yield Label(t("findings.title"), id="findings-title")
@@ -109,35 +131,44 @@ class FindingsPanel(Vertical):
         self.findings = list(findings)
         errors = sum(f.severity is Severity.ERROR for f in findings)
         warnings = sum(f.severity is Severity.WARNING for f in findings)
-        state = "errors" if errors else "warnings" if warnings else "clean"
-        if state != self._state:
-            self._state = state
-            self._paint_border()
-        update_static(self._part("#findings-count"), t("findings.count", errors=errors, warnings=warnings))
+        self._counts = (errors, warnings)
+        self._show_count()
         listing = self._part("#findings-list")
         keep = listing.highlighted
         # One set_options, not clear + add: the list is measured once and a scrollbar that stays is not
         # hidden and shown again (each of those is a layout and a repaint).
         if findings:
-            listing.set_options([self._option(i, f) for i, f in enumerate(findings)])
-            listing.highlighted = min(keep or 0, len(findings) - 1)
+            listing.replace_findings([self._option(i, f) for i, f in enumerate(findings)], min(keep or 0, len(findings) - 1))
         else:
-            listing.set_options([Option(Text(t("findings.none"), style="green"), disabled=True)])
+            listing.replace_findings([self._option(-1, None)], None)
         self._show_detail(listing.highlighted)
 
-    def _option(self, index: int, finding: Finding) -> Option:
-        key = (index, finding.id, finding.severity, finding.message, language())
+    def _option(self, index: int, finding: Finding | None) -> Option:
+        """The option of a finding at this index (None: the "no findings" line), the same object while it shows the same."""
+        key = (index, finding.id, finding.severity, finding.message, language()) if finding else (index, language())
         option = self._options.get(key)
         if option is None:
             if len(self._options) > 200:
                 self._options.clear()
-            option = self._options[key] = Option(finding_text(finding), id=f"finding-{index}")
+            if finding is None:
+                option = Option(Text(t("findings.none"), style="green"), disabled=True)
+            else:
+                option = Option(finding_text(finding), id=f"finding-{index}")
+            self._options[key] = option
         return option
 
-    def _paint_border(self) -> None:
-        colour = self.app.theme_variables.get(BORDER_COLOUR[self._state])
-        if colour:
-            self.styles.border = ("round", Color.parse(colour))
+    @property
+    def state(self) -> str:
+        """"errors", "warnings" or "clean": the worst severity shown."""
+        errors, warnings = self._counts
+        return "errors" if errors else "warnings" if warnings else "clean"
+
+    def _show_count(self) -> None:
+        errors, warnings = self._counts
+        colour = self.app.theme_variables.get(STATE_COLOUR[self.state], "")
+        text = Text(f"{STATE_MARK[self.state]} " + t("findings.count", errors=errors, warnings=warnings),
+                    style=f"bold {colour}".strip())
+        update_static(self._part("#findings-count"), text)
 
     def _show_detail(self, index) -> None:
         if index is None or not self.findings or index >= len(self.findings):
@@ -145,10 +176,11 @@ class FindingsPanel(Vertical):
             return
         finding = self.findings[index]
         _, why = rule_text(finding.id, "", finding.why)
+        # The fixes first: the detail has a fixed height (6 lines on a 24-line terminal) and the reason may not fit.
         text = Text()
-        text.append(t("findings.why", why=why) + "\n", style="italic")
         for n, fix in enumerate(finding.fixes, 1):
             text.append(t("findings.fix", n=n, label=fix.label) + "\n", style="green")
+        text.append(t("findings.why", why=why) + "\n", style="italic")
         self._update_detail(text)
 
     def _update_detail(self, text: Text) -> None:

@@ -22,7 +22,13 @@ def update_static(widget: Static, content) -> bool:
     styles = widget.styles
     width = widget.content_region.width
     fixed_width = styles.width is None or not styles.width.is_auto  # None: as wide as the container
-    if not (widget.is_mounted and width > 0 and fixed_width and widget.display):
+    if widget.is_mounted and not widget.display:
+        # Hidden (a finding's detail until Why is asked for): nothing on screen changes; showing it lays it out.
+        widget._shown_height = (None, None)  # noqa: SLF001 - unknown until measured again
+        widget.update(content, layout=False)
+        widget.clear_cached_dimensions()
+        return True
+    if not (widget.is_mounted and width > 0 and fixed_width):
         widget._shown_height = (None, None)  # noqa: SLF001 - unknown until measured again
         widget.update(content)
         return True

@@ -33,10 +33,22 @@ class StepNav(OptionList):
         if worst == shown:
             return
         self._shown = worst
-        # Same lines, new marks: replace the changed prompts only (a repaint of the list, no re-measure).
-        for n, step in enumerate(STEPS, 1):
+        # Same lines, new marks: repaint the changed lines only. OptionList's own prompt replacement repaints
+        # every line of the list (it fills the column), a third of a keystroke's frame.
+        for index, step in enumerate(STEPS):
             if worst.get(step) is not shown.get(step):
-                self.replace_option_prompt_at_index(n - 1, self._label(n, step, worst))
+                self._replace_mark(index, self._label(index + 1, step, worst))
+
+    def _replace_mark(self, index: int, label: Text) -> None:
+        option = self.get_option_at_index(index)
+        line = self._index_to_line.get(index) if self.is_mounted else None
+        option._set_prompt(label)  # noqa: SLF001 - what replace_option_prompt_at_index does, without its full repaint
+        self._option_render_cache.clear()  # rendered lines are cached by option: drop the old mark's
+        if line is None:
+            self._clear_caches()
+            self.refresh()
+        else:
+            self.refresh_line(line)
 
     def _label(self, n: int, step: str, worst: dict[str, Severity]) -> Text:
         mark = {Severity.ERROR: ("✗", "red"), Severity.WARNING: ("!", "yellow")}.get(worst.get(step), ("·", "green"))
