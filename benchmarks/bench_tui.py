@@ -68,7 +68,7 @@ SETTLE_S = 0.1  # a keystroke's frames are done when none came for this long (6 
 STARTS = {
     "minimal Textual app": ["minimal"],
     "verl-wizard (Start)": ["wizard"],
-    "verl-wizard --preset grpo-8b-1x8 --topology 8xH100 (Models)": ["wizard", "--preset", "grpo-8b-1x8", "--topology", "8xH100"],
+    "verl-wizard --preset grpo-8b-1x8 --topology 8xH100": ["wizard", "--preset", "grpo-8b-1x8", "--topology", "8xH100"],
 }
 
 

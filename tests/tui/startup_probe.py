@@ -17,6 +17,13 @@ WATCH = ("pydantic", "wizard.core.answers", "wizard.core.rules", "wizard.command
 report: dict = {}
 
 
+def _highlighted_preset(screen) -> str | None:
+    if not screen.query("#preset-list"):
+        return None
+    listing = screen.query_one("#preset-list")
+    return None if listing.highlighted is None else listing.get_option_at_index(listing.highlighted).id
+
+
 def main() -> None:
     original = App._display
 
@@ -32,6 +39,8 @@ def main() -> None:
                 "steps": screen.query_one("#step-nav").option_count,
                 "findings_shown": screen.query_one("#findings-panel").shown_once,
                 "rows": len(screen.query("FieldRow")),
+                "highlighted": _highlighted_preset(screen),
+                "status": str(screen.query_one("#start-status").render()) if screen.query("#start-status") else None,
             }
         panel = screen.query_one("#findings-panel")
         if panel.shown_once and "findings" not in report:

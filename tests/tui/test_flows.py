@@ -254,3 +254,27 @@ async def test_start_step_imports_an_old_launch_script(tmp_path):
         sources = {app.session.source_of(key) for key in app.session.layered.flat}
         assert "launch script" in sources
         assert "KEY-001" not in {f.id for f in app.session.findings}  # removed keys were carried over or dropped
+
+
+async def test_the_start_step_switches_language_from_its_list_and_loads_by_keyboard(tmp_path):
+    app = make_app(None, out=str(tmp_path / "o"), topology=None)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            languages = app.screen.query_one("#language")
+            assert languages.get_option_at_index(languages.highlighted).id == "lang-en"
+            link = app.screen.query_one("#load-answers")
+            app.screen.query_one("#answers-path").value = str(tmp_path / "missing.yaml")
+            link.focus()
+            await pilot.press("enter")  # the action link works without a mouse
+            await pilot.pause()
+            assert "no such file" in str(app.screen.query_one("#start-status").render())
+            languages.focus()
+            languages.highlighted = 1
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.pause()
+            assert str(app.screen.query_one("#findings-title").render()) == "检查结果"
+            languages = app.screen.query_one("#language")
+            assert languages.get_option_at_index(languages.highlighted).id == "lang-zh"
+    finally:
+        set_language("en")

@@ -119,6 +119,8 @@ async def test_the_findings_count_says_the_worst_severity_in_the_themes_colour(t
 async def test_a_field_keeps_its_text_in_view_without_a_layout_per_key(tmp_path):
     app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
     async with app.run_test(size=(80, 24)) as pilot:
+        app.goto("models")
+        await pilot.pause()
         row_input = app.screen.row_for("models.actor_path").input_widget
         row_input.cursor_blink = False
         row_input.focus()

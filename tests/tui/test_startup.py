@@ -1,5 +1,5 @@
-"""Start-up: `verl-wizard` paints the Start step before the answers model and the rules are loaded, then
-shows the findings; the CLI loads only the TUI's command for it; the Start step lists the presets as the
+"""Start-up: `verl-wizard` (with or without a preset) paints the Start step before the answers model and the
+rules are loaded, then shows the findings; the CLI loads only the TUI's command for it; the Start step lists the presets as the
 core reads them; the garbage collector is held for the start and on again after it."""
 
 from __future__ import annotations
@@ -38,16 +38,65 @@ def test_plain_start_paints_before_the_answers_model_then_shows_the_findings():
     assert findings["options"] == len(findings["ids"])
 
 
-def test_a_preset_start_paints_its_answers_then_the_findings_and_the_rest_of_the_form():
-    from wizard.tui.steps import fields_of
-
+def test_a_preset_start_paints_the_start_step_with_the_preset_chosen_then_its_findings():
     report = probe("--preset", "grpo-8b-1x8", "--topology", "8xH100")
-    assert report["first_paint"]["screen"] == "ModelsScreen"
-    assert report["first_paint"]["findings_shown"] is False  # every rule runs after the first paint
-    assert report["findings"]["ids"] == report["findings"]["session"] == ["ROLE-009"]
-    # 100x40 shows about a dozen rows: the others are composed after the first paint, in their order
-    assert 10 <= report["first_paint"]["rows"] < len(fields_of("models"))
-    assert report["rows"] == list(fields_of("models"))
+    first = report["first_paint"]
+    assert first["screen"] == "StartScreen"
+    assert not {"pydantic", "wizard.core.answers", "wizard.core.rules", "yaml"} & set(first["loaded"]), first
+    assert first["highlighted"] == "preset-grpo-8b-1x8"
+    assert "grpo-8b-1x8" in first["status"] and "8xH100" in first["status"]
+    assert first["findings_shown"] is False  # every rule runs after the first paint
+    assert report["findings"]["ids"] == report["findings"]["session"] == ["ROLE-009"]  # the preset's, on 8xH100
+
+
+async def test_the_form_of_a_preset_start_holds_the_preset_and_the_topology(tmp_path):
+    from tests.tui.helpers import make_app
+
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        assert app.step == "models"
+        row = app.screen.row_for("models.actor_path")
+        assert row.input_widget.value == "Qwen/Qwen3-8B" and app.session.source_of("models.actor_path") == "preset"
+        assert app.session.value("trainer.n_gpus_per_node") == 8
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--preset", "grpo-8b-1x9"], "--preset grpo-8b-1x9: no such preset; did you mean grpo-8b-1x8?"),
+    (["--answers", "no-such-answers.yaml"], "no-such-answers.yaml"),
+    (["--topology", "9xQ100"], "unknown fake topology '9xQ100'"),
+])
+def test_a_name_or_path_that_does_not_exist_is_refused_before_the_app_starts(argv, message):
+    from wizard.cli import parse
+    from wizard.commands.tui import build_app
+    from wizard.errors import UsageError
+
+    with pytest.raises(UsageError) as caught:
+        build_app(parse(["tui", *argv]))
+    assert message in str(caught.value)
+
+
+async def test_an_answers_file_with_wrong_contents_ends_the_start_with_exit_2_and_one_line(tmp_path):
+    from wizard.cli import parse
+    from wizard.commands.tui import build_app
+
+    bad = tmp_path / "answers.yaml"
+    bad.write_text("batch:\n  train_batch_size: -4\n")
+    app = build_app(parse(["tui", "--answers", str(bad), "--out", str(tmp_path / "o")]))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+    assert app.return_code == 2
+    assert "train_batch_size" in app.start_error and "\n" not in app.start_error
+    assert not (tmp_path / "o").exists()
+    good = tmp_path / "good.yaml"
+    good.write_text("batch:\n  train_batch_size: 64\n")
+    app = build_app(parse(["tui", "--answers", str(good), "--out", str(tmp_path / "o")]))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert app.session.value("batch.train_batch_size") == 64 and app.start_error is None
 
 
 async def test_a_jump_in_the_first_moment_reaches_a_row_composed_after_the_first_paint(tmp_path, monkeypatch):
@@ -56,6 +105,7 @@ async def test_a_jump_in_the_first_moment_reaches_a_row_composed_after_the_first
 
     monkeypatch.setattr(StepScreen, "_after_first_show", lambda self: None)  # hold the first moment: rows still pending
     app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    app.start_step = app.step = "models"  # a screen first shown at the start composes its rows in two parts
     async with app.run_test(size=(100, 40)) as pilot:
         screen = app.screen
         assert screen._pending_rows and screen.row_for("algorithm.entropy_coeff") is None  # noqa: SLF001

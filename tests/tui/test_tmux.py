@@ -39,6 +39,9 @@ def test_workshop_preset_to_written_files_in_a_real_terminal(tmp_path):
     script = f"cd {shlex.quote(str(ROOT))} && {launcher} tui --preset workshop-0.5b-1gpu --out {shlex.quote(str(out))}; echo EXIT=$?; sleep 30"
     tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", script)
     try:
+        start = wait_for(session, "1/7 Start")
+        assert "Loaded workshop-0.5b-1gpu" in start  # the preset shows as chosen on the Start step
+        tmux("send-keys", "-t", session, "C-n")
         wait_for(session, "2/7 Models")
         for _ in range(5):
             tmux("send-keys", "-t", session, "C-n")

@@ -10,7 +10,7 @@ import argparse
 import gc
 import sys
 
-from wizard.errors import ExitStatus
+from wizard.errors import ExitStatus, UsageError
 
 
 def register(subparsers) -> None:
@@ -30,8 +30,11 @@ def add_arguments(p) -> None:
 def build_app(args: argparse.Namespace, hold_gc: bool = False):
     """The app for these arguments (used by run() and by tests).
 
-    A preset, an answers file or a topology is read here, so that a bad one is refused (exit 2) before the
-    app starts. Without them the session (the answers model, every rule) is built after the first paint.
+    Every start paints the Start step first, before the answers model and the rules are loaded; a preset,
+    an answers file or a topology given here shows there as chosen, and the session that holds them is
+    built right after the first paint. A name or path that does not exist is refused here (exit 2) before
+    the app starts; a file whose contents are wrong is refused just after the first paint (the app exits
+    with 2 and run() prints the one line).
 
     hold_gc (what `run` does): no cyclic garbage collection until the first screen is painted. Start-up
     allocates a long-lived heap (Textual's CSS and widgets, the answers model), and the collector would
@@ -46,10 +49,36 @@ def build_app(args: argparse.Namespace, hold_gc: bool = False):
         raise
 
 
+def refuse_missing(args: argparse.Namespace) -> None:
+    """UsageError for a preset, answers file or topology that does not exist, checked without the answers model.
+
+    Only the failing case loads the module that words the error (so the message is the one `new` gives).
+    """
+    import os
+
+    if args.preset:
+        from wizard.core.preset_files import preset_dir
+
+        if not (preset_dir() / f"{args.preset}.yaml").is_file():
+            from wizard.core.presets import load_preset
+
+            load_preset(args.preset)
+    if args.answers and not os.path.isfile(args.answers):
+        from wizard.commands.common import read_answers_file
+
+        read_answers_file(args.answers)
+    spec = (args.topology or "").strip()
+    if spec and spec != "detect" and not os.path.exists(spec):
+        from wizard.detect.topology_source import load_topology
+
+        load_topology(spec)  # a fake name: checked here, built again with the session
+
+
 def _build_app(args: argparse.Namespace, hold_gc: bool):
     from wizard.i18n import set_language
 
     set_language(args.lang)
+    refuse_missing(args)
     from wizard.tui.app import WizardApp
 
     def make_session():
@@ -67,10 +96,8 @@ def _build_app(args: argparse.Namespace, hold_gc: bool):
             session.set_topology(args.topology)
         return session
 
-    eager = bool(args.preset or args.answers or args.topology)
-    start = "models" if (args.preset or args.answers) else "start"
-    return WizardApp(make_session() if eager else make_session, answers_path=args.answers or "verl-wizard-answers.yaml", start_step=start,
-                     settle_gc=hold_gc)
+    return WizardApp(make_session, answers_path=args.answers or "verl-wizard-answers.yaml", settle_gc=hold_gc,
+                     chosen={"preset": args.preset, "answers": args.answers, "topology": args.topology})
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
         written = app.run() or []
     finally:
         gc.enable()
+    if app.start_error:
+        raise UsageError(app.start_error)
     from wizard.commands.output import emit
     from wizard.tui.app import exit_report
 

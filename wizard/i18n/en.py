@@ -33,6 +33,8 @@ STRINGS = {
     "start.load": "Load",
     "start.language": "Language",
     "start.loaded": "Loaded {what}",
+    "start.topology": "topology {what}",
+    "start.next": "ctrl+n: next step",
     "models.intro": "One model per role. The reference is not asked for: verl loads it as a frozen copy of the actor's start.",
     "models.reference": "Reference: a frozen copy of {actor}, loaded separately by verl.",
     "models.reference_lora": "Reference: the actor's base model with the LoRA adapter off (no extra copy).",

@@ -33,6 +33,8 @@ STRINGS = {
     "start.load": "载入",
     "start.language": "语言",
     "start.loaded": "已载入 {what}",
+    "start.topology": "拓扑 {what}",
+    "start.next": "ctrl+n：下一步",
     "models.intro": "每个角色一个模型。参考模型不需要填写：verl 会把 actor 的初始权重复制一份并冻结。",
     "models.reference": "参考模型：{actor} 的冻结副本，由 verl 单独加载。",
     "models.reference_lora": "参考模型：关闭 LoRA 适配器的 actor 基座模型（不额外占显存）。",

@@ -52,8 +52,12 @@ class WizardApp(LocalizedBindings, App[list[str]]):
     ]
 
     def __init__(self, session: Union[Session, Callable[[], Session]], answers_path: str = "verl-wizard-answers.yaml",
-                 start_step: str = "start", settle_gc: bool = False) -> None:
+                 start_step: str = "start", settle_gc: bool = False, chosen: Optional[dict] = None) -> None:
         """`session` is the session, or a function that builds it (then it is built after the first paint).
+
+        chosen: what the command line loaded ("preset", "answers", "topology"; None for each not given), which
+        the Start step shows. A function that fails with a UsageError (a file whose contents are wrong) makes
+        the app exit with return code 2 and `start_error` set, after the first paint.
 
         settle_gc: the garbage collector was held off for the start (build_app(hold_gc=True)); once the
         first screen shows the findings, collect, freeze the survivors (they live as long as the app) and
@@ -65,6 +69,8 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         self._make_session = session if callable(session) else None
         self.answers_path = answers_path
         self.start_step = start_step
+        self.chosen = chosen or {}
+        self.start_error: Optional[str] = None
         self.written: list[str] = []
         self.step = start_step
 
@@ -73,8 +79,15 @@ class WizardApp(LocalizedBindings, App[list[str]]):
     def session(self) -> Session:
         """The session; built on first use when the app was given a function that builds it."""
         if self._session is None:
-            self._session = self._make_session()
-            self._make_session = None
+            make, self._make_session = self._make_session, None
+            try:
+                self._session = make()
+            except UsageError as exc:
+                from wizard.tui.session import Session as BlankSession
+
+                self.start_error = str(exc)
+                self._session = BlankSession()  # the screens stay consistent until the exit lands
+                self.exit(return_code=2)
         return self._session
 
     @property

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Button, Input, Label, OptionList, Select
+from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from wizard.i18n import LANGUAGES, language, t
 from wizard.tui.preset_list import preset_summaries
 from wizard.tui.screens.base import StepScreen
+from wizard.tui.widgets.action_link import ActionLink
+
+
+LANGUAGE_NAMES = {"en": "English", "zh": "中文"}  # each in its own language
 
 
 class StartScreen(StepScreen):
     STEP = "start"
 
     def compose_top(self) -> ComposeResult:
+        # Above the list: what the command line loaded, and later the outcome of a load or an import.
+        yield Label(self._chosen_text(), id="start-status")
         yield Label(t("start.preset"), classes="section-title")
         options = [Option(t("start.blank"), id="preset-")]
         for preset in preset_summaries():
@@ -24,16 +30,39 @@ class StartScreen(StepScreen):
         yield Label(t("start.answers"), classes="section-title")
         with Horizontal(classes="inline-form"):
             yield Input(placeholder="answers.yaml", id="answers-path")
-            yield Button(t("start.load"), id="load-answers")
+            yield ActionLink(t("start.load"), id="load-answers", classes="action-link")
         yield Label(t("start.script"), classes="section-title")
         with Horizontal(classes="inline-form"):
             yield Input(placeholder="run_grpo.sh", id="script-path")
-            yield Button(t("start.import"), id="import-script")
-        yield Label("", id="start-status")
+            yield ActionLink(t("start.import"), id="import-script", classes="action-link")
         yield Label(t("start.language"), classes="section-title")
-        yield Select([("English", "en"), ("中文", "zh")], value=language(), allow_blank=False, id="language")
+        yield OptionList(*[Option(name, id=f"lang-{code}") for code, name in LANGUAGE_NAMES.items()], id="language")
+
+    def _chosen_text(self) -> str:
+        """What the command line loaded (--preset, --answers, --topology), or nothing."""
+        chosen = self.app.chosen
+        parts = [value for value in (chosen.get("preset"), chosen.get("answers")) if value]
+        if chosen.get("topology"):
+            parts.append(t("start.topology", what=chosen["topology"]))
+        return t("start.loaded", what=", ".join(parts)) + " · " + t("start.next") if parts else ""
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        preset = self.app.chosen.get("preset")
+        if preset:
+            listing = self.query_one("#preset-list", OptionList)
+            ids = [listing.get_option_at_index(i).id for i in range(listing.option_count)]
+            if f"preset-{preset}" in ids:
+                listing.highlighted = ids.index(f"preset-{preset}")
+        self.query_one("#language", OptionList).highlighted = list(LANGUAGE_NAMES).index(language())
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id == "language":
+            event.stop()
+            chosen = event.option.id.removeprefix("lang-")
+            if chosen in LANGUAGES and chosen != language():
+                self.app.switch_language(chosen)
+            return
         if event.option_list.id != "preset-list":
             return
         event.stop()
@@ -41,20 +70,22 @@ class StartScreen(StepScreen):
         self.app.choose_preset(name)
         self.query_one("#start-status", Label).update(t("start.loaded", what=name or t("start.blank")))
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "import-script":
-            path = self.query_one("#script-path", Input).value.strip()
-            self.query_one("#start-status", Label).update(self.app.import_script(path))
-        if event.button.id == "load-answers":
-            path = self.query_one("#answers-path", Input).value.strip()
-            message = self.app.load_answers(path)
-            self.query_one("#start-status", Label).update(message)
+    def on_action_link_pressed(self, event: ActionLink.Pressed) -> None:
+        if event.link.id == "import-script":
+            self._import_script()
+        if event.link.id == "load-answers":
+            self._load_answers()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "answers-path":
-            self.query_one("#start-status", Label).update(self.app.load_answers(event.value.strip()))
+            self._load_answers()
+        if event.input.id == "script-path":
+            self._import_script()
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "language" and event.value in LANGUAGES and event.value != language():
-            event.stop()
-            self.app.switch_language(event.value)
+    def _load_answers(self) -> None:
+        path = self.query_one("#answers-path", Input).value.strip()
+        self.query_one("#start-status", Label).update(self.app.load_answers(path))
+
+    def _import_script(self) -> None:
+        path = self.query_one("#script-path", Input).value.strip()
+        self.query_one("#start-status", Label).update(self.app.import_script(path))
