@@ -191,3 +191,21 @@ async def test_kept_options_keep_rendered_lines_only_for_options_back_at_the_sam
         assert not cached() & {"first", "third"}
         await pilot.pause()
         assert clicked_index(0) == 0 and clicked_index(1) == 1  # the lines rendered again carry the new index
+
+
+async def test_an_edit_of_the_actors_sizes_repaints_the_actors_chain_and_not_the_critics(tmp_path):
+    app = make_app("ppo-critic-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        app.goto("batch")
+        await pilot.pause()
+        actor, critic = app.screen.query_one("#chain"), app.screen.query_one("#critic-chain")
+        assert critic.display and "critic" in str(critic.render())
+        actor_calls, critic_calls = spy_refresh(actor), spy_refresh(critic)
+        before = str(actor.render())
+        app.apply_edit("batch.ppo_micro_batch_size_per_gpu", 2)  # the actor's micro-batch: the critic has its own
+        await pilot.pause()
+        assert actor_calls and str(actor.render()) != before
+        assert not critic_calls
+        app.apply_edit("batch.critic_ppo_mini_batch_size", 64)
+        await pilot.pause()
+        assert critic_calls

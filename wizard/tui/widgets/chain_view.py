@@ -42,11 +42,3 @@ def chain_line(chain: BatchChain, n: int) -> Text:
     text.append(" → ")
     _part(text, t("chain.optimizer_steps"), chain.optimizer_steps_per_step)
     return text
-
-
-def chain_text(answers, plan: Plan) -> Text:
-    text = chain_line(plan.actor, answers.batch.rollout_n)
-    if plan.critic is not None:
-        text.append("\n")
-        text.append_text(chain_line(plan.critic, answers.batch.rollout_n))
-    return text
