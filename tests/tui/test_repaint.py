@@ -202,7 +202,7 @@ async def test_an_edit_of_the_actors_sizes_repaints_the_actors_chain_and_not_the
         assert critic.display and "critic" in str(critic.render())
         actor_calls, critic_calls = spy_refresh(actor), spy_refresh(critic)
         before = str(actor.render())
-        app.apply_edit("batch.ppo_micro_batch_size_per_gpu", 2)  # the actor's micro-batch: the critic has its own
+        app.apply_edit("batch.ppo_max_token_len_per_gpu", 16384)  # the actor's token budget: the critic has its own
         await pilot.pause()
         assert actor_calls and str(actor.render()) != before
         assert not critic_calls
