@@ -12,7 +12,7 @@ import pyte
 import pytest
 from textual.strip import Strip
 
-from tests.tui.helpers import make_app
+from tests.tui.helpers import edit_at_end_of, make_app
 from wizard.tui.compositor import DirtyRegionCompositor
 
 SIZE = (100, 40)
@@ -78,14 +78,8 @@ async def test_partial_frames_add_up_to_the_full_picture(tmp_path, size):
     app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
     async with app.run_test(size=size) as pilot:
         terminal = Terminal(app)
-        app.goto("batch")
-        await pilot.pause()
-        await pilot.pause()
+        widget = await edit_at_end_of(app, pilot, "batch.ppo_mini_batch_size", step="batch")
         assert isinstance(app.screen._compositor, DirtyRegionCompositor)  # noqa: SLF001
-        widget = app.screen.row_for("batch.ppo_mini_batch_size").input_widget
-        widget.cursor_blink = False
-        widget.focus()
-        await pilot.press("end")
         full_before = terminal.frames["full"]
 
         async def backspace():
@@ -131,10 +125,8 @@ async def test_the_comparison_sees_a_widget_left_out_of_a_partial_frame(tmp_path
         broken = DropsTheField()
         broken.__dict__.update(app.screen._compositor.__dict__)  # noqa: SLF001 - same arrangement, same size
         app.screen._compositor = broken  # noqa: SLF001
-        widget = app.screen.row_for("batch.ppo_mini_batch_size").input_widget
-        widget.cursor_blink = False
-        widget.focus()
-        await pilot.press("end", "backspace")
+        await edit_at_end_of(app, pilot, "batch.ppo_mini_batch_size")
+        await pilot.press("backspace")
         await pilot.pause()
         await pilot.pause()
         stale = differences(terminal.picture(), full_repaint(app))
@@ -146,14 +138,7 @@ async def test_the_comparison_sees_a_widget_left_out_of_a_partial_frame(tmp_path
 async def test_a_keystroke_renders_only_the_widgets_under_what_changed(tmp_path):
     app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
     async with app.run_test(size=SIZE) as pilot:
-        app.goto("batch")
-        await pilot.pause()
-        widget = app.screen.row_for("batch.ppo_mini_batch_size").input_widget
-        widget.cursor_blink = False
-        widget.focus()
-        await pilot.press("end")
-        await pilot.pause()
-        await pilot.pause()
+        await edit_at_end_of(app, pilot, "batch.ppo_mini_batch_size", step="batch")
         rendered: list[str] = []
         for row in app.screen.rows():
             for part in [row, *row.children]:

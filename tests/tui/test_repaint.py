@@ -8,7 +8,7 @@ from textual.app import App
 from textual.color import Color
 from textual.widgets import Static
 
-from tests.tui.helpers import make_app
+from tests.tui.helpers import edit_at_end_of, make_app
 from wizard.tui.widgets.repaint import update_static
 
 
@@ -119,13 +119,7 @@ async def test_the_findings_count_says_the_worst_severity_in_the_themes_colour(t
 async def test_a_field_keeps_its_text_in_view_without_a_layout_per_key(tmp_path):
     app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
     async with app.run_test(size=(80, 24)) as pilot:
-        app.goto("models")
-        await pilot.pause()
-        row_input = app.screen.row_for("models.actor_path").input_widget
-        row_input.cursor_blink = False
-        row_input.focus()
-        await pilot.press("end")
-        await pilot.pause()
+        row_input = await edit_at_end_of(app, pilot, "models.actor_path", step="models")
         calls = spy_refresh(row_input)
         await pilot.press("x")  # still fits the field: the virtual size stays, so no screen layout
         assert calls and not any(calls), calls
