@@ -101,22 +101,6 @@ async def test_an_answers_file_with_wrong_contents_ends_the_start_with_exit_2_an
     assert value == 64 and app.start_error is None and app.return_code in (0, None)
 
 
-async def test_a_jump_in_the_first_moment_reaches_a_row_composed_after_the_first_paint(tmp_path, monkeypatch):
-    from tests.tui.helpers import make_app
-    from wizard.tui.screens.base import StepScreen
-
-    monkeypatch.setattr(StepScreen, "_after_first_show", lambda self: None)  # hold the first moment: rows still pending
-    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
-    app.start_step = app.step = "models"  # a screen first shown at the start composes its rows in two parts
-    async with app.run_test(size=(100, 40)) as pilot:
-        screen = app.screen
-        assert screen._pending_rows and screen.row_for("algorithm.entropy_coeff") is None  # noqa: SLF001
-        assert screen.focus_field("algorithm.entropy_coeff")  # the last row of the step
-        await pilot.pause()
-        await pilot.pause()
-        assert app.focused is screen.row_for("algorithm.entropy_coeff").input_widget
-
-
 def test_the_collector_is_held_for_the_start_and_on_again_with_the_start_up_heap_frozen():
     report = probe()
     assert report["gc_held_while_building"] is True

@@ -52,7 +52,7 @@ class WizardApp(LocalizedBindings, App[list[str]]):
     ]
 
     def __init__(self, session: Union[Session, Callable[[], Session]], answers_path: str = "verl-wizard-answers.yaml",
-                 start_step: str = "start", settle_gc: bool = False, chosen: Optional[dict] = None) -> None:
+                 settle_gc: bool = False, chosen: Optional[dict] = None) -> None:
         """`session` is the session, or a function that builds it (then it is built after the first paint).
 
         chosen: what the command line loaded ("preset", "answers", "topology"; None for each not given), which
@@ -68,11 +68,10 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         self._session = None if callable(session) else session
         self._make_session = session if callable(session) else None
         self.answers_path = answers_path
-        self.start_step = start_step
         self.chosen = chosen or {}
         self.start_error: Optional[str] = None
         self.written: list[str] = []
-        self.step = start_step
+        self.step = "start"  # every start paints the Start step first
 
     # -- the session --------------------------------------------------------------------------------
     @property
@@ -116,13 +115,13 @@ class WizardApp(LocalizedBindings, App[list[str]]):
     def on_mount(self) -> None:
         self.title = t("app.title")
         self.sub_title = t("app.subtitle", version=verl_schema.TARGET_VERSION)
-        self.push_screen(self._installed(self.step, lazy_rows=True))
+        self.push_screen(self._installed(self.step))
 
-    def _installed(self, step: str, lazy_rows: bool = False) -> str:
+    def _installed(self, step: str) -> str:
         if not self.is_screen_installed(step):
             # Created with the size's breakpoint classes (-narrow / -wide, -short / -tall) that Textual would add on its first
             # resize: adding it then restyles every widget of the screen once more.
-            self.install_screen(screen_class(step)(classes=self._breakpoint_class(), lazy_rows=lazy_rows), name=step)
+            self.install_screen(screen_class(step)(classes=self._breakpoint_class()), name=step)
         return step
 
     def _breakpoint_class(self) -> str:

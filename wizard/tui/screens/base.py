@@ -96,13 +96,10 @@ class StepScreen(LocalizedBindings, Screen):
     _rows: list[FieldRow] | None = None
     _resumed = False
 
-    def __init__(self, *args, lazy_rows: bool = False, **kwargs) -> None:
-        """lazy_rows (the start's first screen): compose the field rows a screen can show, the rest after the first paint."""
+    def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._compositor = DirtyRegionCompositor()
         self._parts: dict = {}
-        self._lazy_rows = lazy_rows
-        self._pending_rows: list[FieldRow] = []
 
     @property
     def session(self):
@@ -115,30 +112,11 @@ class StepScreen(LocalizedBindings, Screen):
             with VerticalScroll(id="step-body"):
                 yield Static(t(f"{self.STEP}.intro"), classes="intro")
                 yield from self.compose_top()
-                fields = fields_of(self.STEP)
-                rows = [_field_row()(field, self.session.value(field), self.session.source_of(field)) for field in fields]
-                first = self._rows_for_first_paint(rows) if self._lazy_rows and rows else len(rows)
-                yield from rows[:first]
-                self._pending_rows = rows[first:]
+                for field in fields_of(self.STEP):
+                    yield _field_row()(field, self.session.value(field), self.session.source_of(field))
                 yield from self.compose_bottom()
             yield FindingsPanel()
         yield Footer()
-
-    def _rows_for_first_paint(self, rows: list[FieldRow]) -> int:
-        """How many rows to compose before the first paint: enough shown rows (3 lines each) to fill the screen."""
-        answers, wanted, shown = self.session.layered.answers, -(-(self.app.size.height - 4) // 3), 0
-        for n, row in enumerate(rows):
-            if shown >= wanted:
-                return n
-            shown += visible(row.field_name, answers)
-        return len(rows)
-
-    def _mount_pending_rows(self) -> None:
-        rows, self._pending_rows = self._pending_rows, []
-        if rows:
-            composed = list(self.query(_field_row()))
-            self.query_one("#step-body").mount_all(rows, after=composed[-1])
-            self._rows = None  # rows() includes them from now on
 
     def compose_top(self) -> ComposeResult:
         return iter(())
@@ -155,7 +133,8 @@ class StepScreen(LocalizedBindings, Screen):
         # Also runs when the screen is first shown, after on_mount (and before Screen's own handler).
         first = not self._resumed
         if self.app.session_ready:
-            # The first screen of a start shows the answers at once and the findings (every rule) a frame later.
+            # On its first show a step shows the answers at once and, if the rules have not run yet, the findings
+            # a frame later (_after_first_show).
             self.refresh_view(findings=not first or self.session.evaluated)
         if first:
             # The widgets were styled as they mounted: skip Textual's restyle of the whole screen on its first
@@ -167,8 +146,6 @@ class StepScreen(LocalizedBindings, Screen):
     def _after_first_show(self) -> None:
         """This step is on screen: build the session if the app deferred it, and show the findings."""
         app = self.app
-        if self._pending_rows:
-            self._mount_pending_rows()
         panels = self.query(FindingsPanel)
         if self is app.screen and panels and not panels.first().shown_once:
             app.session  # noqa: B018 - a plain start builds it here
@@ -208,10 +185,6 @@ class StepScreen(LocalizedBindings, Screen):
         """Step-specific views (the batch chain, the topology matrix, the preview)."""
 
     def focus_field(self, field: str) -> bool:
-        if self._pending_rows:  # a jump in the start's first moment: the rest of the form first
-            self._mount_pending_rows()
-            self.call_after_refresh(self.focus_field, field)
-            return True
         for row in self.rows():
             if row.field_name == field:
                 row.display = True
