@@ -92,16 +92,34 @@ async def test_partial_frames_add_up_to_the_full_picture(tmp_path, size):
             app.screen.query_one("#findings-list").focus()
             await pilot.press("down")
 
+        fixed = []
+
         async def fix():
             await pilot.press("f")
+            await pilot.pause()
+            fixed.append(app.session.value("batch.ppo_mini_batch_size"))
 
         async def back_to_field():
             widget.focus()
             await pilot.press("end", "backspace", "backspace", "2", "5")
 
-        await edit_and_compare(app, pilot, terminal, [backspace, digit, backspace, digit, back_to_field, next_finding, fix])
+        async def help_for_the_field():
+            widget.focus()
+            await pilot.press("f1")
+            await pilot.pause()
+            assert app.screen.is_modal  # the help dialog over the step: its frames are compared too
+
+        async def close_the_help():
+            await pilot.press("escape")
+
+        async def edit_after_the_dialog():
+            await pilot.press("end", "backspace")
+
+        await edit_and_compare(app, pilot, terminal, [backspace, digit, backspace, digit, back_to_field, next_finding, fix,
+                                                      help_for_the_field, close_the_help, edit_after_the_dialog])
         assert terminal.frames["partial"] >= 5  # the comparisons covered partial frames, not full repaints only
-        assert app.session.value("batch.ppo_mini_batch_size") != 25  # the fix was applied
+        assert fixed and fixed[0] != 25  # the fix was applied
+        assert app.screen is not None and not app.screen.is_modal  # the help dialog came and went
         assert terminal.frames["full"] >= full_before
 
 
