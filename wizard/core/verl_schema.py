@@ -14,7 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-TARGET_VERSION = "0.9.1"
+from wizard.core.verl_target import TARGET_VERSION
+
 DATA_DIR = Path(__file__).with_name("verl_data")
 
 # Top-level sections that 0.9.x keeps in its schema (all null) but no longer reads.

@@ -18,8 +18,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from wizard import __version__
-from wizard.core import verl_schema
-from wizard.emit.writer import conflicts
+from wizard.core.verl_target import TARGET_VERSION
 from wizard.errors import UsageError
 from wizard.i18n import field_help_text, set_language, t
 from wizard.tui.bindings import LocalizedBindings
@@ -114,7 +113,7 @@ class WizardApp(LocalizedBindings, App[list[str]]):
     # -- screens -----------------------------------------------------------------------------------
     def on_mount(self) -> None:
         self.title = t("app.title")
-        self.sub_title = t("app.subtitle", version=verl_schema.TARGET_VERSION)
+        self.sub_title = t("app.subtitle", version=TARGET_VERSION)
         self.push_screen(self._installed(self.step))
 
     def _installed(self, step: str) -> str:
@@ -222,7 +221,7 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         self.switch_screen(self._installed(self.step))
         self.uninstall_screen(current)
         self.goto(current)
-        self.sub_title = t("app.subtitle", version=verl_schema.TARGET_VERSION)
+        self.sub_title = t("app.subtitle", version=TARGET_VERSION)
 
     def action_help(self) -> None:
         from wizard.tui.screens.dialogs import HelpDialog
@@ -269,6 +268,8 @@ class WizardApp(LocalizedBindings, App[list[str]]):
             self.notify(t("review.blocked", n=len(session.errors())), severity="error")
             return
         out = Path(session.out_dir)
+        from wizard.emit.writer import conflicts
+
         clashing = conflicts(out, session.render_files()) if out.exists() else []
         if not clashing:
             self._write(force=False)
