@@ -193,13 +193,46 @@ async def test_an_edit_of_the_actors_sizes_repaints_the_actors_chain_and_not_the
         app.goto("batch")
         await pilot.pause()
         actor, critic = app.screen.query_one("#chain"), app.screen.query_one("#critic-chain")
-        assert critic.display and "critic" in str(critic.render())
+        assert critic.display and "critic" in critic.text.plain
         actor_calls, critic_calls = spy_refresh(actor), spy_refresh(critic)
-        before = str(actor.render())
+        before = actor.text.plain
         app.apply_edit("batch.ppo_max_token_len_per_gpu", 16384)  # the actor's token budget: the critic has its own
         await pilot.pause()
-        assert actor_calls and str(actor.render()) != before
+        assert actor_calls and actor.text.plain != before
         assert not critic_calls
         app.apply_edit("batch.critic_ppo_mini_batch_size", 64)
         await pilot.pause()
         assert critic_calls
+
+
+class TwoTexts(App):
+    CSS = "#auto { width: 20; } #fixed { width: 20; height: 3; } #static { width: 20; height: auto; }"
+
+    def compose(self):
+        from wizard.tui.widgets.wrapped_text import WrappedText
+
+        yield WrappedText(Text("one line"), id="auto")
+        yield WrappedText(Text("one line"), id="fixed")
+        yield Static(Text("one line"), id="static")
+
+
+async def test_wrapped_text_paints_like_a_static_and_lays_out_only_when_its_height_changes():
+    app = TwoTexts()
+    async with app.run_test(size=(40, 12)) as pilot:
+        auto, fixed, static = app.query_one("#auto"), app.query_one("#fixed"), app.query_one("#static")
+        long = Text("a text long enough to wrap over ")
+        long.append("three lines", style="bold red")
+        calls, fixed_calls = spy_refresh(auto), spy_refresh(fixed)
+        assert not auto.update(Text("one line"))  # the same text: nothing to do
+        assert calls == []
+        assert auto.update(Text("another line")) and calls == [False]  # same height: a repaint only
+        for widget in (auto, fixed, static):
+            widget.update(long)
+        await pilot.pause()
+        assert calls[-1] is True and fixed_calls[-1] is False  # the auto-height text grew; the fixed one cannot
+        assert auto.size.height == static.size.height == 3
+        def lines(widget) -> list[str]:
+            return ["".join(seg.text for seg in widget.render_line(y)).strip() for y in range(3)]
+
+        assert lines(auto) == lines(static) == ["a text long enough", "to wrap over three", "lines"]
+        assert any(seg.style and seg.style.bold and seg.text.strip() == "lines" for seg in auto.render_line(2))

@@ -7,7 +7,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Label, OptionList, Static
+from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from wizard.core.findings import Finding, Severity
@@ -16,6 +16,7 @@ from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.messages import FixRequested, JumpRequested
 from wizard.tui.widgets.kept_options import KeptOptionsList
 from wizard.tui.widgets.repaint import update_static
+from wizard.tui.widgets.wrapped_text import WrappedText
 
 MARK = {Severity.ERROR: "✗", Severity.WARNING: "!", Severity.INFO: "i"}
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -27,7 +28,9 @@ STATE_MARK = {"errors": "✗", "warnings": "!", "clean": "✓"}
 
 
 def finding_text(finding: Finding) -> Text:
-    from wizard.core.rules.catalogue import CATALOGUE  # loads the rules package: not before the first paint
+    from wizard.core.rules.catalogue import (
+        CATALOGUE,  # loads the rules package: not before the first paint
+    )
 
     title, _ = rule_text(finding.id, CATALOGUE[finding.id].title if finding.id in CATALOGUE else "", finding.why)
     text = Text()
@@ -87,13 +90,8 @@ class FindingList(LocalizedBindings, KeptOptionsList):
         next(a for a in self.ancestors if isinstance(a, FindingsPanel)).toggle_class("-show-why")
 
 
-class FindingDetail(Static):
-    """The highlighted finding's reason and fixes, under the list."""
-
-    def _size_updated(self, size, virtual_size, container_size, layout: bool = True) -> bool:
-        # When the layout gives this text a new height, Textual records the new virtual size with a second
-        # screen layout (the size of scrollable content). This text does not scroll: record it without one.
-        return super()._size_updated(size, virtual_size, container_size, layout=False)
+class FindingDetail(WrappedText):
+    """The highlighted finding's fixes and reason, under the list."""
 
 
 class FindingsPanel(Vertical):
@@ -114,7 +112,7 @@ class FindingsPanel(Vertical):
         yield Label("", id="findings-count")
         with Vertical(id="findings-body"):
             yield FindingList(id="findings-list")
-            yield FindingDetail("", id="finding-detail")
+            yield FindingDetail(id="finding-detail")
         yield Label(t("findings.keys"), id="findings-keys")
 
     def _part(self, selector: str):
@@ -184,8 +182,8 @@ class FindingsPanel(Vertical):
         self._update_detail(text)
 
     def _update_detail(self, text: Text) -> None:
-        # The highlight message after show() asks for the same text again: update_static skips it.
-        update_static(self._part("#finding-detail"), text)
+        # The highlight message after show() asks for the same text again: update() skips it.
+        self._part("#finding-detail").update(text)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show_detail(event.option_index)

@@ -1,0 +1,74 @@
+"""A block of styled text that is repainted on every edit: the Batch chain, a finding's detail.
+
+Static turns each new rich Text into Textual content, measures its height and wraps it again to paint it,
+about 1 ms for four lines. This widget wraps the Text once with rich (word wrap, the same as a Static's for
+these texts), keeps the lines as strips, and answers Textual's line requests from them; it asks for a
+screen layout only when the number of lines changes and its height follows its content.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.geometry import Size
+from textual.strip import Strip
+from textual.widget import Widget
+
+
+class WrappedText(Widget):
+    """Shows a rich Text, word-wrapped to the widget's width."""
+
+    DEFAULT_CSS = """
+    WrappedText {
+        height: auto;
+    }
+    """
+
+    def __init__(self, text: Text | str = "", *, id: str | None = None, classes: str | None = None) -> None:  # noqa: A002
+        super().__init__(id=id, classes=classes)
+        self._text = Text(text) if isinstance(text, str) else text
+        self._lines: list[Strip] | None = None
+        self._lines_width = -1
+        self._painted: list[Strip] = []  # the lines as painted: full width, in the widget's style
+        self._painted_for: tuple = ()
+
+    @property
+    def text(self) -> Text:
+        return self._text
+
+    def update(self, text: Text) -> bool:
+        """Show `text`; False when it is the text already shown (nothing is repainted)."""
+        if _key(text) == _key(self._text):
+            return False
+        width = self.content_size.width
+        before = len(self._wrapped(width)) if width else None
+        self._text, self._lines = text, None
+        grows = before is None or before != len(self._wrapped(width))
+        # A layout only where the height follows the text and the text's height changed.
+        self.refresh(layout=grows and self.display and (self.styles.height is None or self.styles.height.is_auto))
+        return True
+
+    def _wrapped(self, width: int) -> list[Strip]:
+        if self._lines is None or width != self._lines_width:
+            console = self.app.console
+            wrapped = self._text.wrap(console, max(width, 1)) if self._text.plain else []
+            self._lines = [Strip(list(line.render(console)), line.cell_len) for line in wrapped]
+            self._lines_width = width
+        return self._lines
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._wrapped(width))
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return container.width
+
+    def render_line(self, y: int) -> Strip:
+        width, style = self.content_size.width, self.rich_style
+        lines = self._wrapped(width)
+        if self._painted_for != (width, style, id(lines)):
+            self._painted = [line.extend_cell_length(width).crop(0, width).apply_style(style) for line in lines]
+            self._painted_for = (width, style, id(lines))
+        return self._painted[y] if y < len(self._painted) else Strip.blank(width, style)
+
+
+def _key(text: Text) -> tuple:
+    return (text.plain, tuple(text.spans), text.style)
