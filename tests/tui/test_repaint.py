@@ -226,6 +226,7 @@ async def test_wrapped_text_paints_like_a_static_and_lays_out_only_when_its_heig
         assert not auto.update(Text("one line"))  # the same text: nothing to do
         assert calls == []
         assert auto.update(Text("another line")) and calls == [False]  # same height: a repaint only
+        assert "".join(seg.text for seg in auto.render_line(0)).strip() == "another line"  # not the old line's paint
         for widget in (auto, fixed, static):
             widget.update(long)
         await pilot.pause()

@@ -12,8 +12,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from wizard.i18n import t
-from wizard.tui.compositor import DirtyRegionCompositor
 from wizard.tui.bindings import LocalizedBindings
+from wizard.tui.compositor import DirtyRegionCompositor
 from wizard.tui.steps import fields_of
 from wizard.tui.widgets.findings_panel import FindingsPanel
 from wizard.tui.widgets.step_nav import StepNav

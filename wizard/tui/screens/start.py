@@ -12,7 +12,6 @@ from wizard.tui.preset_list import preset_summaries
 from wizard.tui.screens.base import StepScreen
 from wizard.tui.widgets.action_link import ActionLink
 
-
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}  # each in its own language
 
 

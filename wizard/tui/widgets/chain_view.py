@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from rich.text import Text
 
-from wizard.core.plan import BatchChain, Plan
+from wizard.core.plan import BatchChain
 from wizard.i18n import t
 
 

@@ -1,7 +1,7 @@
 """Repaint a widget without a screen layout when its size cannot change.
 
 In Textual a layout re-arranges the whole screen and repaints everything whose place moved; after an edit
-most texts keep their size (a count, the chain, a finding's detail of the same height), and for those a
+most texts keep their size (a count of the same width), and for those a
 repaint of the widget alone is enough.
 """
 
@@ -16,19 +16,13 @@ def update_static(widget: Static, content) -> bool:
 
     Returns False when the content is the one already shown (nothing is done).
     """
-    if getattr(widget, "_shown_content", None) is content or _same(getattr(widget, "_shown_content", None), content):
+    if getattr(widget, "_shown_content", None) is content or same_content(getattr(widget, "_shown_content", None), content):
         return False
     widget._shown_content = content  # noqa: SLF001 - our own attribute
     styles = widget.styles
     width = widget.content_region.width
     fixed_width = styles.width is None or not styles.width.is_auto  # None: as wide as the container
-    if widget.is_mounted and not widget.display:
-        # Hidden (a finding's detail until Why is asked for): nothing on screen changes; showing it lays it out.
-        widget._shown_height = (None, None)  # noqa: SLF001 - unknown until measured again
-        widget.update(content, layout=False)
-        widget.clear_cached_dimensions()
-        return True
-    if not (widget.is_mounted and width > 0 and fixed_width):
+    if not (widget.is_mounted and width > 0 and fixed_width and widget.display):
         widget._shown_height = (None, None)  # noqa: SLF001 - unknown until measured again
         widget.update(content)
         return True
@@ -47,7 +41,8 @@ def update_static(widget: Static, content) -> bool:
     return True
 
 
-def _same(old, new) -> bool:
+def same_content(old, new) -> bool:
+    """Whether two contents show the same (for rich Text: characters, spans and styles, not identity)."""
     if type(old) is not type(new):
         return False
     if isinstance(new, Text):  # Text's == looks at the characters and spans, not the base style

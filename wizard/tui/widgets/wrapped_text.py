@@ -13,6 +13,8 @@ from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
 
+from wizard.tui.widgets.repaint import same_content
+
 
 class WrappedText(Widget):
     """Shows a rich Text, word-wrapped to the widget's width."""
@@ -37,7 +39,7 @@ class WrappedText(Widget):
 
     def update(self, text: Text) -> bool:
         """Show `text`; False when it is the text already shown (nothing is repainted)."""
-        if _key(text) == _key(self._text):
+        if same_content(self._text, text):
             return False
         width = self.content_size.width
         before = len(self._wrapped(width)) if width else None
@@ -53,6 +55,7 @@ class WrappedText(Widget):
             wrapped = self._text.wrap(console, max(width, 1)) if self._text.plain else []
             self._lines = [Strip(list(line.render(console)), line.cell_len) for line in wrapped]
             self._lines_width = width
+            self._painted_for = ()  # painted from the old lines
         return self._lines
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -64,11 +67,8 @@ class WrappedText(Widget):
     def render_line(self, y: int) -> Strip:
         width, style = self.content_size.width, self.rich_style
         lines = self._wrapped(width)
-        if self._painted_for != (width, style, id(lines)):
+        if self._painted_for != (width, style):
             self._painted = [line.extend_cell_length(width).crop(0, width).apply_style(style) for line in lines]
-            self._painted_for = (width, style, id(lines))
+            self._painted_for = (width, style)
         return self._painted[y] if y < len(self._painted) else Strip.blank(width, style)
 
-
-def _key(text: Text) -> tuple:
-    return (text.plain, tuple(text.spans), text.style)
