@@ -9,7 +9,6 @@ cell, must equal the picture of one full repaint fed to a fresh emulator.
 from __future__ import annotations
 
 import pyte
-import pytest
 from textual.strip import Strip
 
 from tests.tui.helpers import edit_at_end_of, make_app
@@ -73,10 +72,9 @@ async def edit_and_compare(app, pilot, terminal, actions) -> None:
         assert not differences(terminal.picture(), full_repaint(app))
 
 
-@pytest.mark.parametrize("size", [SIZE])
-async def test_partial_frames_add_up_to_the_full_picture(tmp_path, size):
+async def test_partial_frames_add_up_to_the_full_picture(tmp_path):
     app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZE) as pilot:
         terminal = Terminal(app)
         widget = await edit_at_end_of(app, pilot, "batch.ppo_mini_batch_size", step="batch")
         assert isinstance(app.screen._compositor, DirtyRegionCompositor)  # noqa: SLF001
