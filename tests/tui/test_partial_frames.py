@@ -13,6 +13,7 @@ from textual.strip import Strip
 
 from tests.tui.helpers import edit_at_end_of, make_app
 from wizard.tui.compositor import DirtyRegionCompositor
+from wizard.tui.widgets.wrapped_text import WrappedText
 
 SIZE = (100, 40)
 
@@ -48,15 +49,29 @@ def picture_of(screen: pyte.Screen) -> list[list[tuple]]:
 
 
 def full_repaint(app) -> list[list[tuple]]:
-    """The current screen rendered whole (every widget), as a fresh terminal shows it."""
+    """The current screen rendered whole, as a fresh terminal shows it.
+
+    Every widget paints its lines again from what it shows now: none of the lines kept from earlier frames
+    (Textual's per-widget line cache, a widget's rendered content, WrappedText's painted lines) is reused, so
+    a line that an edit changed but did not repaint shows up as a difference.
+    """
     from textual._compositor import LayoutUpdate
 
     compositor = app.screen._compositor  # noqa: SLF001
+    for widget in compositor.visible_widgets:
+        forget_painted_lines(widget)
     strips: list[Strip] = compositor.render_strips()
     fresh = pyte.Screen(*SIZE)
     update = LayoutUpdate([[strip] for strip in strips], compositor.size.region)
     pyte.ByteStream(fresh).feed(update.render_segments(app.console).encode("utf-8"))
     return picture_of(fresh)
+
+
+def forget_painted_lines(widget) -> None:
+    widget._styles_cache.clear()  # noqa: SLF001
+    widget._dirty_regions.add(widget.size.region)  # noqa: SLF001 - a render()-based widget renders its content again
+    if isinstance(widget, WrappedText):
+        widget._painted_for = ()  # noqa: SLF001
 
 
 def differences(shown, full) -> list[str]:
@@ -170,3 +185,25 @@ async def test_a_keystroke_renders_only_the_widgets_under_what_changed(tmp_path)
         await pilot.pause()
         assert any(f.id == "BATCH-004" for f in app.session.findings)
         assert set(rendered) == {"batch.ppo_mini_batch_size"}, sorted(set(rendered))
+
+
+async def test_the_comparison_sees_a_line_an_edit_changed_but_did_not_repaint(tmp_path, monkeypatch):
+    """The neighbour for kept lines: WrappedTexts that repaint none of their changed lines show a stale chain."""
+    from wizard.tui.widgets import wrapped_text
+
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=SIZE) as pilot:
+        terminal = Terminal(app)
+        await edit_at_end_of(app, pilot, "batch.ppo_mini_batch_size", step="batch")
+        chain = app.screen.query_one("#chain")
+        before = chain.text.plain
+        monkeypatch.setattr(wrapped_text, "changed_spans", lambda before, after: [])
+        await pilot.press("backspace")
+        await pilot.pause()
+        await pilot.pause()
+        assert chain.text.plain != before
+        stale = differences(terminal.picture(), full_repaint(app))
+        stale_rows = {int(line.split(" ", 2)[1].rstrip(":")) for line in stale}
+        wrapped_rows = {y for widget in app.screen.query(WrappedText) for y in range(widget.region.y, widget.region.bottom)}
+        assert stale_rows & set(range(chain.region.y, chain.region.bottom)), stale
+        assert stale_rows <= wrapped_rows, stale  # the chain and the finding's detail: nothing else is stale

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import App
 from textual.color import Color
+from textual.geometry import Region
 from textual.widgets import Static
 
 from tests.tui.helpers import edit_at_end_of, make_app
@@ -237,3 +238,62 @@ async def test_wrapped_text_paints_like_a_static_and_lays_out_only_when_its_heig
 
         assert lines(auto) == lines(static) == ["a text long enough", "to wrap over three", "lines"]
         assert any(seg.style and seg.style.bold and seg.text.strip() == "lines" for seg in auto.render_line(2))
+
+
+async def test_wrapped_text_repaints_only_the_lines_that_changed():
+    app = TwoTexts()
+    async with app.run_test(size=(40, 12)) as pilot:
+        fixed = app.query_one("#fixed")
+        fixed.update(Text("first line\nsecond line\nthird line"))
+        await pilot.pause()
+        regions: list = []
+        original = fixed.refresh
+        fixed.refresh = lambda *r, **kw: (regions.append((r, kw)), original(*r, **kw))[1]
+        fixed.update(Text("first line\nsecond LINE\nthird line"))
+        assert regions == [((Region(0, 1, 20, 1),), {})]  # the second line alone, no layout
+        regions.clear()
+        fixed.update(Text("first line"))  # two lines fewer: they are repainted blank, still without a layout
+        assert regions == [((Region(0, 1, 20, 2),), {})]
+        regions.clear()
+        fixed.update(Text("first line"))  # no change: nothing
+        assert regions == []
+        await pilot.pause()
+        assert ["".join(seg.text for seg in fixed.render_line(y)).strip() for y in range(3)] == ["first line", "", ""]
+
+
+async def test_kept_options_paint_each_line_as_option_list_does():
+    """The lines one paint shares its styles for equal OptionList's own, line by line, in every option state."""
+    from textual.widgets import OptionList
+    from textual.widgets.option_list import Option
+
+    app = TwoOptions()
+    async with app.run_test(size=(30, 12)) as pilot:
+        listing = app.query_one("#list")
+        listing.styles.height = 6  # four lines inside the border, for six lines of options
+        listing.set_options([Option("plain"), Option("off", disabled=True), Option("a long option that wraps over lines"),
+                             Option("hovered"), Option("last")])
+        listing.highlighted = 2
+        await pilot.pause()
+        listing.scroll_to(y=1, animate=False, immediate=True)  # the first line is scrolled out
+        await pilot.pause()
+        assert listing.scroll_offset.y == 1
+        listing._mouse_hovering_over = 3  # noqa: SLF001
+        painted: dict[int, object] = {}
+        shared: list[bool] = []
+        own_render_line = listing.render_line
+
+        def capture(y):
+            shared.append(listing._paint is not None)  # noqa: SLF001 - painted by the shared-styles path
+            painted[y] = own_render_line(y)
+            return painted[y]
+
+        listing.render_line = capture
+        listing._styles_cache.clear()  # noqa: SLF001
+        listing.render_lines(listing.outer_size.region)  # with the border
+        assert shared and all(shared) and len(painted) == listing.scrollable_content_region.height
+        expected = {y: OptionList.render_line(listing, y) for y in painted}
+        assert painted == expected
+        texts = [str(painted[y].text).strip() for y in sorted(painted)]
+        assert texts == ["off", "a long option that wraps", "over lines", "hovered"]
+        looks = {str(painted[y].text).strip(): next(seg.style for seg in painted[y] if seg.text.strip()) for y in painted}
+        assert len({looks["off"], looks["over lines"], looks["hovered"]}) == 3  # disabled, highlighted, hovered

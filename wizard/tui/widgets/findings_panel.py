@@ -16,6 +16,7 @@ from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.messages import FixRequested, JumpRequested
 from wizard.tui.widgets.kept_options import KeptOptionsList
 from wizard.tui.widgets.repaint import update_static
+from wizard.tui.widgets.steady_scrollbar import SteadyScrollBar
 from wizard.tui.widgets.wrapped_text import WrappedText
 
 MARK = {Severity.ERROR: "✗", Severity.WARNING: "!", Severity.INFO: "i"}
@@ -57,6 +58,16 @@ class FindingList(LocalizedBindings, KeptOptionsList):
         if self._batched and not regions and not recompose:
             return self  # replace_findings repaints the lines that changed
         return super().refresh(*regions, repaint=repaint, layout=False, recompose=recompose)
+
+    @property
+    def vertical_scrollbar(self) -> SteadyScrollBar:
+        # Widget.vertical_scrollbar (Textual 8.2) with a scrollbar that repaints only its lines that change.
+        if self._vertical_scrollbar is None:
+            bar = SteadyScrollBar(vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
+            bar.display = False
+            self._vertical_scrollbar = bar
+            self.app._start_widget(self, bar)  # noqa: SLF001
+        return self._vertical_scrollbar
 
     def replace_findings(self, options: list[Option], highlighted: int | None) -> None:
         """Show these options, repainting only the lines the old and the new findings take.

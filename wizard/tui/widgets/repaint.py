@@ -2,12 +2,13 @@
 
 In Textual a layout re-arranges the whole screen and repaints everything whose place moved; after an edit
 most texts keep their size (a count of the same width), and for those a
-repaint of the widget alone is enough.
+repaint of the widget alone is enough; where a widget knows its lines, only the lines that differ.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.strip import Strip
 from textual.widgets import Static
 
 
@@ -55,3 +56,16 @@ def same_content(old, new) -> bool:
 
 def _text_key(text: Text) -> tuple:
     return (text.plain, text.spans, text.style, text.justify, text.overflow, text.no_wrap, text.end)
+
+
+def changed_spans(before: list[Strip], after: list[Strip]) -> list[tuple[int, int]]:
+    """The runs of line numbers [start, end) where two lists of lines differ (a missing line differs)."""
+    spans: list[tuple[int, int]] = []
+    for y in range(max(len(before), len(after))):
+        if y < len(before) and y < len(after) and before[y] == after[y]:
+            continue
+        if spans and spans[-1][1] == y:
+            spans[-1] = (spans[-1][0], y + 1)
+        else:
+            spans.append((y, y + 1))
+    return spans

@@ -3,17 +3,18 @@
 Static turns each new rich Text into Textual content, measures its height and wraps it again to paint it,
 about 1 ms for four lines. This widget wraps the Text once with rich (word wrap, the same as a Static's for
 these texts), keeps the lines as strips, and answers Textual's line requests from them; it asks for a
-screen layout only when the number of lines changes and its height follows its content.
+screen layout only when the number of lines changes and its height follows its content, and otherwise
+repaints only the lines that differ from the ones shown (an edit changes a number or two in the chain).
 """
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-from wizard.tui.widgets.repaint import same_content
+from wizard.tui.widgets.repaint import changed_spans, same_content
 
 
 class WrappedText(Widget):
@@ -42,11 +43,20 @@ class WrappedText(Widget):
         if same_content(self._text, text):
             return False
         width = self.content_size.width
-        before = len(self._wrapped(width)) if width else None
+        before = self._wrapped(width) if width else None
         self._text, self._lines = text, None
-        grows = before is None or before != len(self._wrapped(width))
-        # A layout only where the height follows the text and the text's height changed.
-        self.refresh(layout=grows and self.display and (self.styles.height is None or self.styles.height.is_auto))
+        # A layout only where the height follows the text and the text's height changed (or is not known yet).
+        follows = self.display and (self.styles.height is None or self.styles.height.is_auto)
+        if before is None:
+            self.refresh(layout=follows)
+            return True
+        after = self._wrapped(width)
+        if len(after) != len(before) and follows:
+            self.refresh(layout=True)
+            return True
+        changed = changed_spans(before, after)
+        if changed:
+            self.refresh(*(Region(0, start, width, end - start) for start, end in changed))
         return True
 
     def _wrapped(self, width: int) -> list[Strip]:
@@ -64,11 +74,19 @@ class WrappedText(Widget):
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return container.width
 
-    def render_line(self, y: int) -> Strip:
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._paint()  # once per request: the widget's style walks its ancestors
+        return super().render_lines(crop)
+
+    def _paint(self) -> list[Strip]:
         width, style = self.content_size.width, self.rich_style
         lines = self._wrapped(width)
         if self._painted_for != (width, style):
             self._painted = [line.extend_cell_length(width).crop(0, width).apply_style(style) for line in lines]
             self._painted_for = (width, style)
-        return self._painted[y] if y < len(self._painted) else Strip.blank(width, style)
+        return self._painted
+
+    def render_line(self, y: int) -> Strip:
+        painted = self._painted if self._painted_for else self._paint()
+        return painted[y] if y < len(painted) else Strip.blank(self._painted_for[0], self._painted_for[1])
 
