@@ -261,7 +261,7 @@ async def test_wrapped_text_repaints_only_the_lines_that_changed():
         assert ["".join(seg.text for seg in fixed.render_line(y)).strip() for y in range(3)] == ["first line", "", ""]
 
 
-async def test_kept_options_paint_each_line_as_option_list_does():
+async def test_kept_options_paint_each_line_as_option_list_does(monkeypatch):
     """The lines one paint shares its styles for equal OptionList's own, line by line, in every option state."""
     from textual.widgets import OptionList
     from textual.widgets.option_list import Option
@@ -275,24 +275,25 @@ async def test_kept_options_paint_each_line_as_option_list_does():
         listing.highlighted = 2
         await pilot.pause()
         listing.scroll_to(y=1, animate=False, immediate=True)  # the first line is scrolled out
+        listing._mouse_hovering_over = 3  # noqa: SLF001
         await pilot.pause()
         assert listing.scroll_offset.y == 1
-        listing._mouse_hovering_over = 3  # noqa: SLF001
+        own = OptionList.render_line
+        fallbacks: list[int] = []
+        monkeypatch.setattr(OptionList, "render_line", lambda self, y: (fallbacks.append(y), own(self, y))[1])
         painted: dict[int, object] = {}
-        shared: list[bool] = []
         own_render_line = listing.render_line
 
         def capture(y):
-            shared.append(listing._paint is not None)  # noqa: SLF001 - painted by the shared-styles path
             painted[y] = own_render_line(y)
             return painted[y]
 
         listing.render_line = capture
         listing._styles_cache.clear()  # noqa: SLF001
         listing.render_lines(listing.outer_size.region)  # with the border
-        assert shared and all(shared) and len(painted) == listing.scrollable_content_region.height
-        expected = {y: OptionList.render_line(listing, y) for y in painted}
-        assert painted == expected
+        assert len(painted) == listing.scrollable_content_region.height
+        assert fallbacks == []  # every line from the options' rendered lines, in the style OptionList would pick
+        assert painted == {y: own(listing, y) for y in painted}
         texts = [str(painted[y].text).strip() for y in sorted(painted)]
         assert texts == ["off", "a long option that wraps", "over lines", "hovered"]
         looks = {str(painted[y].text).strip(): next(seg.style for seg in painted[y] if seg.text.strip()) for y in painted}
