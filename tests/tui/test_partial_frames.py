@@ -171,15 +171,23 @@ async def test_a_keystroke_renders_only_the_widgets_under_what_changed(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await edit_at_end_of(app, pilot, "batch.ppo_mini_batch_size", step="batch")
         rendered: list[str] = []
+
+        def spy_on(widget, name: str) -> None:
+            original = widget.render_lines
+
+            def spy(crop, _original=original, _name=name):
+                rendered.append(_name)
+                return _original(crop)
+
+            widget.render_lines = spy
+
         for row in app.screen.rows():
             for part in [row, *row.children]:
-                original = part.render_lines
-
-                def spy(crop, _original=original, _name=row.field_name):
-                    rendered.append(_name)
-                    return _original(crop)
-
-                part.render_lines = spy
+                spy_on(part, row.field_name)
+        # The containers behind what changed: the edited field, the findings and the step list's mark cover them.
+        for container in ("#main", "#step-body", "#findings-panel", "#findings-body"):
+            spy_on(app.screen.query_one(container), container)
+        spy_on(app.screen, "screen")
         await pilot.press("backspace")  # 256 -> 25: an error appears in the panel, the step list gets a mark
         await pilot.pause()
         await pilot.pause()

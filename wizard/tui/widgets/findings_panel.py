@@ -83,8 +83,8 @@ class FindingList(LocalizedBindings, KeptOptionsList):
             self._batched = False
         if scrolled or self.scroll_offset.y or not self.is_mounted:
             self.refresh()
-        else:
-            self.refresh_lines(0, max(before, len(self._lines)))
+        else:  # the lines in view: a region past the list's bottom would also repaint what lies below it
+            self.refresh_lines(0, min(max(before, len(self._lines)), self.scrollable_content_region.height))
 
     def _on_resize(self, event: events.Resize) -> None:
         # OptionList re-renders every option on any resize. Their lines depend on the width alone, and the
