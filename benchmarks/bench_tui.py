@@ -10,8 +10,10 @@
    first paint). Budget: wizard median (first paint) within 1.5x the minimal app's median.
 2. Keystroke in a Batch field to the repainted findings panel, for every preset of 8 GPUs: in a fresh
    process the app runs headless at the same size with a fake 8xH100 topology; the cursor sits at the
-   end of `ppo mini batch size` and the keys alternate backspace / the digit back, each one an edit
-   that changes the findings. Each key reaches the app as the terminal driver hands it over, and nothing
+   end of `ppo mini batch size` and the keys alternate backspace / a digit cycling 0-9 (256 -> 25 -> 250
+   -> 25 -> 251 ...), each one an edit that changes the findings, most to values the app has not shown
+   (until 2026-12-03 the digit was put back, a toggle between two values whose findings' texts the app
+   had already rendered: about 0.5 ms a key cheaper). Each key reaches the app as the terminal driver hands it over, and nothing
    else runs meanwhile (no Pilot). Per key: wall and CPU time (this process's) from the key press to the
    first frame after the edit and to the last frame before the screen settles; the rules' share
    (Session.set: answers + every rule + fix checks); frames per key. CPU time is the work itself,
