@@ -14,6 +14,7 @@ from wizard.commands.common import gather
 from wizard.core.findings import Finding, Fix, Severity, has_errors
 from wizard.core.layers import LayeredAnswers, build, canonical_address
 from wizard.core.rules import RuleContext, context_for, evaluate
+from wizard.core.rules.fix_checks import KeptFixChecks
 from wizard.errors import UsageError
 
 
@@ -36,6 +37,7 @@ class Session:
     _ctx: Optional[RuleContext] = field(init=False, default=None, repr=False)
     _findings: Optional[list[Finding]] = field(init=False, default=None, repr=False)
     _plan: Any = field(init=False, default=None, repr=False)
+    fix_checks: KeptFixChecks = field(default_factory=KeptFixChecks, repr=False)  # kept across edits
 
     def __post_init__(self) -> None:
         self.refresh()
@@ -74,7 +76,7 @@ class Session:
     def findings(self) -> list[Finding]:
         """Every rule's findings for the current answers."""
         if self._findings is None:
-            self._findings = evaluate(self.ctx)
+            self._findings = evaluate(self.ctx, self.fix_checks)
         return self._findings
 
     @property

@@ -9,12 +9,14 @@ same family (so a one-key fix never trades one mistake for another).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 from wizard.core.answers import Answers
 from wizard.core.findings import Finding, Severity
 from wizard.core.plan import Plan, build_plan
-from wizard.errors import UsageError
+
+if TYPE_CHECKING:
+    from wizard.core.rules.fix_checks import KeptFixChecks
 
 Rule = Callable[["RuleContext"], Iterable[Finding]]
 
@@ -84,64 +86,43 @@ def run_rules(ctx: RuleContext, family: Optional[str] = None) -> list[Finding]:
     return findings
 
 
-def evaluate(ctx: RuleContext) -> list[Finding]:
-    """All findings, errors first, each error and warning carrying only fixes that were checked to work."""
+def evaluate(ctx: RuleContext, kept: Optional[KeptFixChecks] = None) -> list[Finding]:
+    """All findings, errors first, each error and warning carrying only fixes that were checked to work.
+
+    `kept` (held by a caller that evaluates again after each edit, as the TUI's session does) keeps the fix
+    checks' results across evaluations: see KeptFixChecks.
+    """
+    from wizard.core.rules.fix_checks import FixChecks, with_working_fixes
+
     findings = run_rules(ctx)
-    tried: dict[tuple, Optional[list[Finding]]] = {}  # one family run per distinct fix, shared by the findings offering it
-    checked = [_with_working_fixes(ctx, f, findings, tried) if f.severity is not Severity.INFO and f.fixes else f for f in findings]
+    checks = FixChecks(ctx, kept)
+    checked = [with_working_fixes(f, findings, checks) if f.severity is not Severity.INFO and f.fixes else f for f in findings]
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     return sorted(checked, key=lambda f: (order[f.severity], f.id))
 
 
-def apply_fix(ctx: RuleContext, fix_set: dict[str, Any]) -> RuleContext:
-    """The context after setting the fix's keys (None removes a key) on the flat answers."""
-    from wizard.core.layers import answers_from_flat, canonical_address
+def flat_after_fix(flat: dict[str, Any], fix_set: dict[str, Any]) -> dict[str, Any]:
+    """The flat answers after setting the fix's keys (None removes a key)."""
+    from wizard.core.layers import canonical_address
 
-    flat = dict(ctx.flat)
+    flat = dict(flat)
     for key, value in fix_set.items():
         address = canonical_address(key)
         if value is None:
             flat.pop(address, None)
         else:
             flat[address] = value
+    return flat
+
+
+def with_flat(ctx: RuleContext, flat: dict[str, Any]) -> RuleContext:
+    """The context with these flat answers (and the answers and plan made from them), the rest as it is."""
+    from wizard.core.layers import answers_from_flat
+
     answers = answers_from_flat(flat)
     return replace(ctx, answers=answers, plan=build_plan(answers), flat=flat)
 
 
-def _key(f: Finding) -> tuple:
-    return (f.id, f.paths)
-
-
-def _fix_key(fix_set: dict[str, Any]) -> tuple:
-    return tuple(sorted((key, repr(value)) for key, value in fix_set.items()))
-
-
-def _with_working_fixes(ctx: RuleContext, finding: Finding, findings: list[Finding],
-                        tried: dict[tuple, Optional[list[Finding]]]) -> Finding:
-    """The finding with only the fixes that remove it and add no error of its family.
-
-    `findings` are all the findings of ctx (the rules are pure, so they are the "before" state) and
-    `tried` caches the family's findings after each fix (None: the fix does not apply), keyed by the
-    family and the fix's values.
-    """
-    family = finding.id.split("-")[0]
-    prefix = family + "-"
-
-    def errors(found: list[Finding]) -> set[tuple]:
-        return {_key(f) for f in found if f.severity is Severity.ERROR and f.id.startswith(prefix)}
-
-    before = errors(findings)
-    kept = []
-    for fix in finding.fixes:
-        key = (family, _fix_key(fix.set))
-        if key not in tried:
-            try:
-                tried[key] = run_rules(apply_fix(ctx, fix.set), family)
-            except UsageError:
-                tried[key] = None
-        if tried[key] is None:
-            continue
-        after = errors(tried[key])
-        if _key(finding) not in after and after <= before:
-            kept.append(fix)
-    return replace(finding, fixes=tuple(kept))
+def apply_fix(ctx: RuleContext, fix_set: dict[str, Any]) -> RuleContext:
+    """The context after setting the fix's keys (None removes a key) on the flat answers."""
+    return with_flat(ctx, flat_after_fix(ctx.flat, fix_set))
