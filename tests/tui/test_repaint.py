@@ -238,6 +238,11 @@ async def test_wrapped_text_paints_like_a_static_and_lays_out_only_when_its_heig
 
         assert lines(auto) == lines(static) == ["a text long enough", "to wrap over three", "lines"]
         assert any(seg.style and seg.style.bold and seg.text.strip() == "lines" for seg in auto.render_line(2))
+        whole = Text("styled as a whole", style="bold red")  # a style of its own and no spans
+        auto.update(whole)
+        await pilot.pause()
+        painted = next(seg for seg in auto.render_line(0) if seg.text.strip())
+        assert painted.text.strip() == "styled as a whole" and painted.style.bold and painted.style.color.name == "red"
 
 
 async def test_wrapped_text_repaints_only_the_lines_that_changed():

@@ -15,7 +15,6 @@ from wizard.i18n import finding_message, language, rule_text, t
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.messages import FixRequested, JumpRequested
 from wizard.tui.widgets.kept_options import KeptOptionsList
-from wizard.tui.widgets.repaint import update_static
 from wizard.tui.widgets.steady_scrollbar import SteadyScrollBar
 from wizard.tui.widgets.wrapped_text import WrappedText
 
@@ -120,7 +119,7 @@ class FindingsPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label(t("findings.title"), id="findings-title")
-        yield Label("", id="findings-count")
+        yield WrappedText(id="findings-count")  # a Label's content conversion costs more than the line
         with Vertical(id="findings-body"):
             yield FindingList(id="findings-list")
             yield FindingDetail(id="finding-detail")
@@ -177,7 +176,7 @@ class FindingsPanel(Vertical):
         colour = self.app.theme_variables.get(STATE_COLOUR[self.state], "")
         text = Text(f"{STATE_MARK[self.state]} " + t("findings.count", errors=errors, warnings=warnings),
                     style=f"bold {colour}".strip())
-        update_static(self._part("#findings-count"), text)
+        self._part("#findings-count").update(text)
 
     def _show_detail(self, index) -> None:
         if index is None or not self.findings or index >= len(self.findings):

@@ -9,6 +9,7 @@ repaints only the lines that differ from the ones shown (an edit changes a numbe
 
 from __future__ import annotations
 
+from rich.segment import Segment
 from rich.text import Text
 from textual.geometry import Region, Size
 from textual.strip import Strip
@@ -63,7 +64,7 @@ class WrappedText(Widget):
         if self._lines is None or width != self._lines_width:
             console = self.app.console
             wrapped = self._text.wrap(console, max(width, 1)) if self._text.plain else []
-            self._lines = [Strip(list(line.render(console)), line.cell_len) for line in wrapped]
+            self._lines = [Strip(_segments(line, console), line.cell_len) for line in wrapped]
             self._lines_width = width
             self._painted_for = ()  # painted from the old lines
         return self._lines
@@ -90,3 +91,10 @@ class WrappedText(Widget):
         painted = self._painted if self._painted_for else self._paint()
         return painted[y] if y < len(painted) else Strip.blank(self._painted_for[0], self._painted_for[1])
 
+
+def _segments(line: Text, console) -> list[Segment]:
+    # rich's Text.render leaves out the text's own style when the text has no spans (its __rich_console__
+    # adds it back); a line styled as a whole, like the findings count, keeps it here.
+    if line.style and not line.spans:
+        return [Segment(line.plain, console.get_style(line.style))]
+    return list(line.render(console))
