@@ -10,6 +10,7 @@ from textual.geometry import Region
 from textual.widgets import Static
 
 from tests.tui.helpers import edit_at_end_of, make_app
+from wizard.i18n import t
 from wizard.tui.widgets.repaint import update_static
 
 
@@ -115,6 +116,20 @@ async def test_the_findings_count_says_the_worst_severity_in_the_themes_colour(t
         await pilot.pause()
         assert panel.state != "errors" and shown()[0] in "!✓"
         assert mark in "!✓"
+
+
+async def test_a_fields_source_badge_changes_without_a_layout(tmp_path):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await edit_at_end_of(app, pilot, "batch.ppo_mini_batch_size", step="batch")
+        badge = app.screen.row_for("batch.ppo_mini_batch_size").query_one(".field-source")
+        assert app.session.source_of("batch.ppo_mini_batch_size") == "preset"
+        calls = spy_refresh(badge)
+        await pilot.press("backspace")  # the preset's value edited: the badge says so
+        await pilot.pause()
+        assert app.session.source_of("batch.ppo_mini_batch_size") == "edited"
+        assert badge.has_class("source-edited") and str(badge.render_line(0).text).strip() == t("source.edited")
+        assert calls and not any(calls), calls  # repaints, no screen layout
 
 
 async def test_a_field_keeps_its_text_in_view_without_a_layout_per_key(tmp_path):

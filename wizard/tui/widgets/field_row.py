@@ -13,6 +13,7 @@ from textual.widgets import Input, Label, Select, Switch
 
 from wizard.core import verl_schema
 from wizard.i18n import language, t
+from wizard.tui.widgets.repaint import update_static
 
 TARGETS = ("local", "ray-job", "kuberay-job", "kuberay-cluster", "slurm", "k8s-job")
 EXTRA_CHOICES = {"deploy.target": TARGETS, "deploy.auth_mode": ("token", "disabled"), "engine.strategy": ("fsdp", "fsdp2", "megatron"),
@@ -152,7 +153,7 @@ class FieldRow(Horizontal):
         if source != self._shown_source:
             # Restyling is the costly part of a repaint: touch the badge only when the source changed.
             badge = self.query_one(".field-source", Label)
-            badge.update(t("source." + source))
+            update_static(badge, t("source." + source))  # a fixed width: a layout only if its height changes
             badge.set_classes(f"field-source source-{source.replace(' ', '-').strip('-')}")
             self._shown_source = source
 
