@@ -60,7 +60,7 @@ class FindingList(LocalizedBindings, KeptOptionsList):
 
     @property
     def vertical_scrollbar(self) -> SteadyScrollBar:
-        # Widget.vertical_scrollbar (Textual 8.2) with a scrollbar that repaints only its lines that change.
+        # Widget.vertical_scrollbar (Textual 8.2) with a scrollbar that skips repaints drawing the same bar.
         if self._vertical_scrollbar is None:
             bar = SteadyScrollBar(vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
             bar.display = False
