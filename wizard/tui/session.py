@@ -37,7 +37,7 @@ class Session:
     _ctx: Optional[RuleContext] = field(init=False, default=None, repr=False)
     _findings: Optional[list[Finding]] = field(init=False, default=None, repr=False)
     _plan: Any = field(init=False, default=None, repr=False)
-    fix_checks: KeptFixChecks = field(default_factory=KeptFixChecks, repr=False)  # kept across edits
+    fix_checks: KeptFixChecks = field(init=False, default_factory=KeptFixChecks, repr=False)  # kept across edits
 
     def __post_init__(self) -> None:
         self.refresh()

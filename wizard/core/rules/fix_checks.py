@@ -32,7 +32,7 @@ class KeptFixChecks:
 
     def results_for(self, ctx) -> dict[tuple, Optional[list[Finding]]]:
         context = (ctx.mode, ctx.topology, ctx.models, ctx.data, ctx.deploy, ctx.script)
-        same = len(context) == len(self._context) and all(a is b or a == b for a, b in zip(context, self._context))
+        same = bool(self._context) and all(a is b or a == b for a, b in zip(context, self._context))
         if not same or len(self._results) > self.LIMIT:
             self._context, self._results = context, {}
         return self._results

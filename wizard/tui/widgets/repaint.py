@@ -1,8 +1,8 @@
 """Repaint a widget without a screen layout when its size cannot change.
 
 In Textual a layout re-arranges the whole screen and repaints everything whose place moved; after an edit
-most texts keep their size (a count of the same width), and for those a
-repaint of the widget alone is enough; where a widget knows its lines, only the lines that differ.
+most texts keep their size (a field's source badge of a fixed width), and for those a repaint of the widget
+alone is enough; where a widget knows its lines (WrappedText), only the lines that differ.
 """
 
 from __future__ import annotations

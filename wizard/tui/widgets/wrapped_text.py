@@ -1,4 +1,4 @@
-"""A block of styled text that is repainted on every edit: the Batch chain, a finding's detail.
+"""A block of styled text repainted on every edit: the Batch chain, a finding's detail, the findings count.
 
 Static turns each new rich Text into Textual content, measures its height and wraps it again to paint it,
 about 1 ms for four lines. This widget wraps the Text once with rich (word wrap, the same as a Static's for
