@@ -21,7 +21,6 @@ import argparse
 import base64
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -40,9 +39,15 @@ def write_file(path: Path, size_gb: float, rows_per_group: int) -> None:
 
     target = int(size_gb * (1 << 30))
     message = pa.struct([("role", pa.string()), ("content", pa.string())])
-    schema = pa.schema([("data_source", pa.string()), ("prompt", pa.list_(message)), ("ability", pa.string()),
-                        ("reward_model", pa.struct([("style", pa.string()), ("ground_truth", pa.string())])),
-                        ("extra_info", pa.struct([("split", pa.string()), ("index", pa.int64())]))])
+    schema = pa.schema(
+        [
+            ("data_source", pa.string()),
+            ("prompt", pa.list_(message)),
+            ("ability", pa.string()),
+            ("reward_model", pa.struct([("style", pa.string()), ("ground_truth", pa.string())])),
+            ("extra_info", pa.struct([("split", pa.string()), ("index", pa.int64())])),
+        ]
+    )
     tmp = path.with_suffix(".partial")
     index = 0
     with pq.ParquetWriter(tmp, schema) as writer:
@@ -50,18 +55,27 @@ def write_file(path: Path, size_gb: float, rows_per_group: int) -> None:
             n = rows_per_group
             # base64 of random bytes: text that snappy cannot shrink, so the file on disk really is ~2 GB.
             pool = base64.b64encode(os.urandom(n * PROMPT_BYTES * 3 // 4)).decode("ascii")
-            words = [pool[i * PROMPT_BYTES:(i + 1) * PROMPT_BYTES] for i in range(n)]
-            contents = pa.array([" ".join(w[j:j + 8] for j in range(0, len(w), 8)) for w in words], pa.string())
+            words = [pool[i * PROMPT_BYTES : (i + 1) * PROMPT_BYTES] for i in range(n)]
+            contents = pa.array([" ".join(w[j : j + 8] for j in range(0, len(w), 8)) for w in words], pa.string())
             roles = pa.array(["user"] * n, pa.string())
-            prompt = pa.ListArray.from_arrays(pa.array(range(n + 1), pa.int32()),
-                                              pa.StructArray.from_arrays([roles, contents], fields=list(message)))
-            table = pa.table({
-                "data_source": pa.array(["openai/gsm8k"] * n),
-                "prompt": prompt,
-                "ability": pa.array(["math"] * n),
-                "reward_model": pa.array([{"style": "rule", "ground_truth": str(index + i)} for i in range(n)], schema.field("reward_model").type),
-                "extra_info": pa.array([{"split": "train", "index": index + i} for i in range(n)], schema.field("extra_info").type),
-            }, schema=schema)
+            prompt = pa.ListArray.from_arrays(
+                pa.array(range(n + 1), pa.int32()), pa.StructArray.from_arrays([roles, contents], fields=list(message))
+            )
+            table = pa.table(
+                {
+                    "data_source": pa.array(["openai/gsm8k"] * n),
+                    "prompt": prompt,
+                    "ability": pa.array(["math"] * n),
+                    "reward_model": pa.array(
+                        [{"style": "rule", "ground_truth": str(index + i)} for i in range(n)],
+                        schema.field("reward_model").type,
+                    ),
+                    "extra_info": pa.array(
+                        [{"split": "train", "index": index + i} for i in range(n)], schema.field("extra_info").type
+                    ),
+                },
+                schema=schema,
+            )
             writer.write_table(table)
             index += n
             if tmp.stat().st_size >= target:
@@ -78,21 +92,30 @@ def make_tokenizer(folder: Path) -> Path:
     tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
     folder.mkdir(parents=True, exist_ok=True)
     tok.save(str(folder / "tokenizer.json"))
-    template = ("{% for m in messages %}<|{{ m['role'] }}|> {{ m['content'] }} <|end|> {% endfor %}"
-                "{% if add_generation_prompt %}<|assistant|>{% endif %}")
+    template = (
+        "{% for m in messages %}<|{{ m['role'] }}|> {{ m['content'] }} <|end|> {% endfor %}"
+        "{% if add_generation_prompt %}<|assistant|>{% endif %}"
+    )
     (folder / "tokenizer_config.json").write_text(json.dumps({"chat_template": template}))
     return folder
 
 
 def measure(argv: list[str]) -> tuple[float, float, float, str]:
     """(wall seconds, CPU seconds, peak RSS in MB, stdout) of one fresh process; the peak is its own ru_maxrss."""
-    code = ("import resource, runpy, subprocess, sys\n"
-            f"p = subprocess.run({argv!r}, capture_output=True, text=True)\n"
-            "r = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
-            "sys.stdout.write(f'{r.ru_maxrss} {r.ru_utime + r.ru_stime}\\n' + p.stdout)\n")
+    code = (
+        "import resource, runpy, subprocess, sys\n"
+        f"p = subprocess.run({argv!r}, capture_output=True, text=True)\n"
+        "r = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "sys.stdout.write(f'{r.ru_maxrss} {r.ru_utime + r.ru_stime}\\n' + p.stdout)\n"
+    )
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
     wall = time.perf_counter() - started
     head, _, out = proc.stdout.partition("\n")
     peak_kb, cpu = head.split()
@@ -101,7 +124,9 @@ def measure(argv: list[str]) -> tuple[float, float, float, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--file", type=Path, default=Path(tempfile.gettempdir()) / "verl-wizard-bench" / "rl-2gb.parquet")
+    parser.add_argument(
+        "--file", type=Path, default=Path(tempfile.gettempdir()) / "verl-wizard-bench" / "rl-2gb.parquet"
+    )
     parser.add_argument("--size-gb", type=float, default=2.0)
     parser.add_argument("--rows-per-group", type=int, default=40_000)
     args = parser.parse_args(argv)
@@ -113,20 +138,28 @@ def main(argv: list[str] | None = None) -> int:
     import pyarrow.parquet as pq
 
     meta = pq.ParquetFile(args.file).metadata
-    print(f"file: {args.file}, {args.file.stat().st_size / (1 << 30):.2f} GiB, {meta.num_rows:,} rows, {meta.num_row_groups} row groups")
+    print(
+        f"file: {args.file}, {args.file.stat().st_size / (1 << 30):.2f} GiB, {meta.num_rows:,} rows, {meta.num_row_groups} row groups"
+    )
     work = Path(tempfile.mkdtemp(prefix="bench-data-"))
     tok = make_tokenizer(work / "tok")
     config = work / "config.yaml"
-    config.write_text("hydra: {searchpath: [pkg://verl.trainer.config]}\ndefaults: [ppo_trainer, _self_]\n"
-                      f"data: {{train_files: {args.file}, train_batch_size: 256}}\n"
-                      "actor_rollout_ref: {model: {path: Qwen/Qwen3-8B}, rollout: {name: vllm}}\n")
+    config.write_text(
+        "hydra: {searchpath: [pkg://verl.trainer.config]}\ndefaults: [ppo_trainer, _self_]\n"
+        f"data: {{train_files: {args.file}, train_batch_size: 256}}\n"
+        "actor_rollout_ref: {model: {path: Qwen/Qwen3-8B}, rollout: {name: vllm}}\n"
+    )
     cli = [sys.executable, "-m", "wizard"]
-    cases = [("data (estimate)", cli + ["data", str(args.file), "--format", "json"]),
-             ("data --tokenizer", cli + ["data", str(args.file), "--tokenizer", str(tok), "--format", "json"]),
-             ("check (hook, local)", cli + ["check", str(config), "--mode", "local", "--format", "json"]),
-             ("check (cluster: no read)", cli + ["check", str(config), "--mode", "cluster", "--format", "json"]),
-             ("import pyarrow only", [sys.executable, "-c", "import pyarrow.parquet"])]
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (wall time grows with it; CPU time does not)")
+    cases = [
+        ("data (estimate)", cli + ["data", str(args.file), "--format", "json"]),
+        ("data --tokenizer", cli + ["data", str(args.file), "--tokenizer", str(tok), "--format", "json"]),
+        ("check (hook, local)", cli + ["check", str(config), "--mode", "local", "--format", "json"]),
+        ("check (cluster: no read)", cli + ["check", str(config), "--mode", "cluster", "--format", "json"]),
+        ("import pyarrow only", [sys.executable, "-c", "import pyarrow.parquet"]),
+    ]
+    print(
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (wall time grows with it; CPU time does not)"
+    )
     print(f"{'case':<26}{'wall s':>8}{'CPU s':>7}{'peak MB':>9}  rows read / where")
     ok = True
     for name, command in cases:

@@ -55,14 +55,21 @@ def forbidden(modules: list[str]) -> list[str]:
 def third_party(modules: list[str]) -> list[str]:
     """Top-level packages imported that are neither the wizard nor the standard library."""
     stdlib = set(sys.stdlib_module_names) | {"__main__", "_distutils_hack", "sitecustomize", "usercustomize"}
-    return sorted({m.split(".")[0] for m in modules} - stdlib - {"wizard"} - {m for m in {x.split(".")[0] for x in modules} if m.startswith("_")})
+    return sorted(
+        {m.split(".")[0] for m in modules}
+        - stdlib
+        - {"wizard"}
+        - {m for m in {x.split(".")[0] for x in modules} if m.startswith("_")}
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7, help="fresh runs per preset (default 7)")
     parser.add_argument("--quick", action="store_true", help="one run of one preset")
-    parser.add_argument("--importtime", action="store_true", help="also print the 12 slowest imports of one run (-X importtime)")
+    parser.add_argument(
+        "--importtime", action="store_true", help="also print the 12 slowest imports of one run (-X importtime)"
+    )
     args = parser.parse_args(argv)
     repeats = 1 if args.quick else args.repeats
     from wizard.core.presets import preset_names
@@ -81,21 +88,67 @@ def main(argv: list[str] | None = None) -> int:
                 if name == FLOOR:
                     run = run_fresh([sys.executable, "-c", "pass"])
                 else:
-                    run = run_fresh([sys.executable, "-m", "wizard", "new", "--preset", name, "--out", str(work / f"{name}-{i}"), "--format", "json"])
+                    run = run_fresh(
+                        [
+                            sys.executable,
+                            "-m",
+                            "wizard",
+                            "new",
+                            "--preset",
+                            name,
+                            "--out",
+                            str(work / f"{name}-{i}"),
+                            "--format",
+                            "json",
+                        ]
+                    )
                     if run.code != 0:
-                        raise SystemExit(f"new --preset {name}: exit {run.code}: {(run.stderr or run.stdout).strip()[-400:]}")
+                        raise SystemExit(
+                            f"new --preset {name}: exit {run.code}: {(run.stderr or run.stdout).strip()[-400:]}"
+                        )
                 results[name]["wall"].add(run.wall)
                 results[name]["cpu"].add(run.cpu)
                 results[name]["peak"].add(run.peak_mb)
         imports = {}
         for name in presets[:1] if args.quick else presets:
             listing = work / f"modules-{name}.json"
-            run = run_fresh([sys.executable, "-c", MODULES_PROBE, str(listing), "new", "--preset", name, "--out", str(work / f"{name}-modules")])
+            run = run_fresh(
+                [
+                    sys.executable,
+                    "-c",
+                    MODULES_PROBE,
+                    str(listing),
+                    "new",
+                    "--preset",
+                    name,
+                    "--out",
+                    str(work / f"{name}-modules"),
+                ]
+            )
             imports[name] = json.loads(listing.read_text())
         if args.importtime:
-            run = run_fresh([sys.executable, "-X", "importtime", "-m", "wizard", "new", "--preset", presets[0], "--out", str(work / "importtime")])
-            slow = sorted((line.split("|") for line in run.stderr.splitlines() if line.startswith("import time:") and "self" not in line),
-                          key=lambda cells: -int(cells[0].split(":")[1]))[:12]
+            run = run_fresh(
+                [
+                    sys.executable,
+                    "-X",
+                    "importtime",
+                    "-m",
+                    "wizard",
+                    "new",
+                    "--preset",
+                    presets[0],
+                    "--out",
+                    str(work / "importtime"),
+                ]
+            )
+            slow = sorted(
+                (
+                    line.split("|")
+                    for line in run.stderr.splitlines()
+                    if line.startswith("import time:") and "self" not in line
+                ),
+                key=lambda cells: -int(cells[0].split(":")[1]),
+            )[:12]
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -103,15 +156,51 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for name, stats in results.items():
         if name == FLOOR:
-            rows.append([name, *stats["wall"].cells(1000, 0), f"{stats['cpu'].median * 1000:.0f}", f"{stats['peak'].median:.0f}", "", "", ""])
+            rows.append(
+                [
+                    name,
+                    *stats["wall"].cells(1000, 0),
+                    f"{stats['cpu'].median * 1000:.0f}",
+                    f"{stats['peak'].median:.0f}",
+                    "",
+                    "",
+                    "",
+                ]
+            )
             continue
         met = stats["wall"].median < BUDGET_S
         bad = forbidden(imports.get(name, []))
         ok &= met and not bad
-        rows.append([f"new --preset {name}", *stats["wall"].cells(1000, 0), f"{stats['cpu'].median * 1000:.0f}", f"{stats['peak'].median:.0f}",
-                     len(imports[name]) if name in imports else "-", ", ".join(bad) or ("none" if name in imports else "-"), f"< {BUDGET_S * 1000:.0f} ms: {verdict(met)}"])
-    print(f"\n`new` per preset: fresh process each, {repeats} alternating rounds; floor = the bare interpreter in the same rounds")
-    print(table(["case", "median ms", "min ms", "max ms", "CPU ms", "peak MB", "modules", "ray/torch/pyarrow/transformers", "budget"], rows))
+        rows.append(
+            [
+                f"new --preset {name}",
+                *stats["wall"].cells(1000, 0),
+                f"{stats['cpu'].median * 1000:.0f}",
+                f"{stats['peak'].median:.0f}",
+                len(imports[name]) if name in imports else "-",
+                ", ".join(bad) or ("none" if name in imports else "-"),
+                f"< {BUDGET_S * 1000:.0f} ms: {verdict(met)}",
+            ]
+        )
+    print(
+        f"\n`new` per preset: fresh process each, {repeats} alternating rounds; floor = the bare interpreter in the same rounds"
+    )
+    print(
+        table(
+            [
+                "case",
+                "median ms",
+                "min ms",
+                "max ms",
+                "CPU ms",
+                "peak MB",
+                "modules",
+                "ray/torch/pyarrow/transformers",
+                "budget",
+            ],
+            rows,
+        )
+    )
     packages = sorted(set().union(*(third_party(m) for m in imports.values())))
     print(f"third-party packages imported by new: {', '.join(packages)}")
     if args.importtime:

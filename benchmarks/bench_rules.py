@@ -88,8 +88,16 @@ def main(argv: list[str] | None = None) -> int:
             budget = BUDGET_MS.get(nodes)
             met = budget is None or wall.median < budget
             ok &= met
-            rows.append([f"{nodes}x8 ({nodes * 8} GPUs)", kind, *wall.cells(1, 2), f"{cpu.median:.2f}", ", ".join(sorted(seen)) or "-",
-                         "" if budget is None else f"< {budget:g} ms: {verdict(met)}"])
+            rows.append(
+                [
+                    f"{nodes}x8 ({nodes * 8} GPUs)",
+                    kind,
+                    *wall.cells(1, 2),
+                    f"{cpu.median:.2f}",
+                    ", ".join(sorted(seen)) or "-",
+                    "" if budget is None else f"< {budget:g} ms: {verdict(met)}",
+                ]
+            )
     print(f"\nfull rule evaluation after one edit (Session.set), {repeats} edits per case")
     print(table(["cluster", "edit", "median ms", "min ms", "max ms", "CPU ms", "errors", "budget"], rows))
     rows = []
@@ -97,7 +105,15 @@ def main(argv: list[str] | None = None) -> int:
         k = exponent(medians[(kind, 16)], medians[(kind, 128)], 8)
         k_all = exponent(medians[(kind, 1)], medians[(kind, 128)], 128)
         ok &= k <= 1.0
-        rows.append([kind, f"{medians[(kind, 128)] / medians[(kind, 1)]:.1f}x", f"{k:.2f}", f"{k_all:.2f}", f"k <= 1: {verdict(k <= 1.0)}"])
+        rows.append(
+            [
+                kind,
+                f"{medians[(kind, 128)] / medians[(kind, 1)]:.1f}x",
+                f"{k:.2f}",
+                f"{k_all:.2f}",
+                f"k <= 1: {verdict(k <= 1.0)}",
+            ]
+        )
     print("\ngrowth with GPUs (t ~ GPUs^k; 1 is linear)")
     print(table(["edit", "128x8 / 1x8", "k 16x8->128x8", "k 1x8->128x8", "budget"], rows))
     print(load_line())

@@ -56,8 +56,11 @@ _PYCACHE = Path(tempfile.mkdtemp(prefix="wizard-bench-pycache-"))
 
 def _env() -> dict[str, str]:
     """The child's environment: the repo importable, byte code cached (outside the tree) as an install has it."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-               PYTHONPYCACHEPREFIX=str(_PYCACHE))
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        PYTHONPYCACHEPREFIX=str(_PYCACHE),
+    )
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
@@ -69,8 +72,14 @@ def _children_cpu() -> float:
 
 def report_only(script: Path) -> tuple[float, float, int]:
     """(wall s, CPU s, problems found) of one cold check after the imports, in a fresh interpreter."""
-    proc = subprocess.run([sys.executable, "-c", REPORT_ONLY, str(script)], capture_output=True, text=True,
-                          cwd=ROOT, env=_env(), check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", REPORT_ONLY, str(script)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_env(),
+        check=False,
+    )
     if proc.returncode != 0:
         raise SystemExit(f"check failed: {proc.stderr.strip()[-2000:]}")
     numbers = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -80,8 +89,14 @@ def report_only(script: Path) -> tuple[float, float, int]:
 def whole_command(script: Path) -> tuple[float, float, int]:
     """(wall s, CPU s, problems found) of `python -m wizard check SCRIPT --format json`."""
     cpu, start = _children_cpu(), time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "wizard", "check", str(script), "--mode", "cluster", "--format", "json"],
-                          capture_output=True, text=True, cwd=ROOT, env=_env(), check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "wizard", "check", str(script), "--mode", "cluster", "--format", "json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_env(),
+        check=False,
+    )
     wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
     if proc.returncode not in (0, 1):
         raise SystemExit(f"check failed (exit {proc.returncode}): {proc.stderr.strip()}")
@@ -95,12 +110,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=10)
     parser.add_argument("--script", type=Path, default=SCRIPT)
     args = parser.parse_args(argv)
-    print(f"{args.script.name} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, {args.repeats} runs each)")
+    print(
+        f"{args.script.name} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, {args.repeats} runs each)"
+    )
     print(f"{'measurement':<34}{'found':>6}{'median s':>10}{'min s':>8}{'max s':>8}{'cpu s':>8}  budget")
     ok = True
-    rows = (("report (cold, after imports)", report_only, args.script, True),
-            ("whole command", whole_command, args.script, False),
-            ("whole command, clean script", whole_command, CLEAN, False))
+    rows = (
+        ("report (cold, after imports)", report_only, args.script, True),
+        ("whole command", whole_command, args.script, False),
+        ("whole command, clean script", whole_command, CLEAN, False),
+    )
     for label, run, script, budgeted in rows:
         run(script)  # once first, so the byte code is compiled and cached as it is for an installed wizard
         walls, cpus, counts = [], [], set()
@@ -116,8 +135,10 @@ def main(argv: list[str] | None = None) -> int:
         if script == args.script and counts != {EXPECTED}:
             verdict += f"; found {sorted(counts)} problems, expected {EXPECTED}"
             ok = False
-        print(f"{label:<34}{'/'.join(map(str, sorted(counts))):>6}{med:>10.3f}{min(walls):>8.3f}{max(walls):>8.3f}"
-              f"{statistics.median(cpus):>8.3f}  {verdict}")
+        print(
+            f"{label:<34}{'/'.join(map(str, sorted(counts))):>6}{med:>10.3f}{min(walls):>8.3f}{max(walls):>8.3f}"
+            f"{statistics.median(cpus):>8.3f}  {verdict}"
+        )
     return 0 if ok else 1
 
 

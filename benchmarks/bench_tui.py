@@ -74,9 +74,14 @@ def _child(mode: str, argv: list[str], env: dict | None = None):
     return run_fresh([sys.executable, str(Path(__file__).resolve()), "--child", mode, "--", *argv], env=env)
 
 
-def measure_starts(cases: dict[str, list[str]], repeats: int, out_dir: str, warm_up: bool = True) -> dict[str, dict[str, Stats]]:
+def measure_starts(
+    cases: dict[str, list[str]], repeats: int, out_dir: str, warm_up: bool = True
+) -> dict[str, dict[str, Stats]]:
     """case -> {"wall": s, "cpu": s, "peak": MB}, the cases alternating."""
-    results = {name: {"wall": Stats(), "cpu": Stats(), "peak": Stats(), "findings_wall": Stats(), "findings_cpu": Stats()} for name in cases}
+    results = {
+        name: {"wall": Stats(), "cpu": Stats(), "peak": Stats(), "findings_wall": Stats(), "findings_cpu": Stats()}
+        for name in cases
+    }
     for argv in cases.values() if warm_up else ():  # untimed: fills the byte-code cache (common.bytecode_env)
         _child("start", argv, env={"BENCH_OUT": out_dir})
     for _ in range(repeats):
@@ -107,7 +112,12 @@ def _phases_of_start(argv: list[str], out_dir: str) -> dict[str, float]:
 
 
 def measure_keys(preset: str, n_keys: int, fps: int, out_dir: str, phases: bool = False) -> list[dict]:
-    env = {"TEXTUAL_FPS": str(fps), "BENCH_KEYS": str(n_keys), "BENCH_OUT": out_dir, **({"BENCH_PHASES": "1"} if phases else {})}
+    env = {
+        "TEXTUAL_FPS": str(fps),
+        "BENCH_KEYS": str(n_keys),
+        "BENCH_OUT": out_dir,
+        **({"BENCH_PHASES": "1"} if phases else {}),
+    }
     run = _child("keys", ["wizard", "--preset", preset, "--topology", "8xH100"], env=env)
     if run.code != 0:
         raise SystemExit(f"keystrokes for {preset}: exit {run.code}: {run.stderr.strip()[-600:]}")
@@ -120,8 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     # 20: on a shared host one process's start varies by a quarter either way, and a median of 10 can flip.
     parser.add_argument("--repeats", type=int, default=20, help="fresh starts per case (default 20)")
     parser.add_argument("--keys", type=int, default=40, help="keystrokes per preset (default 40)")
-    parser.add_argument("--quick", action="store_true", help="1 start of the minimal app and of --preset, 8 keys of one preset, no walk")
-    parser.add_argument("--phases", action="store_true", help="also print where the CPU time goes (one instrumented run)")
+    parser.add_argument(
+        "--quick", action="store_true", help="1 start of the minimal app and of --preset, 8 keys of one preset, no walk"
+    )
+    parser.add_argument(
+        "--phases", action="store_true", help="also print where the CPU time goes (one instrumented run)"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -144,12 +158,40 @@ def main(argv: list[str] | None = None) -> int:
         cpu_ratio = stats["cpu"].median / peer["cpu"].median
         budget = "" if stats is peer else f"<= {START_RATIO}x: {verdict(ratio <= START_RATIO)}"
         ok &= stats is peer or ratio <= START_RATIO
-        rows.append([name, *stats["wall"].cells(1000, 0), f"{ratio:.2f}x", f"{stats['cpu'].median * 1000:.0f}",
-                     f"{cpu_ratio:.2f}x", f"{stats['findings_wall'].median * 1000:.0f}", f"{stats['findings_cpu'].median * 1000:.0f}", budget])
+        rows.append(
+            [
+                name,
+                *stats["wall"].cells(1000, 0),
+                f"{ratio:.2f}x",
+                f"{stats['cpu'].median * 1000:.0f}",
+                f"{cpu_ratio:.2f}x",
+                f"{stats['findings_wall'].median * 1000:.0f}",
+                f"{stats['findings_cpu'].median * 1000:.0f}",
+                budget,
+            ]
+        )
     print(f"\n1. start to first screen painted: fresh process each, {repeats} alternating repeats")
-    print(table(["case", "median ms", "min ms", "max ms", "ratio", "CPU ms", "CPU ratio", "findings ms", "findings CPU ms", "budget"], rows))
-    print("(findings: to the first frame that shows the step's findings; a plain start builds its session, the answers\n"
-          " model and the rules, after the first paint, so they come one frame later)")
+    print(
+        table(
+            [
+                "case",
+                "median ms",
+                "min ms",
+                "max ms",
+                "ratio",
+                "CPU ms",
+                "CPU ratio",
+                "findings ms",
+                "findings CPU ms",
+                "budget",
+            ],
+            rows,
+        )
+    )
+    print(
+        "(findings: to the first frame that shows the step's findings; a plain start builds its session, the answers\n"
+        " model and the rules, after the first paint, so they come one frame later)"
+    )
     if args.phases:
         print_phases({name: _phases_of_start(argv, out_dir) for name, argv in STARTS.items()}, PHASES_NOTE)
 
@@ -166,23 +208,58 @@ def main(argv: list[str] | None = None) -> int:
         met = settled.median < KEY_BUDGET_MS
         ok &= met
         changed = sum(r["findings_changed"] for r in records)
-        rows.append([preset, f"{stats('ms').median:.0f}", f"{stats('cpu_ms').median:.0f}", f"{stats('settled_ms').median:.0f}",
-                     *settled.cells(1, 0), f"{stats('frames').median:.0f}", f"{stats('rules_ms').median:.1f}",
-                     f"{stats('settled_ms', unpaced).median:.0f}" if unpaced else "-", f"{changed}/{len(records)}",
-                     f"< {KEY_BUDGET_MS:g} ms: {verdict(met)}"])
+        rows.append(
+            [
+                preset,
+                f"{stats('ms').median:.0f}",
+                f"{stats('cpu_ms').median:.0f}",
+                f"{stats('settled_ms').median:.0f}",
+                *settled.cells(1, 0),
+                f"{stats('frames').median:.0f}",
+                f"{stats('rules_ms').median:.1f}",
+                f"{stats('settled_ms', unpaced).median:.0f}" if unpaced else "-",
+                f"{changed}/{len(records)}",
+                f"< {KEY_BUDGET_MS:g} ms: {verdict(met)}",
+            ]
+        )
     if args.phases:
         records = measure_keys(eight_gpu_presets()[0], max(12, n_keys // 2), 60, out_dir, phases=True)
-        print_phases({f"keystroke, {eight_gpu_presets()[0]} (median)": {
-            part: Stats([r["phases_cpu_ms"].get(part, 0.0) for r in records]).median
-            for part in set().union(*(r["phases_cpu_ms"] for r in records))} | {
-            "(all, to settled)": Stats([r["settled_cpu_ms"] for r in records]).median}}, PHASES_NOTE)
-    print(table(["preset", "first frame ms", "CPU ms", "settled ms", "CPU ms", "min", "max", "frames", "rules CPU ms",
-                 "unpaced settled ms", "findings changed", "budget (settled CPU)"], rows))
-    print("(first frame: key press to the first frame after the edit, which shows the new findings; settled: to the last\n"
-          " frame of the key (the selected finding's detail, Textual's follow-up layouts). Wall ms at Textual's default\n"
-          " 60 fps, which paints on the next 1/60 s tick and waits for a CPU on a loaded machine; CPU ms: this process's\n"
-          " CPU time over the same span, the work itself, on which the budget is checked; rules: Session.set (answers,\n"
-          " every rule, fix checks); unpaced: the same with TEXTUAL_FPS=1000)")
+        print_phases(
+            {
+                f"keystroke, {eight_gpu_presets()[0]} (median)": {
+                    part: Stats([r["phases_cpu_ms"].get(part, 0.0) for r in records]).median
+                    for part in set().union(*(r["phases_cpu_ms"] for r in records))
+                }
+                | {"(all, to settled)": Stats([r["settled_cpu_ms"] for r in records]).median}
+            },
+            PHASES_NOTE,
+        )
+    print(
+        table(
+            [
+                "preset",
+                "first frame ms",
+                "CPU ms",
+                "settled ms",
+                "CPU ms",
+                "min",
+                "max",
+                "frames",
+                "rules CPU ms",
+                "unpaced settled ms",
+                "findings changed",
+                "budget (settled CPU)",
+            ],
+            rows,
+        )
+    )
+    print(
+        "(first frame: key press to the first frame after the edit, which shows the new findings; settled: to the last\n"
+        " frame of the key (the selected finding's detail, Textual's follow-up layouts). Wall ms at Textual's default\n"
+        " 60 fps, which paints on the next 1/60 s tick and waits for a CPU on a loaded machine; CPU ms: this process's\n"
+        " CPU time over the same span, the work itself, on which the budget is checked; rules: Session.set (answers,\n"
+        " every rule, fix checks); unpaced: the same with TEXTUAL_FPS=1000)"
+    )
 
     if not args.quick:
         print("\n3. peak RSS after walking every step (fresh process), next to the minimal app's peak at first paint")
@@ -190,9 +267,15 @@ def main(argv: list[str] | None = None) -> int:
         if walk.code != 0:
             raise SystemExit(f"walk: exit {walk.code}: {walk.stderr.strip()[-600:]}")
         screens = json.loads(walk.stdout.strip().splitlines()[-1])["screens"]
-        print(table(["case", "peak RSS MB", "screens painted"],
-                    [["verl-wizard --preset grpo-8b-1x8, every step", f"{walk.peak_mb:.0f}", len(screens)],
-                     ["minimal Textual app, first paint", f"{peer['peak'].median:.0f}", 1]]))
+        print(
+            table(
+                ["case", "peak RSS MB", "screens painted"],
+                [
+                    ["verl-wizard --preset grpo-8b-1x8, every step", f"{walk.peak_mb:.0f}", len(screens)],
+                    ["minimal Textual app, first paint", f"{peer['peak'].median:.0f}", 1],
+                ],
+            )
+        )
     print(load_line())
     print(f"TUI budgets: {verdict(ok)}")
     return 0 if ok else 1

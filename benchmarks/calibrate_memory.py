@@ -63,13 +63,28 @@ HELD_OUT = [
     ("q25-3b-nockpt-1x4096", "Qwen/Qwen2.5-3B-Instruct", "actor", "train", False, 1, 4096),
     ("l3b-critic-ckpt-4x3072", "meta-llama/Llama-3.2-3B-Instruct", "critic", "train", True, 4, 3072),
     ("q3-17b-ref-16x2048", "Qwen/Qwen3-1.7B", "ref", "forward", False, 16, 2048),
-    ("q05-2layer-untied-1x512", "Qwen/Qwen2.5-0.5B-Instruct", "actor", "train", False, 1, 512,
-     {"num_hidden_layers": 2, "tie_word_embeddings": False}),
+    (
+        "q05-2layer-untied-1x512",
+        "Qwen/Qwen2.5-0.5B-Instruct",
+        "actor",
+        "train",
+        False,
+        1,
+        512,
+        {"num_hidden_layers": 2, "tie_word_embeddings": False},
+    ),
     ("q3-8b-2layer-ckpt-2x1024", "Qwen/Qwen3-8B", "actor", "train", True, 2, 1024, {"num_hidden_layers": 2}),
 ]
 
-DRY_SHRINK = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
-                  num_key_value_heads=2, head_dim=16, vocab_size=512)
+DRY_SHRINK = dict(
+    hidden_size=64,
+    intermediate_size=128,
+    num_hidden_layers=2,
+    num_attention_heads=4,
+    num_key_value_heads=2,
+    head_dim=16,
+    vocab_size=512,
+)
 
 
 def hf_config(entry: dict, dry: bool, role: str, overrides: dict):
@@ -135,7 +150,7 @@ class InplaceLogProb:
                 rows = max(1, (8 << 20) // logits.shape[-1])
                 lse = torch.empty(logits.shape[0], dtype=torch.float32, device=logits.device)
                 for s in range(0, logits.shape[0], rows):
-                    lse[s:s + rows] = torch.logsumexp(logits[s:s + rows].float(), dim=-1)
+                    lse[s : s + rows] = torch.logsumexp(logits[s : s + rows].float(), dim=-1)
                 picked = logits.gather(-1, labels[:, None]).squeeze(-1).float()
                 ctx.save_for_backward(logits, labels, lse)
                 ctx.rows = rows
@@ -146,10 +161,10 @@ class InplaceLogProb:
                 logits, labels, lse = ctx.saved_tensors
                 rows = ctx.rows
                 for s in range(0, logits.shape[0], rows):
-                    g = grad_out[s:s + rows, None].float()
-                    grad = torch.exp(logits[s:s + rows].float() - lse[s:s + rows, None]).mul_(-g)
-                    grad.scatter_add_(-1, labels[s:s + rows, None], g)
-                    logits[s:s + rows] = grad.to(logits.dtype)
+                    g = grad_out[s : s + rows, None].float()
+                    grad = torch.exp(logits[s : s + rows].float() - lse[s : s + rows, None]).mul_(-g)
+                    grad.scatter_add_(-1, labels[s : s + rows, None], g)
+                    logits[s : s + rows] = grad.to(logits.dtype)
                 return logits, None
 
         return _Fn
@@ -178,8 +193,11 @@ def run_case(case, catalogue, device: str, dry: bool) -> dict:
     def mark(name):
         if cuda:
             torch.cuda.synchronize()
-            marks[name] = {"allocated": torch.cuda.memory_allocated() - base, "peak_allocated": torch.cuda.max_memory_allocated() - base,
-                           "peak_reserved": torch.cuda.max_memory_reserved()}
+            marks[name] = {
+                "allocated": torch.cuda.memory_allocated() - base,
+                "peak_allocated": torch.cuda.max_memory_allocated() - base,
+                "peak_reserved": torch.cuda.max_memory_reserved(),
+            }
 
     config = hf_config(entry, dry, role, overrides)
     model = build_model(config, role, device)
@@ -242,8 +260,16 @@ def run_case(case, catalogue, device: str, dry: bool) -> dict:
         del optim
     seconds = time.time() - t0
     result = {
-        "case": case_id, "model": model_id, "role": role, "mode": mode, "gradient_checkpointing": ckpt,
-        "micro_batch": micro, "seq_len": seq, "tokens": micro * seq, "n_params": n_params, "seconds": round(seconds, 2),
+        "case": case_id,
+        "model": model_id,
+        "role": role,
+        "mode": mode,
+        "gradient_checkpointing": ckpt,
+        "micro_batch": micro,
+        "seq_len": seq,
+        "tokens": micro * seq,
+        "n_params": n_params,
+        "seconds": round(seconds, 2),
         "config_overrides": overrides,
     }
     if cuda:
@@ -263,8 +289,8 @@ def _forward_logprob(logits, labels):
     rows = max(1, (8 << 20) // logits.shape[-1])
     out = torch.empty(logits.shape[0], dtype=torch.float32, device=logits.device)
     for s in range(0, logits.shape[0], rows):
-        chunk = logits[s:s + rows].float()
-        out[s:s + rows] = chunk.gather(-1, labels[s:s + rows, None]).squeeze(-1) - torch.logsumexp(chunk, dim=-1)
+        chunk = logits[s : s + rows].float()
+        out[s : s + rows] = chunk.gather(-1, labels[s : s + rows, None]).squeeze(-1) - torch.logsumexp(chunk, dim=-1)
     return out
 
 
@@ -281,8 +307,10 @@ def table() -> str:
     sys.path.insert(0, str(ROOT))
     from tests.core.test_memory import estimate_case, measured_cases
 
-    lines = ["| case | model | setting | estimate GiB | measured peak reserved GiB | measured peak allocated GiB | estimate vs reserved |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| case | model | setting | estimate GiB | measured peak reserved GiB | measured peak allocated GiB | estimate vs reserved |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for c in measured_cases():
         setting = f"{c['role']} {c['mode']}, {c['micro_batch']}×{c['seq_len']} tokens"
         if c["mode"] == "train":
@@ -292,8 +320,10 @@ def table() -> str:
         if c["fixture"] != "h200_calibration.json":
             setting += " (held out)"
         est, meas = estimate_case(c), c["peak_reserved_gib"]
-        lines.append(f"| `{c['case']}` | {c['model'].split('/')[-1]} | {setting} | {est:.2f} | {meas:.2f} | {c['peak_allocated_gib']:.2f} | "
-                     f"{(est - meas) / meas:+.1%} |")
+        lines.append(
+            f"| `{c['case']}` | {c['model'].split('/')[-1]} | {setting} | {est:.2f} | {meas:.2f} | {c['peak_allocated_gib']:.2f} | "
+            f"{(est - meas) / meas:+.1%} |"
+        )
     return "\n".join(lines)
 
 
@@ -303,7 +333,9 @@ def main(argv=None) -> int:
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True)
-    parser.add_argument("--dry-run", action="store_true", help="tiny configs on the CPU: checks the harness, measures nothing")
+    parser.add_argument(
+        "--dry-run", action="store_true", help="tiny configs on the CPU: checks the harness, measures nothing"
+    )
     parser.add_argument("--only", nargs="*", help="case ids to run (default: all)")
     parser.add_argument("--held-out", action="store_true", help="run the held-out cases (checks, not fitting) instead")
     args = parser.parse_args(argv)
@@ -321,9 +353,14 @@ def main(argv=None) -> int:
     catalogue = {e["id"]: e for e in json.loads(CATALOGUE.read_text())["models"]}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    meta = {"torch": torch.__version__, "transformers": transformers.__version__, "python": platform.python_version(),
-            "device": torch.cuda.get_device_name(0) if device == "cuda" else "cpu", "dry_run": args.dry_run,
-            "alloc_conf": os.environ.get("PYTORCH_CUDA_ALLOC_CONF")}
+    meta = {
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+        "python": platform.python_version(),
+        "device": torch.cuda.get_device_name(0) if device == "cuda" else "cpu",
+        "dry_run": args.dry_run,
+        "alloc_conf": os.environ.get("PYTORCH_CUDA_ALLOC_CONF"),
+    }
     if device == "cuda":
         torch.ones(1, device="cuda")
         meta["gpu_total_gib"] = gib(torch.cuda.mem_get_info()[1])
@@ -334,7 +371,7 @@ def main(argv=None) -> int:
             continue
         try:
             results.append(run_case(case, catalogue, device, args.dry_run))
-        except Exception as exc:  # one failing case must not lose the others' numbers
+        except Exception as exc:  # noqa: BLE001 - one failing case must not lose the others' numbers
             results.append({"case": case[0], "error": f"{type(exc).__name__}: {str(exc)[:400]}"})
             traceback.print_exc()
             gc.collect()
@@ -354,8 +391,10 @@ def main(argv=None) -> int:
         if "error" in r:
             print(f"{r['case']:26} ERROR {r['error'][:80]}")
             continue
-        print(f"{r['case']:26} {r['n_params'] / 1e9:8.3f} {r['tokens']:7d} {r.get('peak_reserved_gib', 0):9.2f} "
-              f"{r.get('peak_allocated_gib', 0):10.2f} {r['seconds']:6.1f}")
+        print(
+            f"{r['case']:26} {r['n_params'] / 1e9:8.3f} {r['tokens']:7d} {r.get('peak_reserved_gib', 0):9.2f} "
+            f"{r.get('peak_allocated_gib', 0):10.2f} {r['seconds']:6.1f}"
+        )
     return 0
 
 

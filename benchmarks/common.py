@@ -63,8 +63,10 @@ class Run:
 def machine_line() -> str:
     """Python, platform, CPU count and model, and the load average now (wall times grow with load)."""
     load = "/".join(f"{x:.2f}" for x in os.getloadavg())
-    return (f"machine: {platform.node() or '?'}, {_cpu_model()}, {os.cpu_count()} CPUs, "
-            f"Python {platform.python_version()}, {platform.system()} {platform.release()}; load average {load} (1/5/15 min)")
+    return (
+        f"machine: {platform.node() or '?'}, {_cpu_model()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}, {platform.system()} {platform.release()}; load average {load} (1/5/15 min)"
+    )
 
 
 def load_line() -> str:
@@ -141,11 +143,19 @@ def run_fresh(argv: Sequence[str], cwd: Path = ROOT, env: dict | None = None, ti
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return Run(wall=wall, cpu=usage.ru_utime + usage.ru_stime, peak_mb=usage.ru_maxrss / 1024, code=proc.returncode,
-                   stdout=out.read().decode(errors="replace"), stderr=err.read().decode(errors="replace"))
+        return Run(
+            wall=wall,
+            cpu=usage.ru_utime + usage.ru_stime,
+            peak_mb=usage.ru_maxrss / 1024,
+            code=proc.returncode,
+            stdout=out.read().decode(errors="replace"),
+            stderr=err.read().decode(errors="replace"),
+        )
 
 
-def interleave(cases: Sequence[str], repeats: int, measure: Callable[[str], dict[str, float]]) -> dict[str, dict[str, Stats]]:
+def interleave(
+    cases: Sequence[str], repeats: int, measure: Callable[[str], dict[str, float]]
+) -> dict[str, dict[str, Stats]]:
     """Call measure(case) for every case in turn, `repeats` rounds (ABAB...); case -> metric -> Stats."""
     results: dict[str, dict[str, Stats]] = {case: {} for case in cases}
     for _ in range(repeats):
@@ -161,7 +171,9 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     widths = [max(len(str(h)), *(len(r[i]) for r in rows)) if rows else len(str(h)) for i, h in enumerate(headers)]
 
     def line(cells: Sequence[str]) -> str:
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+        return "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=False))
+        ).rstrip()
 
     return "\n".join([line([str(h) for h in headers]), line(["-" * w for w in widths]), *(line(r) for r in rows)])
 
@@ -199,6 +211,13 @@ def profile_text(profiler) -> str:
 
 def print_phases(cases: dict[str, dict[str, float]], note: str = "") -> None:
     """One table: parts as rows, cases as columns, CPU ms (an instrumented run: a little slower)."""
-    parts = sorted(set().union(*cases.values()), key=lambda p: (p.startswith("("), -max(c.get(p, 0.0) for c in cases.values())))
+    parts = sorted(
+        set().union(*cases.values()), key=lambda p: (p.startswith("("), -max(c.get(p, 0.0) for c in cases.values()))
+    )
     print(f"where the CPU time goes (ms, one instrumented run){note}")
-    print(table(["part", *cases], [[part, *(f"{c[part]:.0f}" if part in c else "-" for c in cases.values())] for part in parts]))
+    print(
+        table(
+            ["part", *cases],
+            [[part, *(f"{c[part]:.0f}" if part in c else "-" for c in cases.values())] for part in parts],
+        )
+    )

@@ -24,7 +24,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from benchmarks.common import machine_line, table
+from benchmarks.common import machine_line, table  # noqa: E402 - after the sys.path line above
 
 # script -> (arguments of a full run, arguments of a quick run or None to skip it in --quick, why skipped)
 KNOWN: dict[str, tuple[list[str], list[str] | None, str]] = {
@@ -65,15 +65,23 @@ def run_script(name: str, args: list[str], log: list[str]) -> tuple[int, float, 
     print(header, flush=True)
     log.append(header)
     started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-u", str(HERE / name), *args], cwd=HERE.parent, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env=dict(os.environ, PYTHONPATH=str(HERE.parent)))
+    proc = subprocess.Popen(
+        [sys.executable, "-u", str(HERE / name), *args],
+        cwd=HERE.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(HERE.parent)),
+    )
     assert proc.stdout is not None
     for line in proc.stdout:
         sys.stdout.write(line)
         log.append(line.rstrip("\n"))
     code = proc.wait()
     seconds = time.perf_counter() - started
-    said = next((line.split(":", 1)[1].strip() for line in reversed(log[first:]) if re.match(r"^[\w ]*budgets?: ", line)), "")
+    said = next(
+        (line.split(":", 1)[1].strip() for line in reversed(log[first:]) if re.match(r"^[\w ]*budgets?: ", line)), ""
+    )
     print(flush=True)
     log.append("")
     return code, seconds, said
@@ -110,7 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         rows.append([name, " ".join(script_args) or "-", outcome, f"{seconds:.0f}"])
     total = time.perf_counter() - started
     summary = table(["script", "arguments", "budgets", "seconds"], rows)
-    tail = f"total {total:.0f} s" + (f" (quick target: under 60 s: {'met' if total < 60 else 'MISSED'})" if args.quick else "")
+    tail = f"total {total:.0f} s" + (
+        f" (quick target: under 60 s: {'met' if total < 60 else 'MISSED'})" if args.quick else ""
+    )
     print("== summary\n" + summary + "\n" + tail)
     log += ["== summary", summary, tail]
     if args.write_readme:

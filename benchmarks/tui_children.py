@@ -16,6 +16,7 @@ from benchmarks.common import profile_text, text_profiler
 SIZE = (100, 40)
 SETTLE_S = 0.1  # a keystroke's frames are done when none came for this long (6 ticks at 60 fps)
 
+
 def _hook_first_paint(on_paint) -> None:
     """Patch App._display: render each full frame to bytes, and call on_paint(app, screen, n_bytes)."""
     from textual.app import App
@@ -162,7 +163,7 @@ def child_keys(argv: list[str]) -> None:
                 return
 
     def send_key(key: str) -> None:  # what the terminal driver does with a key it read
-        app._driver.process_message(events.Key(key, key if len(key) == 1 else None))  # noqa: SLF001
+        app._driver.process_message(events.Key(key, key if len(key) == 1 else None))
 
     async def type_keys(pilot):
         app.goto("batch")
@@ -189,11 +190,20 @@ def child_keys(argv: list[str]) -> None:
             if not after_edit:
                 raise SystemExit(f"key {key!r}: no edit or no frame (edited={state['edited']})")
             (first_wall, first_cpu, _), (last_wall, last_cpu, _) = after_edit[0], after_edit[-1]
-            records.append({"key": key, "value": widget.value, "ms": (first_wall - state["t0"]) * 1000,
-                            "cpu_ms": (first_cpu - state["cpu0"]) * 1000, "settled_ms": (last_wall - state["t0"]) * 1000,
-                            "settled_cpu_ms": (last_cpu - state["cpu0"]) * 1000, "frames": len(state["frames"]),
-                            "rules_ms": state["rules_ms"], "findings_changed": before != [f.id for f in app.session.findings],
-                            **({"phases_cpu_ms": dict(phases)} if phases else {})})
+            records.append(
+                {
+                    "key": key,
+                    "value": widget.value,
+                    "ms": (first_wall - state["t0"]) * 1000,
+                    "cpu_ms": (first_cpu - state["cpu0"]) * 1000,
+                    "settled_ms": (last_wall - state["t0"]) * 1000,
+                    "settled_cpu_ms": (last_cpu - state["cpu0"]) * 1000,
+                    "frames": len(state["frames"]),
+                    "rules_ms": state["rules_ms"],
+                    "findings_changed": before != [f.id for f in app.session.findings],
+                    **({"phases_cpu_ms": dict(phases)} if phases else {}),
+                }
+            )
         app.exit()
 
     profile_path = os.environ.get("BENCH_PROFILE")
@@ -241,17 +251,23 @@ def _time_phases(phases: dict[str, float], wizard: bool = True) -> None:
 
         setattr(cls, name, timed)
 
-    for cls, name, label in [(Stylesheet, "apply", "css"), (Screen, "_refresh_layout", "layout"), (Screen, "_compositor_refresh", "render frame"),
-                             (App, "_display", "frame to bytes")]:
+    for cls, name, label in [
+        (Stylesheet, "apply", "css"),
+        (Screen, "_refresh_layout", "layout"),
+        (Screen, "_compositor_refresh", "render frame"),
+        (App, "_display", "frame to bytes"),
+    ]:
         wrap(cls, name, label)
     if wizard:  # wrapped as their modules load: importing them here would move their imports out of the start
         _when_imported("wizard.tui.session", lambda m: wrap(m.Session, "set", "rules"))
         _when_imported("wizard.tui.screens.base", lambda m: wrap(m.StepScreen, "refresh_view", "refresh_view"))
-        _when_imported("wizard.tui.widgets.findings_panel", lambda m: wrap(m.FindingsPanel, "show", "findings_panel.show"))
+        _when_imported(
+            "wizard.tui.widgets.findings_panel", lambda m: wrap(m.FindingsPanel, "show", "findings_panel.show")
+        )
         _when_imported("wizard.tui.widgets.step_nav", lambda m: wrap(m.StepNav, "show", "step_nav.show"))
 
 
-class _when_imported:  # noqa: N801 - used as a function
+class _when_imported:
     """Call hook(module) once module `name` is imported (a finder first in sys.meta_path wraps its loading)."""
 
     def __init__(self, name: str, hook) -> None:

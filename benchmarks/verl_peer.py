@@ -58,7 +58,10 @@ def main() -> int:
         start = time.process_time()
         error, note = compose_and_validate(args.config_dir, models)
         times.append((time.process_time() - start) * 1000)
-    out.write(json.dumps({"ok": error is None, "error": error, "note": note, "first_ms": times[0], "warm_ms": times[1:]}) + "\n")
+    out.write(
+        json.dumps({"ok": error is None, "error": error, "note": note, "first_ms": times[0], "warm_ms": times[1:]})
+        + "\n"
+    )
     out.close()
     return 0
 

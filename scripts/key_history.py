@@ -41,14 +41,47 @@ OUT = ROOT / "wizard" / "core" / "verl_data" / "key_history.json"
 DEFAULT_CACHE = Path.home() / ".cache" / "verl-wizard" / "wheels"
 
 # Every release from 0.2 to 0.9.1; of a release with post-releases, the last one.
-RELEASES = ("0.2.0.post2", "0.3.0.post1", "0.4.0", "0.4.1", "0.5.0", "0.6.0", "0.6.1", "0.7.0", "0.7.1",
-            "0.8.0", "0.9.0", "0.9.1")
+RELEASES = (
+    "0.2.0.post2",
+    "0.3.0.post1",
+    "0.4.0",
+    "0.4.1",
+    "0.5.0",
+    "0.6.0",
+    "0.6.1",
+    "0.7.0",
+    "0.7.1",
+    "0.8.0",
+    "0.9.0",
+    "0.9.1",
+)
 CONFIG_DIR = "verl/trainer/config/"
-ENGINE_FILES = (("_generated_ppo_trainer.yaml", "ppo_trainer.yaml"),
-                ("_generated_ppo_megatron_trainer.yaml", "ppo_megatron_trainer.yaml"))
+ENGINE_FILES = (
+    ("_generated_ppo_trainer.yaml", "ppo_trainer.yaml"),
+    ("_generated_ppo_megatron_trainer.yaml", "ppo_megatron_trainer.yaml"),
+)
 # Leaves too common to carry a move on their own (a lone `enable` says nothing about where it went).
-GENERIC_LEAVES = frozenset({"enable", "name", "path", "type", "mode", "strategy", "all_ranks", "ranks", "discrete",
-                            "save_path", "tool", "tool_config", "seed", "dtype", "options", "level", "trace"})
+GENERIC_LEAVES = frozenset(
+    {
+        "enable",
+        "name",
+        "path",
+        "type",
+        "mode",
+        "strategy",
+        "all_ranks",
+        "ranks",
+        "discrete",
+        "save_path",
+        "tool",
+        "tool_config",
+        "seed",
+        "dtype",
+        "options",
+        "level",
+        "trace",
+    }
+)
 
 
 def label(version: str) -> str:
@@ -60,8 +93,21 @@ def label(version: str) -> str:
 def wheel_for(version: str, cache: Path, offline: bool) -> Path:
     found = sorted(cache.glob(f"verl-{version}-*.whl"))
     if not found and not offline:
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-q",
-                        "-d", str(cache), f"verl=={version}"], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--only-binary=:all:",
+                "-q",
+                "-d",
+                str(cache),
+                f"verl=={version}",
+            ],
+            check=True,
+        )
         found = sorted(cache.glob(f"verl-{version}-*.whl"))
     if not found:
         raise SystemExit(f"no wheel of verl {version} in {cache} (run without --offline to download it)")
@@ -132,7 +178,7 @@ def _retired_since(key: str, trees: list[dict]) -> int | None:
 
 def _suffix(a: str, b: str) -> int:
     n = 0
-    for x, y in zip(reversed(a.split(".")), reversed(b.split("."))):
+    for x, y in zip(reversed(a.split(".")), reversed(b.split(".")), strict=False):
         if x != y:
             break
         n += 1
@@ -169,7 +215,7 @@ def build(trees: list[dict], versions: list[str], sources: dict[str, str]) -> di
     for key in all_keys:
         entry: dict = {"in": ranges([key in t for t in trees], versions)}
         defaults, last = [], object()
-        for version, tree in zip(versions, trees):
+        for version, tree in zip(versions, trees, strict=False):
             if key in tree and tree[key] != last:
                 defaults.append([version, tree[key]])
                 last = tree[key]
@@ -204,8 +250,10 @@ def main(argv=None) -> int:
     data = build(trees, versions, sources)
     args.out.write_text(json.dumps(data, sort_keys=True, separators=(",", ":"), indent=0) + "\n")
     moved = sum(1 for e in data["keys"].values() if "moved" in e)
-    print(f"wrote {args.out}: {len(data['keys'])} keys over {len(versions)} releases "
-          f"({versions[0]} .. {versions[-1]}), {moved} inferred moves, in {time.perf_counter() - start:.1f} s")
+    print(
+        f"wrote {args.out}: {len(data['keys'])} keys over {len(versions)} releases "
+        f"({versions[0]} .. {versions[-1]}), {moved} inferred moves, in {time.perf_counter() - start:.1f} s"
+    )
     return 0
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write an SVG of every step of the real app into screenshots/ (the README shows the main ones).
 
-    python scripts/screenshots.py            # 120x40, grpo-8b-1x8 on a fake 8xH100, plus an error state
+python scripts/screenshots.py            # 120x40, grpo-8b-1x8 on a fake 8xH100, plus an error state
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ SHOTS = [(step, {}, "en") for step in STEPS] + [
 
 
 async def shoot(step: str, edits: dict, lang: str, out: Path, size=(120, 40)) -> Path:
-    app = build_app(argparse.Namespace(preset="grpo-8b-1x8", answers=None, topology="8xH100", lang=lang, out="verl-run"))
+    app = build_app(
+        argparse.Namespace(preset="grpo-8b-1x8", answers=None, topology="8xH100", lang=lang, out="verl-run")
+    )
     async with app.run_test(size=size) as pilot:
         for address, value in edits.items():
             app.session.set(address, value)

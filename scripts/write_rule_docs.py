@@ -14,10 +14,20 @@ from wizard.core.rules.catalogue import CATALOGUE  # noqa: E402
 
 
 def render() -> str:
-    lines = ["# Rule catalogue", "", "Generated from `wizard/core/rules/catalogue.py` by `scripts/write_rule_docs.py`.",
-             "`verl-wizard explain RULE-ID` prints the same text.", ""]
+    lines = [
+        "# Rule catalogue",
+        "",
+        "Generated from `wizard/core/rules/catalogue.py` by `scripts/write_rule_docs.py`.",
+        "`verl-wizard explain RULE-ID` prints the same text.",
+        "",
+    ]
     for prefix, family in FAMILY_OF_PREFIX.items():
-        lines += [f"## {family.capitalize()} ({prefix}-*)", "", "| id | severity | what | why it matters |", "|---|---|---|---|"]
+        lines += [
+            f"## {family.capitalize()} ({prefix}-*)",
+            "",
+            "| id | severity | what | why it matters |",
+            "|---|---|---|---|",
+        ]
         for doc in CATALOGUE.values():
             if doc.id.startswith(prefix + "-"):
                 lines.append(f"| {doc.id} | {doc.severity} | {doc.title} | {doc.why} |")

@@ -19,12 +19,23 @@ def write_tokenizer(folder: Path, words: list[str]) -> None:
     tok.save(str(folder / "tokenizer.json"))
 
 
-def write_model(folder: Path, arch: str = "Qwen2ForCausalLM", words: list[str] | None = None, tokenizer: bool = True,
-                **config) -> str:
+def write_model(
+    folder: Path, arch: str = "Qwen2ForCausalLM", words: list[str] | None = None, tokenizer: bool = True, **config
+) -> str:
     """A checkpoint folder with a config.json (Qwen2.5-0.5B's numbers unless given) and, optionally, a tokenizer."""
-    numbers = {"model_type": "qwen2", "architectures": [arch], "hidden_size": 896, "intermediate_size": 4864,
-               "num_hidden_layers": 24, "num_attention_heads": 14, "num_key_value_heads": 2, "vocab_size": 151936,
-               "tie_word_embeddings": True, "torch_dtype": "bfloat16", "max_position_embeddings": 32768}
+    numbers = {
+        "model_type": "qwen2",
+        "architectures": [arch],
+        "hidden_size": 896,
+        "intermediate_size": 4864,
+        "num_hidden_layers": 24,
+        "num_attention_heads": 14,
+        "num_key_value_heads": 2,
+        "vocab_size": 151936,
+        "tie_word_embeddings": True,
+        "torch_dtype": "bfloat16",
+        "max_position_embeddings": 32768,
+    }
     numbers.update(config)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "config.json").write_text(json.dumps(numbers), encoding="utf-8")

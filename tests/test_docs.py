@@ -18,5 +18,7 @@ def test_rule_catalogue_page_is_current():
 def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    test_command = next(line.strip() for line in readme.splitlines() if "pytest" in line and line.strip().startswith("pip install"))
+    test_command = next(
+        line.strip() for line in readme.splitlines() if "pytest" in line and line.strip().startswith("pip install")
+    )
     assert test_command in ci

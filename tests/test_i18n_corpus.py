@@ -24,10 +24,18 @@ from wizard.core.migrations import renames
 
 TP = "actor_rollout_ref.rollout.tensor_model_parallel_size"
 SP = "actor_rollout_ref.actor.ulysses_sequence_parallel_size"
-RM_ON = {"reward.reward_model.enable": True, "reward.reward_model.model_path": "/rm", "reward.reward_model.rollout.name": "vllm"}
+RM_ON = {
+    "reward.reward_model.enable": True,
+    "reward.reward_model.model_path": "/rm",
+    "reward.reward_model.rollout.name": "vllm",
+}
 TWO_NODES = {**BASE, "trainer.nnodes": 2, "deploy.nccl_socket_ifname": "eth0"}
-SEPARATE = {"trainer.v1.trainer_mode": "separate_async", "actor_rollout_ref.rollout.nnodes": 1,
-            "actor_rollout_ref.rollout.checkpoint_engine.backend": "nccl", "trainer.v1.separate_async.parameter_sync_step": 4}
+SEPARATE = {
+    "trainer.v1.trainer_mode": "separate_async",
+    "actor_rollout_ref.rollout.nnodes": 1,
+    "actor_rollout_ref.rollout.checkpoint_engine.backend": "nccl",
+    "trainer.v1.separate_async.parameter_sync_step": 4,
+}
 
 
 def cfg(overrides: dict, base: dict | None = None, **ctx):
@@ -47,7 +55,11 @@ CONFIG_CASES = [(f"verl {name}", rule, cfg(overrides, base)) for name, base, ove
     ("key of fsdp", "KEY-001", cfg({"actor_rollout_ref.actor.entropy_checkpointing": True}, MEGATRON)),
     ("every hand-written rename", "KEY-001", cfg({key: 1 for key in renames()})),
     ("key removed", "KEY-001", cfg({"actor_rollout_ref.actor.fsdp_config.grad_offload": True})),
-    ("reward model rollout name", "KEY-002", cfg({"reward.reward_model.enable": True, "reward.reward_model.model_path": "/rm"})),
+    (
+        "reward model rollout name",
+        "KEY-002",
+        cfg({"reward.reward_model.enable": True, "reward.reward_model.model_path": "/rm"}),
+    ),
     ("legacy reward key", "KEY-003", cfg({"reward_model.enable": True})),
     # ROLE-*
     ("no actor", "ROLE-001", cfg({"actor_rollout_ref.model.path": None})),
@@ -56,44 +68,129 @@ CONFIG_CASES = [(f"verl {name}", rule, cfg(overrides, base)) for name, base, ove
     ("critic unused", "ROLE-006", cfg({"critic.enable": True, "critic.model.path": "Qwen/Qwen3-8B"})),
     ("actor ~ path", "ROLE-007", cfg({"actor_rollout_ref.model.path": "~/models/qwen"})),
     ("actor missing locally", "ROLE-007", cfg({"actor_rollout_ref.model.path": "/no/such/model"}, mode="local")),
-    ("reference copy", "ROLE-009", cfg({"actor_rollout_ref.actor.use_kl_loss": True,
-                                        "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu": 8})),
-    ("reference under LoRA", "ROLE-009", cfg({"actor_rollout_ref.actor.use_kl_loss": True, "actor_rollout_ref.model.lora_rank": 32})),
-    ("reference of no actor", "ROLE-009", cfg({"actor_rollout_ref.actor.use_kl_loss": True, "actor_rollout_ref.model.path": None,
-                                               "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu": 8})),
+    (
+        "reference copy",
+        "ROLE-009",
+        cfg(
+            {"actor_rollout_ref.actor.use_kl_loss": True, "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu": 8}
+        ),
+    ),
+    (
+        "reference under LoRA",
+        "ROLE-009",
+        cfg({"actor_rollout_ref.actor.use_kl_loss": True, "actor_rollout_ref.model.lora_rank": 32}),
+    ),
+    (
+        "reference of no actor",
+        "ROLE-009",
+        cfg(
+            {
+                "actor_rollout_ref.actor.use_kl_loss": True,
+                "actor_rollout_ref.model.path": None,
+                "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu": 8,
+            }
+        ),
+    ),
     # BATCH-*
     ("train not a multiple of mini", "BATCH-003", cfg({"actor_rollout_ref.actor.ppo_mini_batch_size": 24})),
     ("group estimator with one response", "BATCH-008", cfg({"actor_rollout_ref.rollout.n": 1})),
     ("gae with n", "BATCH-009", cfg({"actor_rollout_ref.rollout.n": 4}, GAE)),
     ("critic chain split", "BATCH-010", cfg({"critic.ppo_mini_batch_size": 3}, GAE)),
     ("critic chain micro", "BATCH-010", cfg({"critic.ppo_micro_batch_size_per_gpu": 3}, GAE)),
-    ("many optimizer steps", "BATCH-011", cfg({"actor_rollout_ref.actor.ppo_mini_batch_size": 2, "actor_rollout_ref.actor.ppo_epochs": 10,
-                                               "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 1,
-                                               "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu": 1})),
+    (
+        "many optimizer steps",
+        "BATCH-011",
+        cfg(
+            {
+                "actor_rollout_ref.actor.ppo_mini_batch_size": 2,
+                "actor_rollout_ref.actor.ppo_epochs": 10,
+                "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 1,
+                "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu": 1,
+            }
+        ),
+    ),
     ("critic V1 budget", "BATCH-007", cfg({"data.max_prompt_length": 8192, "data.max_response_length": 32768}, GAE)),
-    ("critic V1 budget megatron", "BATCH-007", cfg({"data.max_prompt_length": 8192, "data.max_response_length": 32768,
-                                                    "critic.ppo_micro_batch_size_per_gpu": 2}, {**GAE, "model_engine": "megatron"})),
+    (
+        "critic V1 budget megatron",
+        "BATCH-007",
+        cfg(
+            {
+                "data.max_prompt_length": 8192,
+                "data.max_response_length": 32768,
+                "critic.ppo_micro_batch_size_per_gpu": 2,
+            },
+            {**GAE, "model_engine": "megatron"},
+        ),
+    ),
     ("critic micro both", "BATCH-006", cfg({"critic.ppo_micro_batch_size": 16}, GAE)),
-    ("ref micro deprecated", "BATCH-006", cfg({"actor_rollout_ref.actor.use_kl_loss": True,
-                                               "actor_rollout_ref.ref.log_prob_micro_batch_size": 64})),
+    (
+        "ref micro deprecated",
+        "BATCH-006",
+        cfg({"actor_rollout_ref.actor.use_kl_loss": True, "actor_rollout_ref.ref.log_prob_micro_batch_size": 64}),
+    ),
     # PLACE-*
-    ("megatron tp over a node", "PLACE-004", cfg({"trainer.nnodes": 2, "trainer.n_gpus_per_node": 4,
-                                                  "actor_rollout_ref.actor.megatron.tensor_model_parallel_size": 8}, MEGATRON)),
-    ("critic sp without remove padding", "PLACE-006", cfg({"critic.ulysses_sequence_parallel_size": 2, "critic.model.use_remove_padding": False,
-                                                           "trainer.use_v1": False}, GAE)),
-    ("critic engine sp without remove padding", "PLACE-006", cfg({"critic.fsdp.ulysses_sequence_parallel_size": 2,
-                                                                  "critic.model.use_remove_padding": False}, GAE)),
+    (
+        "megatron tp over a node",
+        "PLACE-004",
+        cfg(
+            {
+                "trainer.nnodes": 2,
+                "trainer.n_gpus_per_node": 4,
+                "actor_rollout_ref.actor.megatron.tensor_model_parallel_size": 8,
+            },
+            MEGATRON,
+        ),
+    ),
+    (
+        "critic sp without remove padding",
+        "PLACE-006",
+        cfg(
+            {
+                "critic.ulysses_sequence_parallel_size": 2,
+                "critic.model.use_remove_padding": False,
+                "trainer.use_v1": False,
+            },
+            GAE,
+        ),
+    ),
+    (
+        "critic engine sp without remove padding",
+        "PLACE-006",
+        cfg({"critic.fsdp.ulysses_sequence_parallel_size": 2, "critic.model.use_remove_padding": False}, GAE),
+    ),
     ("sp does not divide", "PLACE-012", cfg({SP: 3, "actor_rollout_ref.model.use_remove_padding": True})),
-    ("separate_async without rollout nodes", "PLACE-009", cfg({**SEPARATE, "actor_rollout_ref.rollout.nnodes": 0,
-                                                               "data.train_batch_size": 64, "actor_rollout_ref.actor.ppo_mini_batch_size": 16})),
+    (
+        "separate_async without rollout nodes",
+        "PLACE-009",
+        cfg(
+            {
+                **SEPARATE,
+                "actor_rollout_ref.rollout.nnodes": 0,
+                "data.train_batch_size": 64,
+                "actor_rollout_ref.actor.ppo_mini_batch_size": 16,
+            }
+        ),
+    ),
     ("separate_async with a colocated reward model", "PLACE-009", cfg({**SEPARATE, **RM_ON})),
     ("hybrid engine off", "PLACE-009", cfg({"actor_rollout_ref.hybrid_engine": False})),
     ("rollout pipeline", "PLACE-013", cfg({"actor_rollout_ref.rollout.pipeline_model_parallel_size": 2})),
     # DEPLOY-* over the answers (what the wizard would render)
     ("visible devices", "DEPLOY-001", cfg({"deploy.target": "slurm", "deploy.env": ["CUDA_VISIBLE_DEVICES=0,1"]})),
-    ("gcs address for the jobs api", "DEPLOY-002", cfg({"deploy.target": "ray-job", "deploy.ray_address": "10.0.0.5:6379"})),
-    ("jobs api for ray.init", "DEPLOY-002", cfg({"deploy.target": "slurm", "deploy.env": ["RAY_ADDRESS=http://10.0.0.5:8265"]})),
-    ("ray client address", "DEPLOY-002", cfg({"deploy.target": "slurm", "deploy.env": ["RAY_ADDRESS=ray://10.0.0.5:10001"]})),
+    (
+        "gcs address for the jobs api",
+        "DEPLOY-002",
+        cfg({"deploy.target": "ray-job", "deploy.ray_address": "10.0.0.5:6379"}),
+    ),
+    (
+        "jobs api for ray.init",
+        "DEPLOY-002",
+        cfg({"deploy.target": "slurm", "deploy.env": ["RAY_ADDRESS=http://10.0.0.5:8265"]}),
+    ),
+    (
+        "ray client address",
+        "DEPLOY-002",
+        cfg({"deploy.target": "slurm", "deploy.env": ["RAY_ADDRESS=ray://10.0.0.5:10001"]}),
+    ),
     ("not host:port", "DEPLOY-002", cfg({"deploy.target": "slurm", "deploy.env": ["RAY_ADDRESS=head-node"]})),
     ("dedup off", "DEPLOY-003", cfg({"deploy.target": "kuberay-job", "deploy.env": ["RAY_DEDUP_LOGS=0"]}, TWO_NODES)),
     ("one pod for two nodes", "DEPLOY-004", cfg({"deploy.target": "k8s-job"}, TWO_NODES)),
@@ -102,14 +199,24 @@ CONFIG_CASES = [(f"verl {name}", rule, cfg(overrides, base)) for name, base, ove
     ("inline secret", "DEPLOY-006", cfg({"deploy.target": "kuberay-job", "deploy.env": ["WANDB_API_KEY=s3cr3t"]})),
     ("bad rayjob name", "DEPLOY-007", cfg({"deploy.target": "kuberay-job", "deploy.name": "Qwen_Run"})),
     ("bad namespace", "DEPLOY-007", cfg({"deploy.target": "kuberay-job", "deploy.namespace": "ML_team"})),
-    ("bad secret name", "DEPLOY-007", cfg({"deploy.target": "kuberay-job", "deploy.k8s_secret": "My_Secrets",
-                                           "deploy.secret_env": ["HF_TOKEN"]})),
-    ("num_cpus joining a cluster", "DEPLOY-008", cfg({"deploy.target": "kuberay-job", "ray_kwargs.ray_init.num_cpus": 32})),
+    (
+        "bad secret name",
+        "DEPLOY-007",
+        cfg({"deploy.target": "kuberay-job", "deploy.k8s_secret": "My_Secrets", "deploy.secret_env": ["HF_TOKEN"]}),
+    ),
+    (
+        "num_cpus joining a cluster",
+        "DEPLOY-008",
+        cfg({"deploy.target": "kuberay-job", "ray_kwargs.ray_init.num_cpus": 32}),
+    ),
     ("no interface names", "DEPLOY-009", cfg({"deploy.target": "slurm", "trainer.nnodes": 2})),
     ("no shm", "DEPLOY-011", cfg({"deploy.target": "k8s-job", "deploy.shm_gib": 0})),
     ("auth vars in env", "DEPLOY-012", cfg({"deploy.target": "slurm", "deploy.env": ["RAY_AUTH_MODE=token"]})),
-    ("token auth on an old ray", "DEPLOY-012", cfg({"deploy.target": "kuberay-job", "deploy.auth_mode": "token",
-                                                    "deploy.ray_version": "2.46.0"})),
+    (
+        "token auth on an old ray",
+        "DEPLOY-012",
+        cfg({"deploy.target": "kuberay-job", "deploy.auth_mode": "token", "deploy.ray_version": "2.46.0"}),
+    ),
     ("bad image", "DEPLOY-014", cfg({"deploy.target": "kuberay-job", "deploy.image": "My Image:latest"})),
 ]
 

@@ -28,16 +28,32 @@ UNTRIGGERABLE: dict[str, str] = {}
 
 # Translation entries no corpus input reaches, each with the reason; (table, English pattern).
 UNREACHED = {
-    ("file_note", r"not a \.parquet, \.json or \.jsonl file; verl picks its reader by the file name and refuses others"):
-        "the data hook rejects another file ending before the reader opens the file",
+    (
+        "file_note",
+        r"not a \.parquet, \.json or \.jsonl file; verl picks its reader by the file name and refuses others",
+    ): "the data hook rejects another file ending before the reader opens the file",
     ("file_note", r"cannot read \((?P<e>.+)\)"): "needs the operating system to fail opening a readable file",
-    ("file_note", r"read failed after (?P<n>\d+) rows \((?P<e>.+)\)"): "needs the operating system to fail in the middle of a read",
-    ("file_note", r"could not be read \((?P<e>.+)\)"): "the data hook's catch-all for a reader bug: no known input reaches it",
+    (
+        "file_note",
+        r"read failed after (?P<n>\d+) rows \((?P<e>.+)\)",
+    ): "needs the operating system to fail in the middle of a read",
+    (
+        "file_note",
+        r"could not be read \((?P<e>.+)\)",
+    ): "the data hook's catch-all for a reader bug: no known input reaches it",
     ("length_label", r"estimate"): "the data hook always labels the lengths it measured",
-    ("not_checked_note", r"--mode cluster \(paths are for the cluster's machines\)"): "DATA-009 speaks only in local mode",
-    ("token_source", r"the submitting shell \(RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/\.ray/auth_token\)"):
-        "a ray-job has one Ray party (its driver), so DEPLOY-012 never compares its token source",
-    ("token_source", r"made by the local Ray instance"): "k8s-job starts Ray in one container: DEPLOY-012 does not compare parties",
+    (
+        "not_checked_note",
+        r"--mode cluster \(paths are for the cluster's machines\)",
+    ): "DATA-009 speaks only in local mode",
+    (
+        "token_source",
+        r"the submitting shell \(RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/\.ray/auth_token\)",
+    ): "a ray-job has one Ray party (its driver), so DEPLOY-012 never compares its token source",
+    (
+        "token_source",
+        r"made by the local Ray instance",
+    ): "k8s-job starts Ray in one container: DEPLOY-012 does not compare parties",
     ("topology", r"the named topology"): "every named topology has a label",
     ("topology", r"the topology"): "every topology the wizard builds is detected, pasted or named",
 }
@@ -59,8 +75,12 @@ def missing_numbers(english: str, chinese: str) -> list[str]:
 
 
 def missing_identifiers(english: str, chinese: str) -> set[str]:
-    return {m.rstrip(".") for m in IDENTIFIER.findall(english)} - NOT_IDENTIFIERS - {m for m in IDENTIFIER.findall(chinese)} \
+    return (
+        {m.rstrip(".") for m in IDENTIFIER.findall(english)}
+        - NOT_IDENTIFIERS
+        - {m for m in IDENTIFIER.findall(chinese)}
         - {m for m in IDENTIFIER.findall(english) if m in chinese}
+    )
 
 
 def test_every_finding_has_a_chinese_message_with_its_numbers_and_keys(findings):
@@ -70,8 +90,10 @@ def test_every_finding_has_a_chinese_message_with_its_numbers_and_keys(findings)
         if zh is None or not has_cjk(zh):
             problems.append(f"{case}: {f.id}: no Chinese for {f.message!r}")
         elif missing_numbers(f.message, zh) or missing_identifiers(f.message, zh):
-            problems.append(f"{case}: {f.id}: {missing_numbers(f.message, zh)} {sorted(missing_identifiers(f.message, zh))} "
-                            f"lost from {f.message!r} -> {zh!r}")
+            problems.append(
+                f"{case}: {f.id}: {missing_numbers(f.message, zh)} {sorted(missing_identifiers(f.message, zh))} "
+                f"lost from {f.message!r} -> {zh!r}"
+            )
     assert not problems, "\n".join(problems)
 
 
@@ -88,10 +110,13 @@ def test_every_translation_entry_is_exercised_by_the_corpus(findings):
     assert named == set(UNREACHED), (
         "entries no corpus finding reaches (add a corpus case, or list them in UNREACHED with the reason):\n"
         + "\n".join(sorted(f"{t}: {p}" for t, p in named - set(UNREACHED)))
-        + "\nlisted in UNREACHED but reached now:\n" + "\n".join(sorted(f"{t}: {p}" for t, p in set(UNREACHED) - named)))
+        + "\nlisted in UNREACHED but reached now:\n"
+        + "\n".join(sorted(f"{t}: {p}" for t, p in set(UNREACHED) - named))
+    )
 
 
 # -- the tables that mirror the rules' own ---------------------------------------------------------
+
 
 def test_every_chat_and_pair_problem_is_translated():
     from wizard.core.rules.data import CHAT_PROBLEMS, PAIR_PROBLEMS
@@ -112,6 +137,7 @@ def test_every_hand_written_rename_reason_is_translated():
 
 # -- the matching itself ---------------------------------------------------------------------------
 
+
 def test_every_template_names_groups_and_tables_that_exist():
     """A template naming a missing group or table would raise in the TUI, on the first message it matches."""
     import importlib
@@ -121,7 +147,12 @@ def test_every_template_names_groups_and_tables_that_exist():
     modules = [importlib.import_module(f"wizard.i18n.{name}") for name in _FAMILIES]
     tables = {name: table for m in modules for name, table in m.FRAGMENTS.items()}
     entries = [(rule_id, pattern, template) for m in modules for rule_id, pattern, template in m.PATTERNS]
-    entries += [(name, pattern, template) for name, table in tables.items() if isinstance(table, list) for pattern, template in table]
+    entries += [
+        (name, pattern, template)
+        for name, table in tables.items()
+        if isinstance(table, list)
+        for pattern, template in table
+    ]
     for name, pattern, template in entries:
         groups = set(re.compile(pattern).groupindex)
         for field in _FIELD.finditer(template):
@@ -150,8 +181,11 @@ def test_values_from_the_input_are_captured_whatever_they_are():
 def test_an_english_piece_no_table_knows_stays_english_inside_the_chinese():
     zh = zh_message("SCRIPT-010", "line 3: Hydra rejects the value of x=int(q): int(...): a brand new complaint")
     assert zh == "第 3 行：Hydra 拒绝了 x=int(q) 的值：int(...)：a brand new complaint"
-    zh = zh_message("DEPLOY-001", "CUDA_VISIBLE_DEVICES=1 is set for a new place; size the run with trainer.n_gpus_per_node and the "
-                                  "GPU request, and let Ray assign devices")
+    zh = zh_message(
+        "DEPLOY-001",
+        "CUDA_VISIBLE_DEVICES=1 is set for a new place; size the run with trainer.n_gpus_per_node and the "
+        "GPU request, and let Ray assign devices",
+    )
     assert zh is not None and "a new place" in zh and has_cjk(zh)
 
 
@@ -161,7 +195,9 @@ def test_an_unknown_message_is_left_to_english():
     set_language("zh")
     try:
         assert finding_message("BATCH-001", "something new") == "something new"
-        assert finding_message("BATCH-002", "ppo_mini_batch_size 8 is larger than train_batch_size 4") == \
-            "ppo_mini_batch_size 8 大于 train_batch_size 4"
+        assert (
+            finding_message("BATCH-002", "ppo_mini_batch_size 8 is larger than train_batch_size 4")
+            == "ppo_mini_batch_size 8 大于 train_batch_size 4"
+        )
     finally:
         set_language("en")

@@ -32,6 +32,7 @@ def identifiers(text: str) -> set[str]:
 
 # -- rules --------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("rule_id", sorted(CATALOGUE))
 def test_every_rule_has_a_chinese_title_and_reason(rule_id):
     assert rule_id in RULES, f"{rule_id} has no Chinese title/reason in wizard/i18n/zh_terms.py"
@@ -56,7 +57,8 @@ def test_rule_translation_is_not_stale(rule_id):
     now = fingerprint(f"{doc.title}\n{doc.why}")
     assert TRANSLATED_FROM.get(rule_id) == now, (
         f"the English of {rule_id} changed since it was translated: update RULES[{rule_id!r}] in "
-        f"wizard/i18n/zh_terms.py, then set TRANSLATED_FROM[{rule_id!r}] = {now!r}")
+        f"wizard/i18n/zh_terms.py, then set TRANSLATED_FROM[{rule_id!r}] = {now!r}"
+    )
 
 
 def test_no_rule_translation_without_a_rule():
@@ -64,6 +66,7 @@ def test_no_rule_translation_without_a_rule():
 
 
 # -- fields -------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", all_fields())
 def test_every_field_has_a_chinese_label_and_help(name):
@@ -88,7 +91,8 @@ def test_field_translation_is_not_stale(name):
     now = fingerprint(field_help(name))
     assert TRANSLATED_FROM.get(name) == now, (
         f"the help of {name} changed since it was translated: update FIELDS[{name!r}] in "
-        f"wizard/i18n/zh_terms.py, then set TRANSLATED_FROM[{name!r}] = {now!r}")
+        f"wizard/i18n/zh_terms.py, then set TRANSLATED_FROM[{name!r}] = {now!r}"
+    )
 
 
 def test_no_field_translation_without_a_field():
@@ -112,6 +116,7 @@ def test_as_strings_uses_the_catalogue_key_scheme():
 
 # -- UI catalogues ------------------------------------------------------------------------------------
 
+
 def test_en_and_zh_catalogues_have_the_same_keys():
     assert set(en.STRINGS) - set(zh.STRINGS) == set(), "keys missing from zh.py"
     assert set(zh.STRINGS) - set(en.STRINGS) == set(), "keys in zh.py that en.py does not have"
@@ -126,5 +131,6 @@ def test_zh_keeps_every_placeholder_of_en(key):
 
 def test_the_placeholder_check_can_fail():
     assert placeholders("Wrote {n} file(s) to {out}") - placeholders("已写出文件到 {out}") == {"n"}
-    assert identifiers("budget × sp must be at least max_prompt_length + max_response_length; see critic.model.path") == {
-        "max_prompt_length", "max_response_length", "critic.model.path"}
+    assert identifiers(
+        "budget × sp must be at least max_prompt_length + max_response_length; see critic.model.path"
+    ) == {"max_prompt_length", "max_response_length", "critic.model.path"}

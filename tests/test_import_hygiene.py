@@ -32,7 +32,11 @@ def test_pure_layers_never_import_textual(folder):
 
 
 def test_core_never_imports_nvml_or_ray():
-    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "wizard/core").rglob("*.py") if imported_modules(p) & {"pynvml", "ray"}]
+    offenders = [
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "wizard/core").rglob("*.py")
+        if imported_modules(p) & {"pynvml", "ray"}
+    ]
     assert offenders == []
 
 
@@ -42,12 +46,22 @@ def test_the_hygiene_check_can_fail(tmp_path):
     assert "textual" in imported_modules(bad)
 
 
-@pytest.mark.parametrize("argv", [["new", "--preset", "grpo-8b-1x8", "--out", "{out}", "--force"], ["check", "{out}/config.yaml", "--mode", "cluster"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["new", "--preset", "grpo-8b-1x8", "--out", "{out}", "--force"],
+        ["check", "{out}/config.yaml", "--mode", "cluster"],
+    ],
+)
 def test_headless_commands_import_no_heavy_library(argv, tmp_path):
     argv = [a.replace("{out}", str(tmp_path)) for a in argv]
     if argv[0] == "check":
-        subprocess.run([sys.executable, "-m", "wizard", "new", "--preset", "grpo-8b-1x8", "--out", str(tmp_path)], check=True,
-                       capture_output=True, cwd=ROOT)
+        subprocess.run(
+            [sys.executable, "-m", "wizard", "new", "--preset", "grpo-8b-1x8", "--out", str(tmp_path)],
+            check=True,
+            capture_output=True,
+            cwd=ROOT,
+        )
     code = (
         "import sys, runpy\n"
         f"sys.argv = ['verl-wizard'] + {argv!r}\n"

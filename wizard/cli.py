@@ -19,13 +19,20 @@ COMMANDS = ("tui", "new", "check", "topo", "presets", "explain", "data", "prefli
 class OneLineParser(argparse.ArgumentParser):
     """argparse that reports a bad flag in one line and exits 2."""
 
-    def error(self, message: str):  # noqa: D401 - argparse's signature
-        sys.stderr.write(f"verl-wizard: error: {message} (see verl-wizard {self.prog.split()[-1] if ' ' in self.prog else ''} --help)\n".replace("  ", " "))
+    def error(self, message: str):
+        sys.stderr.write(
+            f"verl-wizard: error: {message} (see verl-wizard {self.prog.split()[-1] if ' ' in self.prog else ''} --help)\n".replace(
+                "  ", " "
+            )
+        )
         raise SystemExit(ExitStatus.BAD_INPUT)
 
 
 def build_parser(commands: tuple[str, ...] = COMMANDS) -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="verl-wizard", description="Set up a verl RL post-training run correctly: a guided TUI and headless checks.")
+    parser = OneLineParser(
+        prog="verl-wizard",
+        description="Set up a verl RL post-training run correctly: a guided TUI and headless checks.",
+    )
     parser.add_argument("--version", action="version", version=f"verl-wizard {__version__}")
     subparsers = parser.add_subparsers(dest="command", parser_class=OneLineParser)
     for name in commands:

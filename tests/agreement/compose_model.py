@@ -16,7 +16,7 @@ from wizard.core import verl_schema
 
 
 def engine_of(defaults: Any) -> str:
-    """"megatron" when the defaults list overrides model_engine to megatron, else "dp"."""
+    """ "megatron" when the defaults list overrides model_engine to megatron, else "dp"."""
     for item in defaults if isinstance(defaults, list) else []:
         if isinstance(item, dict):
             for key, value in item.items():

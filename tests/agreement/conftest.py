@@ -32,7 +32,9 @@ def verl_python_for_agreement(request) -> str:
     path = os.environ.get("VERL_PYTHON")
     if not path:
         pytest.skip("VERL_PYTHON not set: the conformance tier runs in CI (.ci/run)")
-    probe = subprocess.run([path, "-c", "import verl; print(verl.__version__)"], capture_output=True, text=True, timeout=600)
+    probe = subprocess.run(
+        [path, "-c", "import verl; print(verl.__version__)"], capture_output=True, text=True, timeout=600
+    )
     if probe.returncode != 0:
         pytest.skip(f"VERL_PYTHON={path} cannot import verl")
     assert probe.stdout.strip().splitlines()[-1] == VERL_VERSION, f"VERL_PYTHON has verl {probe.stdout.strip()}"

@@ -12,7 +12,6 @@ import queue
 import subprocess
 import threading
 from pathlib import Path
-from typing import Optional
 
 ORACLE = Path(__file__).resolve().parent / "verl_oracle.py"
 START_TIMEOUT = 600  # seconds for verl's imports and the tiny models, on a loaded CI machine
@@ -30,10 +29,14 @@ class Oracle:
         self.log = log
         with open(log, "w") as err:
             self.proc = subprocess.Popen(
-                [python, str(ORACLE), str(models_dir)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=err, text=True, bufsize=1,
+                [python, str(ORACLE), str(models_dir)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                text=True,
+                bufsize=1,
             )
-        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
 
     def _pump(self) -> None:
@@ -84,7 +87,7 @@ class OraclePool:
 
     def judge_many(self, requests: list[dict]) -> dict[str, dict]:
         """verl's answers for every request, {dir: answer}; the work is split evenly over the pool."""
-        shares = [requests[i::len(self.oracles)] for i in range(len(self.oracles))]
+        shares = [requests[i :: len(self.oracles)] for i in range(len(self.oracles))]
         answers: dict[str, dict] = {}
         errors: list[BaseException] = []
 
@@ -96,11 +99,13 @@ class OraclePool:
                     answer = oracle.read(ANSWER_TIMEOUT)
                     answers[answer["dir"]] = answer
                 writer.join()
-            except BaseException as exc:  # noqa: BLE001 - re-raised below, in the test's thread
+            except BaseException as exc:
                 errors.append(exc)
 
         with self.lock:
-            threads = [threading.Thread(target=run, args=pair) for pair in zip(self.oracles, shares) if pair[1]]
+            threads = [
+                threading.Thread(target=run, args=pair) for pair in zip(self.oracles, shares, strict=False) if pair[1]
+            ]
             for thread in threads:
                 thread.start()
             for thread in threads:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from wizard.commands.common import gather
 from wizard.core.findings import Finding, Severity
@@ -23,7 +23,7 @@ from wizard.emit.verl_config import render_config
 
 # num_attention_heads, num_key_value_heads of the models the generator uses, from their config.json.
 # None: a local in-house checkpoint that nobody can read from here (heads unknown).
-MODEL_HEADS: dict[str, Optional[tuple[int, int]]] = {
+MODEL_HEADS: dict[str, tuple[int, int] | None] = {
     "Qwen/Qwen2.5-0.5B-Instruct": (14, 2),
     "Qwen/Qwen2.5-7B-Instruct": (28, 4),
     "Qwen/Qwen3-8B": (32, 8),
@@ -40,7 +40,7 @@ class Rendered:
     preset: str
     text: str
     findings: list[Finding]
-    heads_known: Optional[tuple[int, int]]
+    heads_known: tuple[int, int] | None
 
     @property
     def errors(self) -> list[Finding]:
@@ -73,7 +73,7 @@ def findings_of(layered: LayeredAnswers) -> tuple[list[Finding], Any]:
     return run_rules(ctx), ctx
 
 
-def heads_known_to_rules(ctx) -> Optional[tuple[int, int]]:
+def heads_known_to_rules(ctx) -> tuple[int, int] | None:
     """The actor's (heads, KV heads) when the rules can know them (a model inspector read them)."""
     facts = (ctx.models or {}).get("actor") if isinstance(ctx.models, dict) else None
     heads = getattr(facts, "num_heads", None)

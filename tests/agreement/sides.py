@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from tests.agreement import verl_model
 from tests.agreement.agreement import VerlSide, disagreements
@@ -29,7 +29,7 @@ def our_side(preset: str, values: dict[str, Any]) -> Rendered:
     return _CACHE[key]
 
 
-def heads_for(rendered: Rendered) -> Optional[tuple[int, int]]:
+def heads_for(rendered: Rendered) -> tuple[int, int] | None:
     """The actor's heads for the re-derived head checks, when the rules can know them too."""
     if rendered.heads_known is None:
         return None
@@ -48,9 +48,12 @@ def facts_problems(rendered: Rendered) -> list[str]:
 def model_side(rendered: Rendered) -> VerlSide:
     """verl's verdict re-derived from its formulas over the defaults snapshot plus the file."""
     flat = composed_flat(rendered.text)
-    return VerlSide(verl_model.startup_checks(flat),
-                    verl_model.worker_checks(flat, heads_for(rendered), model_paths(rendered.text)),
-                    verl_model.Config(flat), "model")
+    return VerlSide(
+        verl_model.startup_checks(flat),
+        verl_model.worker_checks(flat, heads_for(rendered), model_paths(rendered.text)),
+        verl_model.Config(flat),
+        "model",
+    )
 
 
 def config_dir(root: Path, rendered: Rendered) -> Path:
@@ -72,8 +75,18 @@ def verl_side(answer: dict, rendered: Rendered) -> tuple[VerlSide, list[str]]:
     """(verl 0.9.1's verdict, where the re-derived model differs from it) for one oracle answer."""
     startup = answer["startup"]
     problems = []
-    failed = [] if startup["ok"] else [("verl", f"{startup.get('stage')}"
-                                         + (f"/{startup['part']}" if startup.get("part") else "") + f": {startup.get('error')}")]
+    failed = (
+        []
+        if startup["ok"]
+        else [
+            (
+                "verl",
+                f"{startup.get('stage')}"
+                + (f"/{startup['part']}" if startup.get("part") else "")
+                + f": {startup.get('error')}",
+            )
+        ]
+    )
     model = model_side(rendered)
     real_model_startup = [tuple(x) for x in (answer.get("model_startup") or [])]
     worker = [tuple(x) for x in (answer.get("worker") or [])] if answer.get("worker") is not None else model.worker
@@ -82,7 +95,9 @@ def verl_side(answer: dict, rendered: Rendered) -> tuple[VerlSide, list[str]]:
     if bool(real_model_startup) == startup["ok"]:
         problems.append(f"re-derived start-up checks say {real_model_startup or 'accept'}, verl says {startup}")
     if bool(model.startup) != bool(real_model_startup):
-        problems.append(f"the stand-in composition changes the start-up verdict: {model.startup} vs {real_model_startup}")
+        problems.append(
+            f"the stand-in composition changes the start-up verdict: {model.startup} vs {real_model_startup}"
+        )
     if {c for c, _ in model.worker} != {c for c, _ in worker}:
         problems.append(f"the stand-in composition changes the worker checks: {model.worker} vs {worker}")
     if answer.get("compose_equal") is False:
@@ -96,14 +111,17 @@ def verl_side(answer: dict, rendered: Rendered) -> tuple[VerlSide, list[str]]:
 def report(rendered: Rendered, side: VerlSide, problems: list[str]) -> str:
     """Everything a reader needs to reproduce one disagreement."""
     ours = [f"{f.id}: {f.message}" for f in rendered.errors]
-    return "\n".join([
-        *[f"- {p}" for p in problems],
-        f"preset {rendered.preset}, answers over it:",
-        json.dumps(rendered.values, indent=1, sort_keys=True),
-        f"our errors: {ours or 'none'}",
-        f"{side.source}: {side.failed or 'accepts'}",
-        "config.yaml:", rendered.text,
-    ])
+    return "\n".join(
+        [
+            *[f"- {p}" for p in problems],
+            f"preset {rendered.preset}, answers over it:",
+            json.dumps(rendered.values, indent=1, sort_keys=True),
+            f"our errors: {ours or 'none'}",
+            f"{side.source}: {side.failed or 'accepts'}",
+            "config.yaml:",
+            rendered.text,
+        ]
+    )
 
 
 def problems_for(rendered: Rendered, side: VerlSide, extra: list[str] = ()) -> list[str]:

@@ -26,12 +26,42 @@ from wizard.core.presets import preset_names
 A = "actor_rollout_ref."
 GROUP = ["grpo", "rloo", "reinforce_plus_plus", "remax", "grpo_passk", "opo"]
 FAULTS = [
-    "B+1", "B-1", "m+1", "m>B", "mu+1", "mu-none", "mu-global", "lp-mu+1", "lp-mu-none", "ref-mu+1",
-    "ref-mu-none", "budget-low", "lp-budget-low", "ref-budget-low", "lp-dyn-flip", "tp-not-dividing",
-    "tp-over-node", "sp-not-dividing", "sp-heads", "no-remove-padding", "mp-not-dividing", "mp-over-node",
-    "group-n1", "critic-path", "critic-mini+1", "critic-micro+1", "critic-micro-none", "critic-sp",
-    "critic-budget", "long", "lora-rank", "no-rollout-name", "critic-dyn-flip", "m-not-dividing-B",
-    "critic-fsdp-sp", "critic-no-remove-padding",
+    "B+1",
+    "B-1",
+    "m+1",
+    "m>B",
+    "mu+1",
+    "mu-none",
+    "mu-global",
+    "lp-mu+1",
+    "lp-mu-none",
+    "ref-mu+1",
+    "ref-mu-none",
+    "budget-low",
+    "lp-budget-low",
+    "ref-budget-low",
+    "lp-dyn-flip",
+    "tp-not-dividing",
+    "tp-over-node",
+    "sp-not-dividing",
+    "sp-heads",
+    "no-remove-padding",
+    "mp-not-dividing",
+    "mp-over-node",
+    "group-n1",
+    "critic-path",
+    "critic-mini+1",
+    "critic-micro+1",
+    "critic-micro-none",
+    "critic-sp",
+    "critic-budget",
+    "long",
+    "lora-rank",
+    "no-rollout-name",
+    "critic-dyn-flip",
+    "m-not-dividing-B",
+    "critic-fsdp-sp",
+    "critic-no-remove-padding",
 ]
 
 
@@ -118,7 +148,7 @@ def configs(draw) -> tuple[str, dict[str, Any]]:
     B = math.lcm(unit, m) * draw(st.integers(1, max(1, 256 // math.lcm(unit, m))))
     if "m+1" in faults:
         m += 1
-    if "m-not-dividing-B" in faults and B > m_unit:
+    if "m-not-dividing-B" in faults and m_unit < B:
         m = max((k for k in range(m_unit, B, m_unit) if B % k), default=m)
     if "m>B" in faults:
         m = B + m_unit
@@ -159,7 +189,9 @@ def configs(draw) -> tuple[str, dict[str, Any]]:
         v["critic.ppo_mini_batch_size"] = critic_m if critic_m != m or draw(st.booleans()) else None
         c_share = max(1, (critic_m * n) // N)
         c_mu = draw(st.sampled_from(divisors(c_share)[:8]))
-        v["critic.ppo_micro_batch_size_per_gpu"] = None if "critic-micro-none" in faults else c_mu + ("critic-micro+1" in faults)
+        v["critic.ppo_micro_batch_size_per_gpu"] = (
+            None if "critic-micro-none" in faults else c_mu + ("critic-micro+1" in faults)
+        )
         if "critic-dyn-flip" in faults:
             v["critic.use_dynamic_bsz"] = not dynamic
         if "critic-budget" in faults:
@@ -176,7 +208,7 @@ def configs(draw) -> tuple[str, dict[str, Any]]:
     tp_r = draw(st.sampled_from(tps))
     if "tp-not-dividing" in faults:
         tp_r = next(t for t in (3, 5, 6, 7, 16, 32) if N % t)
-    if "tp-over-node" in faults and N > g:
+    if "tp-over-node" in faults and g < N:
         tp_r = next((t for t in divisors(N) if t > g), tp_r)
     v[A + "rollout.tensor_model_parallel_size"] = tp_r
     v[A + "rollout.name"] = None if "no-rollout-name" in faults else draw(st.sampled_from(["vllm", "vllm", "sglang"]))

@@ -38,10 +38,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
+from tests.agreement import verl_model
 from tests.agreement.agreement import beyond_entry
 from tests.agreement.sides import config_dir, model_side, our_side, problems_for, report, request_for, verl_side
 from tests.agreement.strategies import configs
-from tests.agreement import verl_model
 
 SEED = int(os.environ.get("AGREEMENT_SEED", "8"))
 DEFAULT_EXAMPLES = int(os.environ.get("AGREEMENT_DEFAULT_EXAMPLES", "100"))
@@ -75,10 +75,14 @@ def test_rules_agree_with_verl_0_9_1_on_generated_configs(oracle, agreement_conf
     for config in drawn:
         rendered = our_side(*config)
         folders.setdefault(str(config_dir(root, rendered)), (rendered, config))
-    requests = [request_for(root / folder, rendered, verify_compose=i < COMPOSE_SAMPLE)
-                for i, (folder, (rendered, _)) in enumerate(folders.items())]
+    requests = [
+        request_for(root / folder, rendered, verify_compose=i < COMPOSE_SAMPLE)
+        for i, (folder, (rendered, _)) in enumerate(folders.items())
+    ]
     verdicts = cached_judge(oracle, requests)
-    assert len(verdicts) >= agreement_configs, f"only {len(verdicts)} distinct configs drawn, the run needs {agreement_configs}"
+    assert len(verdicts) >= agreement_configs, (
+        f"only {len(verdicts)} distinct configs drawn, the run needs {agreement_configs}"
+    )
     print("\n" + json.dumps(summarise(folders, verdicts), indent=1))  # the run's numbers, shown with -s / -rP
 
     @seed(SEED)
@@ -124,7 +128,9 @@ def _code_digest() -> bytes:
 
 def verdict_key(request: dict) -> str:
     text = (Path(request["dir"]) / "config.yaml").read_bytes()
-    return hashlib.sha1(_code_digest() + text + json.dumps([request.get("heads"), request.get("verify_compose")]).encode()).hexdigest()
+    return hashlib.sha1(
+        _code_digest() + text + json.dumps([request.get("heads"), request.get("verify_compose")]).encode()
+    ).hexdigest()
 
 
 def summarise(folders: dict, verdicts: dict) -> dict:
@@ -139,4 +145,9 @@ def summarise(folders: dict, verdicts: dict) -> dict:
             entry = beyond_entry(finding, facts)
             if entry is not None and not side.rejects:
                 beyond[f"{entry.rule}: {entry.name}"] += 1
-    return {"configs": len(folders), "verdicts": dict(pairs), "verl checks failed": dict(checks), "beyond verl": dict(beyond)}
+    return {
+        "configs": len(folders),
+        "verdicts": dict(pairs),
+        "verl checks failed": dict(checks),
+        "beyond verl": dict(beyond),
+    }

@@ -29,8 +29,9 @@ def test_example_shows_the_strictness_and_nothing_else(entry):
     rendered = rendered_example(entry)
     side = model_side(rendered)
     facts = verl_model.Facts(side.config)
-    assert any(f.id == entry.rule and beyond_entry(f, facts) is entry for f in rendered.errors), \
+    assert any(f.id == entry.rule and beyond_entry(f, facts) is entry for f in rendered.errors), (
         f"no {entry.rule} error that this entry covers; errors: {[(f.id, f.message) for f in rendered.errors]}"
+    )
     others = [f"{f.id}: {f.message}" for f in rendered.errors if beyond_entry(f, facts) is None]
     assert not others, f"the example also has errors verl shares: {others}"
     assert not side.rejects, f"the re-derived verl checks reject the example: {side.failed}"

@@ -11,19 +11,38 @@ import pytest
 
 from tests.agreement.ours import judge_layered
 from tests.agreement.sides import model_side
-from tests.core.test_verl_checks import CASES, GAE, MEGATRON
 from tests.conftest import BASE
+from tests.core.test_verl_checks import CASES, GAE, MEGATRON
 from wizard.core.layers import build
 
 # verl's checks the model re-derives (the others are outside the generator: registries, pools, data).
-MODELLED = ("B1", "B2", "B3", "B4", "B6", "B7", "B8", "B10", "B12", "B13", "B15", "B16", "C1 rollout", "C8", "C9",
-            "C10", "C12", "C13", "C14")
+MODELLED = (
+    "B1",
+    "B2",
+    "B3",
+    "B4",
+    "B6",
+    "B7",
+    "B8",
+    "B10",
+    "B12",
+    "B13",
+    "B15",
+    "B16",
+    "C1 rollout",
+    "C8",
+    "C9",
+    "C10",
+    "C12",
+    "C13",
+    "C14",
+)
 
 
 # Cases whose label claims a verl refusal that verl's code does not make (see BEYOND_VERL).
 NOT_REFUSED = {
     "C10 replica spans nodes": "workers/rollout/replica.py accepts a replica of whole nodes (8 % min(4, 8) == 0); "
-                               "PLACE-002 is on BEYOND_VERL for it",
+    "PLACE-002 is on BEYOND_VERL for it",
 }
 SELECTED = [c for c in CASES if c[0].startswith(MODELLED) and c[0] not in NOT_REFUSED]
 
@@ -54,7 +73,10 @@ def test_cases_verl_does_not_refuse_are_accepted_by_the_model(check):
     assert verl_verdict(apply(base, overrides)) == [], NOT_REFUSED[check]
 
 
-@pytest.mark.parametrize("base", [BASE, GAE, {**MEGATRON, "actor_rollout_ref.actor.megatron.tensor_model_parallel_size": 2}],
-                         ids=["grpo", "gae", "megatron"])
+@pytest.mark.parametrize(
+    "base",
+    [BASE, GAE, {**MEGATRON, "actor_rollout_ref.actor.megatron.tensor_model_parallel_size": 2}],
+    ids=["grpo", "gae", "megatron"],
+)
 def test_model_accepts_the_bases(base):
     assert verl_verdict(dict(base)) == []

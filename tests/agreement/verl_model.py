@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Iterator, Optional
+from collections.abc import Iterator
+from typing import Any
 
 MISSING = object()
 _INTERP = re.compile(r"^\$\{(.*)\}$")
@@ -76,7 +77,7 @@ class Config:
         body = match.group(1).strip()
         parent = key.rpartition(".")[0]
         if body.startswith("oc.select:"):
-            path, _, fallback = body[len("oc.select:"):].partition(",")
+            path, _, fallback = body[len("oc.select:") :].partition(",")
             found = self._resolve(self._absolute(path.strip(), parent), depth + 1)
             return _scalar(fallback) if found is MISSING else found
         if body.startswith("oc."):
@@ -94,7 +95,7 @@ class Config:
         return f"{base}.{path[dots:]}" if base else path[dots:]
 
 
-def _pos_int(value: Any) -> Optional[int]:
+def _pos_int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
@@ -122,8 +123,10 @@ class Facts:
         self.need_critic = enable if enable is not None else c.get("algorithm.adv_estimator") == "gae"
         if self.megatron:
             meg = a + "actor.megatron."
-            self.tp, self.pp, self.cp = (c.get(meg + k, 1) or 1 for k in (
-                "tensor_model_parallel_size", "pipeline_model_parallel_size", "context_parallel_size"))
+            self.tp, self.pp, self.cp = (
+                c.get(meg + k, 1) or 1
+                for k in ("tensor_model_parallel_size", "pipeline_model_parallel_size", "context_parallel_size")
+            )
             self.mp = self.tp * self.pp * self.cp
             self.sp = self.cp
         else:
@@ -132,8 +135,10 @@ class Facts:
             self.mp = self.sp
         if self.megatron:
             cm = "critic.megatron."
-            ctp, cpp, ccp = (c.get(cm + k, 1) or 1 for k in (
-                "tensor_model_parallel_size", "pipeline_model_parallel_size", "context_parallel_size"))
+            ctp, cpp, ccp = (
+                c.get(cm + k, 1) or 1
+                for k in ("tensor_model_parallel_size", "pipeline_model_parallel_size", "context_parallel_size")
+            )
             self.critic_mp, self.critic_sp = ctp * cpp * ccp, ccp
         else:
             # verl 0.9.1's V1 critic builds its engine from critic.fsdp; critic.ulysses_sequence_parallel_size
@@ -169,7 +174,10 @@ def _startup(c: Config) -> Iterator[tuple[str, str]]:
     if not f.dynamic:
         if f.megatron:
             if f.N % f.mp:
-                yield "B1", f"n_gpus ({f.N}) must be divisible by model_parallel_size times context_parallel_size ({f.mp})"
+                yield (
+                    "B1",
+                    f"n_gpus ({f.N}) must be divisible by model_parallel_size times context_parallel_size ({f.mp})",
+                )
                 return
             mu = c.get(a + "actor.ppo_micro_batch_size_per_gpu")
             if mu is None:
@@ -179,7 +187,10 @@ def _startup(c: Config) -> Iterator[tuple[str, str]]:
         else:
             minimal = f.N
         if (f.B * f.n) % minimal:
-            yield "B2", f"real_train_batch_size ({f.B * f.n}) must be divisible by minimal possible batch size ({minimal})"
+            yield (
+                "B2",
+                f"real_train_batch_size ({f.B * f.n}) must be divisible by minimal possible batch size ({minimal})",
+            )
             return
     yield from _actor_dataclass(c, f)
     if not f.dynamic:
@@ -194,14 +205,16 @@ def _startup(c: Config) -> Iterator[tuple[str, str]]:
         yield "C1", f"unknown rollout name {name}"
     if c.get(a + "rollout.mode") == "sync":
         yield "C1", "Rollout mode 'sync' has been removed"
-    if f.need_ref:
-        # The TaskRunner/worker converts the ref config with the log-prob keys renamed (harness step "ref").
-        if not c.get(a + "ref.log_prob_use_dynamic_bsz"):
-            glob, per_gpu = c.get(a + "ref.log_prob_micro_batch_size"), c.get(a + "ref.log_prob_micro_batch_size_per_gpu")
-            if glob is not None and per_gpu is not None:
-                yield "B3-ref", "[actor] You have set both ppo_micro_batch_size and _per_gpu (ref)"
-            elif glob is None and per_gpu is None:
-                yield "B3-ref", "[actor] Please set at least one of ppo_micro_batch_size or _per_gpu (ref)"
+    # The TaskRunner/worker converts the ref config with the log-prob keys renamed (harness step "ref").
+    if f.need_ref and not c.get(a + "ref.log_prob_use_dynamic_bsz"):
+        glob, per_gpu = (
+            c.get(a + "ref.log_prob_micro_batch_size"),
+            c.get(a + "ref.log_prob_micro_batch_size_per_gpu"),
+        )
+        if glob is not None and per_gpu is not None:
+            yield "B3-ref", "[actor] You have set both ppo_micro_batch_size and _per_gpu (ref)"
+        elif glob is None and per_gpu is None:
+            yield "B3-ref", "[actor] Please set at least one of ppo_micro_batch_size or _per_gpu (ref)"
 
 
 def _actor_dataclass(c: Config, f: Facts) -> Iterator[tuple[str, str]]:
@@ -209,16 +222,22 @@ def _actor_dataclass(c: Config, f: Facts) -> Iterator[tuple[str, str]]:
     glob, per_gpu = c.get(a + "ppo_micro_batch_size"), c.get(a + "ppo_micro_batch_size_per_gpu")
     if not f.dynamic:
         if glob is not None and per_gpu is not None:
-            yield "B3", "[actor] You have set both 'actor.ppo_micro_batch_size' AND 'actor.ppo_micro_batch_size_per_gpu'"
+            yield (
+                "B3",
+                "[actor] You have set both 'actor.ppo_micro_batch_size' AND 'actor.ppo_micro_batch_size_per_gpu'",
+            )
             return
         if glob is None and per_gpu is None:
-            yield "B3", "[actor] Please set at least one of 'actor.ppo_micro_batch_size' or 'actor.ppo_micro_batch_size_per_gpu'"
+            yield (
+                "B3",
+                "[actor] Please set at least one of 'actor.ppo_micro_batch_size' or 'actor.ppo_micro_batch_size_per_gpu'",
+            )
             return
     if c.get(a + "loss_agg_mode") not in LOSS_AGG_MODES:
         yield "B4", f"Invalid loss_agg_mode: {c.get(a + 'loss_agg_mode')}"
         return
     if not f.dynamic:
-        if f.B < f.m:
+        if f.m > f.B:
             yield "B6", f"train_batch_size ({f.B}) must be >= actor.ppo_mini_batch_size ({f.m})"
             return
         if glob is not None:
@@ -227,10 +246,16 @@ def _actor_dataclass(c: Config, f: Facts) -> Iterator[tuple[str, str]]:
                 yield "B7", f"ppo_mini_batch_size ({f.m}) must be divisible by ppo_micro_batch_size ({glob})"
                 return
             if glob * sp < f.N:
-                yield "B7", f"ppo_micro_batch_size ({glob}) * ulysses_sequence_parallel_size ({sp}) must be >= n_gpus ({f.N})"
+                yield (
+                    "B7",
+                    f"ppo_micro_batch_size ({glob}) * ulysses_sequence_parallel_size ({sp}) must be >= n_gpus ({f.N})",
+                )
                 return
-    if not f.megatron and (c.get(a + "ulysses_sequence_parallel_size", 1) or 1) > 1 \
-            and not c.get("actor_rollout_ref.model.use_remove_padding", False):
+    if (
+        not f.megatron
+        and (c.get(a + "ulysses_sequence_parallel_size", 1) or 1) > 1
+        and not c.get("actor_rollout_ref.model.use_remove_padding", False)
+    ):
         yield "B8", "When using sequence parallelism for actor/ref policy, you must enable `use_remove_padding`."
 
 
@@ -247,25 +272,35 @@ def _critic_dataclass(c: Config, f: Facts) -> Iterator[tuple[str, str]]:
     glob, per_gpu = c.get("critic.ppo_micro_batch_size"), c.get("critic.ppo_micro_batch_size_per_gpu")
     if not dynamic:
         if glob is None and per_gpu is None:
-            yield "B12", "[critic] Please set at least one of 'critic.micro_batch_size' or 'critic.micro_batch_size_per_gpu'."
+            yield (
+                "B12",
+                "[critic] Please set at least one of 'critic.micro_batch_size' or 'critic.micro_batch_size_per_gpu'.",
+            )
             return
         if glob is not None and per_gpu is not None:
             yield "B12", "[critic] You have set both 'critic.micro_batch_size' AND 'critic.micro_batch_size_per_gpu'."
             return
         if glob is not None and f.critic_m % glob:
-            yield "B12", f"[critic] ppo_mini_batch_size ({f.critic_m}) must be divisible by ppo_micro_batch_size ({glob})"
+            yield (
+                "B12",
+                f"[critic] ppo_mini_batch_size ({f.critic_m}) must be divisible by ppo_micro_batch_size ({glob})",
+            )
             return
-        if f.B < f.critic_m:
+        if f.critic_m > f.B:
             yield "B12", f"train_batch_size ({f.B}) must be >= critic.ppo_mini_batch_size ({f.critic_m})"
             return
         if glob is not None and not f.megatron:
             sp = c.get("critic.ulysses_sequence_parallel_size", 1) or 1
             if glob * sp < f.N:
-                yield "B12", f"critic.ppo_micro_batch_size ({glob}) * ulysses_sequence_parallel_size ({sp}) must be >= n_gpus ({f.N})"
+                yield (
+                    "B12",
+                    f"critic.ppo_micro_batch_size ({glob}) * ulysses_sequence_parallel_size ({sp}) must be >= n_gpus ({f.N})",
+                )
 
 
-def worker_checks(config: Any, heads: Optional[tuple[int, int]] = None,
-                  model_paths: Optional[dict[str, Any]] = None) -> list[tuple[str, str]]:
+def worker_checks(
+    config: Any, heads: tuple[int, int] | None = None, model_paths: dict[str, Any] | None = None
+) -> list[tuple[str, str]]:
     """Every config-only check verl runs on the GPU machines (or that the harness cannot run), all of them.
 
     ``heads`` is (num_attention_heads, num_key_value_heads) of the actor model when known (C19, C20);
@@ -283,7 +318,12 @@ def worker_checks(config: Any, heads: Optional[tuple[int, int]] = None,
         found += _batch_chain(c, f)
     found += _token_budgets(c, f)
     if f.need_critic and not f.megatron and f.critic_sp > 1 and not c.get("critic.model.use_remove_padding", False):
-        found.append(("C19-rp", "When using sequence parallelism (ulysses_sequence_parallel_size > 1), use_remove_padding must be on (critic engine)"))
+        found.append(
+            (
+                "C19-rp",
+                "When using sequence parallelism (ulysses_sequence_parallel_size > 1), use_remove_padding must be on (critic engine)",
+            )
+        )
     if heads:
         # The engines build their meshes before they split the model: no head check past a failed mesh.
         found += _heads(c, f, heads, actor_mesh, critic_mesh)
@@ -305,7 +345,10 @@ def _model_paths(f: Facts, paths: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _rollout_layout(c: Config, f: Facts) -> list[tuple[str, str]]:
     r = "actor_rollout_ref.rollout."
-    tp, dp, pp = (c.get(r + k, 1) or 1 for k in ("tensor_model_parallel_size", "data_parallel_size", "pipeline_model_parallel_size"))
+    tp, dp, pp = (
+        c.get(r + k, 1) or 1
+        for k in ("tensor_model_parallel_size", "data_parallel_size", "pipeline_model_parallel_size")
+    )
     world = tp * dp * pp
     out = []
     if f.N % world:
@@ -335,12 +378,22 @@ def _dynamic_consistency(c: Config, f: Facts) -> list[tuple[str, str]]:
     if f.dynamic != bool(c.get(a + "rollout.log_prob_use_dynamic_bsz")):
         out.append(("C9", "actor.use_dynamic_bsz != rollout.log_prob_use_dynamic_bsz"))
     elif f.dynamic:
-        if c.get(a + "rollout.log_prob_max_token_len_per_gpu") is None or c.get(a + "actor.ppo_max_token_len_per_gpu") is None:
+        if (
+            c.get(a + "rollout.log_prob_max_token_len_per_gpu") is None
+            or c.get(a + "actor.ppo_max_token_len_per_gpu") is None
+        ):
             out.append(("C9", "dynamic batching without a token budget"))
-    elif c.get(a + "rollout.log_prob_micro_batch_size_per_gpu") is None or c.get(a + "actor.ppo_micro_batch_size_per_gpu") is None:
+    elif (
+        c.get(a + "rollout.log_prob_micro_batch_size_per_gpu") is None
+        or c.get(a + "actor.ppo_micro_batch_size_per_gpu") is None
+    ):
         out.append(("C9", "no per-GPU micro-batch size for the actor or the rollout log-prob pass"))
-    if f.need_ref and not f.ref_in_actor and not c.get(a + "ref.log_prob_use_dynamic_bsz") \
-            and c.get(a + "ref.log_prob_micro_batch_size_per_gpu") is None:
+    if (
+        f.need_ref
+        and not f.ref_in_actor
+        and not c.get(a + "ref.log_prob_use_dynamic_bsz")
+        and c.get(a + "ref.log_prob_micro_batch_size_per_gpu") is None
+    ):
         out.append(("C13", "ref infer micro_batch_size_per_gpu is None (TypeError in prepare_micro_batches)"))
     return out
 
@@ -378,8 +431,10 @@ def _token_budgets(c: Config, f: Facts) -> list[tuple[str, str]]:
     a = "actor_rollout_ref."
     budgets = []
     if f.dynamic:
-        budgets += [("actor", c.get(a + "actor.ppo_max_token_len_per_gpu"), f.sp),
-                    ("rollout log-prob", c.get(a + "rollout.log_prob_max_token_len_per_gpu"), f.sp)]
+        budgets += [
+            ("actor", c.get(a + "actor.ppo_max_token_len_per_gpu"), f.sp),
+            ("rollout log-prob", c.get(a + "rollout.log_prob_max_token_len_per_gpu"), f.sp),
+        ]
     if f.need_ref and not f.ref_in_actor and c.get(a + "ref.log_prob_use_dynamic_bsz"):
         ref_sp = f.sp if f.megatron else (c.get(a + "ref.ulysses_sequence_parallel_size", 1) or 1)
         budgets.append(("ref", c.get(a + "ref.log_prob_max_token_len_per_gpu"), ref_sp))
@@ -408,8 +463,10 @@ def _heads(c: Config, f: Facts, heads: tuple[int, int], actor_mesh: bool, critic
             out.append(("C19", f"{role}: {num_heads} heads / {kv_heads} KV heads do not split over ulysses sp {sp}"))
     tp = c.get("actor_rollout_ref.rollout.tensor_model_parallel_size", 1) or 1
     if num_heads % tp:
-        out.append(("C20", f"Total number of attention heads ({num_heads}) must be divisible by tensor parallel size ({tp})"))
-    elif (kv_heads % tp if kv_heads >= tp else tp % kv_heads):
+        out.append(
+            ("C20", f"Total number of attention heads ({num_heads}) must be divisible by tensor parallel size ({tp})")
+        )
+    elif kv_heads % tp if kv_heads >= tp else tp % kv_heads:
         # vLLM splits KV heads over TP, or replicates them when TP is a multiple of their count.
         out.append(("C20", f"{kv_heads} KV heads cannot be split or replicated over tensor parallel size {tp}"))
     return out

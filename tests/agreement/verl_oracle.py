@@ -77,7 +77,9 @@ class FastCompose:
         from omegaconf import OmegaConf
 
         doc = OmegaConf.to_container(OmegaConf.load(config_dir / "config.yaml"), resolve=False)
-        engine = next((e for e, d in WIZARD_DEFAULTS.items() if isinstance(doc, dict) and doc.get("defaults") == d), None)
+        engine = next(
+            (e for e, d in WIZARD_DEFAULTS.items() if isinstance(doc, dict) and doc.get("defaults") == d), None
+        )
         if overrides or engine is None:
             return FULL(config_dir, overrides)
         body = {k: v for k, v in doc.items() if k not in ("hydra", "defaults")}
@@ -89,14 +91,14 @@ class FastCompose:
         return cfg
 
 
-def config_of(cfg) -> "verl_model.Config":
+def config_of(cfg) -> verl_model.Config:
     """verl's composed config as the checks read it: each key selected (and resolved) by OmegaConf."""
     from omegaconf import OmegaConf
 
     def lookup(key):
         try:
             return OmegaConf.select(cfg, key, default=verl_model.MISSING, throw_on_missing=False)
-        except Exception:  # noqa: BLE001 - an unresolvable value reads as absent
+        except Exception:
             return verl_model.MISSING
 
     return verl_model.Config({}, lookup)
@@ -118,14 +120,18 @@ def judge(request: dict, fast: FastCompose, models: dict) -> dict:
     if request.get("verify_compose"):
         full = FULL(config_dir, [])
         harness.point_models_at(full, models)
-        answer["compose_equal"] = OmegaConf.to_container(full, resolve=False) == OmegaConf.to_container(cfg, resolve=False)
+        answer["compose_equal"] = OmegaConf.to_container(full, resolve=False) == OmegaConf.to_container(
+            cfg, resolve=False
+        )
     config = config_of(cfg)
     heads = tuple(request["heads"]) if request.get("heads") else None
-    for key, run in (("model_startup", lambda: verl_model.startup_checks(config)),
-                     ("worker", lambda: verl_model.worker_checks(config, heads, paths))):
+    for key, run in (
+        ("model_startup", lambda: verl_model.startup_checks(config)),
+        ("worker", lambda: verl_model.worker_checks(config, heads, paths)),
+    ):
         try:
             answer[key] = [list(item) for item in run()]
-        except Exception as exc:  # noqa: BLE001 - report, do not die: the test shows it
+        except Exception as exc:
             answer[key] = [["model-error", f"{type(exc).__name__}: {exc}"]]
     return answer
 
@@ -166,7 +172,7 @@ def main() -> int:
             try:
                 request = json.loads(line)
                 answer = judge(request, fast, models)
-            except Exception:  # noqa: BLE001 - one bad request must not end the service
+            except Exception:
                 answer = {"dir": None, "fatal": traceback.format_exc()[-2000:]}
             json_out.write(json.dumps(answer) + "\n")
     return 0

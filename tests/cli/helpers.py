@@ -42,7 +42,9 @@ def cli(*args: str, cwd: Path | None = None) -> Result:
 
 def cli_subprocess(*args: str, cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "wizard", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "wizard", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout
+    )
 
 
 def cli_json(*args: str, **kw):

@@ -20,7 +20,10 @@ CASES = {
     "yaml syntax": ("data: {train_batch_size: [1, 2\n", ["YAML syntax error"]),
     "list at top": ("- a\n- b\n", ["expected a mapping"]),
     "string for number": ("batch:\n  train_batch_size: lots\n", ["data.train_batch_size", "integer"]),
-    "negative size": ("batch:\n  ppo_mini_batch_size: -4\n", ["actor_rollout_ref.actor.ppo_mini_batch_size", "greater than"]),
+    "negative size": (
+        "batch:\n  ppo_mini_batch_size: -4\n",
+        ["actor_rollout_ref.actor.ppo_mini_batch_size", "greater than"],
+    ),
     "zero size": ("batch:\n  rollout_n: 0\n", ["actor_rollout_ref.rollout.n"]),
     "huge number": ("batch:\n  train_batch_size: 100000000000000000000\n", ["data.train_batch_size", "less than"]),
     "list for mapping": ("batch: [1, 2]\n", ["section batch must be a mapping"]),
@@ -49,7 +52,9 @@ def test_bad_config_for_check(name, tmp_path):
 def test_missing_file_and_directory(tmp_path):
     assert_one_line_exit_2(cli("check", str(tmp_path / "nope.yaml")), "no such file")
     assert_one_line_exit_2(cli("check", str(tmp_path)), "is a folder")
-    assert_one_line_exit_2(cli("new", "--answers", str(tmp_path / "nope.yaml"), "--out", str(tmp_path / "o")), "no such file")
+    assert_one_line_exit_2(
+        cli("new", "--answers", str(tmp_path / "nope.yaml"), "--out", str(tmp_path / "o")), "no such file"
+    )
 
 
 def test_binary_and_non_utf8(tmp_path):
@@ -62,10 +67,16 @@ def test_binary_and_non_utf8(tmp_path):
 
 
 def test_unknown_preset_and_set_key(tmp_path):
-    assert_one_line_exit_2(cli("new", "--preset", "grpo-8b", "--out", str(tmp_path / "o")), "--preset grpo-8b", "did you mean")
-    assert_one_line_exit_2(cli("new", "--preset", "grpo-8b-1x8", "--set", "trainer.n_gpu_per_node=4", "--out", str(tmp_path / "o")),
-                           "trainer.n_gpus_per_node")
-    assert_one_line_exit_2(cli("new", "--preset", "grpo-8b-1x8", "--set", "novalue", "--out", str(tmp_path / "o")), "dotted.key=value")
+    assert_one_line_exit_2(
+        cli("new", "--preset", "grpo-8b", "--out", str(tmp_path / "o")), "--preset grpo-8b", "did you mean"
+    )
+    assert_one_line_exit_2(
+        cli("new", "--preset", "grpo-8b-1x8", "--set", "trainer.n_gpu_per_node=4", "--out", str(tmp_path / "o")),
+        "trainer.n_gpus_per_node",
+    )
+    assert_one_line_exit_2(
+        cli("new", "--preset", "grpo-8b-1x8", "--set", "novalue", "--out", str(tmp_path / "o")), "dotted.key=value"
+    )
     assert not (tmp_path / "o").exists()
 
 

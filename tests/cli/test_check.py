@@ -32,7 +32,10 @@ def test_classic_mistakes_are_all_reported_in_one_run():
     legacy = [f for f in doc["findings"] if f["id"] == "KEY-003"]
     assert {f["paths"][0] for f in legacy} == {"reward_model.enable", "reward_model.model.path"}
     typo = next(f for f in doc["findings"] if f["id"] == "KEY-001")
-    assert typo["fixes"][0]["set"] == {"actor_rollout_ref.actor.ppo_epoch": None, "actor_rollout_ref.actor.ppo_epochs": 2}
+    assert typo["fixes"][0]["set"] == {
+        "actor_rollout_ref.actor.ppo_epoch": None,
+        "actor_rollout_ref.actor.ppo_epochs": 2,
+    }
 
 
 def test_tp2_on_one_gpu():
@@ -54,11 +57,18 @@ def composed(engine: str = "dp", **changes) -> dict:
 
 
 def test_composed_hydra_config_reads_only_what_differs(tmp_path):
-    good = composed(**{"actor_rollout_ref.model.path": "Qwen/Qwen3-8B", "actor_rollout_ref.rollout.name": "vllm",
-                       "algorithm.adv_estimator": "grpo", "actor_rollout_ref.rollout.n": 4,
-                       "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 4,
-                       "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu": 8,
-                       "data.train_files": "/d/train.parquet", "data.val_files": "/d/test.parquet"})
+    good = composed(
+        **{
+            "actor_rollout_ref.model.path": "Qwen/Qwen3-8B",
+            "actor_rollout_ref.rollout.name": "vllm",
+            "algorithm.adv_estimator": "grpo",
+            "actor_rollout_ref.rollout.n": 4,
+            "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 4,
+            "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu": 8,
+            "data.train_files": "/d/train.parquet",
+            "data.val_files": "/d/test.parquet",
+        }
+    )
     path = tmp_path / ".hydra" / "config.yaml"
     path.parent.mkdir()
     path.write_text(yaml.safe_dump(good))
@@ -76,16 +86,18 @@ def test_wizard_config_with_megatron_override_is_read_as_megatron(tmp_path):
     config = tmp_path / "config.yaml"
     text = config.read_text().replace("tensor_model_parallel_size: 2", "tensor_model_parallel_size: 3", 1)
     config.write_text(text)
-    proc, doc = cli_json("check", str(config), "--mode", "cluster")
+    _proc, doc = cli_json("check", str(config), "--mode", "cluster")
     assert "PLACE-004" in error_ids(doc)
 
 
 def test_check_reads_an_answers_file(tmp_path):
     answers = tmp_path / "answers.yaml"
-    answers.write_text("rollout: {name: vllm, tensor_parallel_size: 1}\nmodels: {actor_path: Qwen/Qwen3-8B}\n"
-                       "algorithm: {adv_estimator: grpo}\nbatch: {rollout_n: 4, train_batch_size: 64, ppo_mini_batch_size: 16,"
-                       " ppo_micro_batch_size_per_gpu: 4, log_prob_micro_batch_size_per_gpu: 4}\ncluster: {n_gpus_per_node: 3}\n")
-    proc, doc = cli_json("check", str(answers), "--mode", "cluster")
+    answers.write_text(
+        "rollout: {name: vllm, tensor_parallel_size: 1}\nmodels: {actor_path: Qwen/Qwen3-8B}\n"
+        "algorithm: {adv_estimator: grpo}\nbatch: {rollout_n: 4, train_batch_size: 64, ppo_mini_batch_size: 16,"
+        " ppo_micro_batch_size_per_gpu: 4, log_prob_micro_batch_size_per_gpu: 4}\ncluster: {n_gpus_per_node: 3}\n"
+    )
+    _proc, doc = cli_json("check", str(answers), "--mode", "cluster")
     assert doc["source"] == "answers file"
     assert "BATCH-001" in error_ids(doc)
 

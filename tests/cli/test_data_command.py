@@ -50,8 +50,16 @@ def _mistake(rows, case):
     return rows
 
 
-@pytest.mark.parametrize("case, rule", [("plain string", "DATA-003"), ("unknown role", "DATA-003"), ("empty content", "DATA-003"),
-                                        ("unknown data_source", "ROLE-005"), ("no ground truth", "DATA-004")])
+@pytest.mark.parametrize(
+    "case, rule",
+    [
+        ("plain string", "DATA-003"),
+        ("unknown role", "DATA-003"),
+        ("empty content", "DATA-003"),
+        ("unknown data_source", "ROLE-005"),
+        ("no ground truth", "DATA-004"),
+    ],
+)
 @pytest.mark.parametrize("name", ["train.parquet", "train.jsonl"])
 def test_each_mistake_gives_its_rule(tmp_path, case, rule, name):
     proc, doc = cli_json("data", str(write_rows(tmp_path / name, _mistake(rl_rows(20), case))))
@@ -64,7 +72,9 @@ def test_wrong_prompt_key_names_the_closest_column_and_the_flag_fixes_it(tmp_pat
     path = str(write_rows(tmp_path / "train.jsonl", rows))
     proc, doc = cli_json("data", path)
     (finding,) = [f for f in doc["findings"] if f["id"] == "DATA-002"]
-    assert proc.returncode == 1 and finding["fixes"] == [{"set": {"data.prompt_key": "question"}, "label": "read prompts from column 'question'"}]
+    assert proc.returncode == 1 and finding["fixes"] == [
+        {"set": {"data.prompt_key": "question"}, "label": "read prompts from column 'question'"}
+    ]
     assert cli("data", path, "--prompt-key", "question").returncode == 0
 
 
@@ -74,19 +84,36 @@ def test_tokenizer_counts_and_batch_check(tmp_path):
     for i, r in enumerate(rows):
         r["prompt"] = [{"role": "user", "content": " ".join(["w2"] * (i + 1))}]  # tokens 4..43
     path = str(write_rows(tmp_path / "train.parquet", rows))
-    proc, doc = cli_json("data", path, "--tokenizer", str(tok), "--max-prompt-length", "20",
-                         "--set", "data.filter_overlong_prompts=true", "--set", "data.train_batch_size=32")
+    proc, doc = cli_json(
+        "data",
+        path,
+        "--tokenizer",
+        str(tok),
+        "--max-prompt-length",
+        "20",
+        "--set",
+        "data.filter_overlong_prompts=true",
+        "--set",
+        "data.train_batch_size=32",
+    )
     assert doc["files"][0]["lengths"]["prompt"] == {"rows": 40, "p50": 23, "p95": 41, "max": 43}
     by_id = {f["id"]: f for f in doc["findings"]}
     assert "23 of 40 prompts" in by_id["DATA-005"]["message"]  # 21..43 tokens are over 20
     assert "17 rows left" in by_id["BATCH-013"]["message"] and proc.returncode == 1
-    assert cli("data", path, "--tokenizer", str(tok), "--max-prompt-length", "43", "--set", "data.train_batch_size=32").returncode == 0
+    assert (
+        cli(
+            "data", path, "--tokenizer", str(tok), "--max-prompt-length", "43", "--set", "data.train_batch_size=32"
+        ).returncode
+        == 0
+    )
 
 
 def test_without_train_batch_size_there_is_no_batch_check(tmp_path):
     proc, doc = cli_json("data", str(write_rows(tmp_path / "train.parquet", rl_rows(5))))
     assert proc.returncode == 0 and doc["findings"] == []
-    proc, doc = cli_json("data", str(write_rows(tmp_path / "t.parquet", rl_rows(5))), "--set", "data.train_batch_size=8")
+    proc, doc = cli_json(
+        "data", str(write_rows(tmp_path / "t.parquet", rl_rows(5))), "--set", "data.train_batch_size=8"
+    )
     assert proc.returncode == 1 and [f["id"] for f in doc["findings"]] == ["BATCH-013"]
 
 
@@ -102,6 +129,7 @@ def test_kinds_rm_and_sft(tmp_path):
 
 # --- unusable input: one line, exit 2 ---------------------------------------------------------------
 
+
 def test_bad_input_is_one_line_exit_2(tmp_path):
     good = write_rows(tmp_path / "good.parquet", rl_rows(20))
     truncated = tmp_path / "truncated.parquet"
@@ -116,7 +144,9 @@ def test_bad_input_is_one_line_exit_2(tmp_path):
     assert_one_line_exit_2(cli("data", str(tmp_path)), "is a folder")
     assert_one_line_exit_2(cli("data", str(tmp_path / "nope.parquet")), "nope.parquet", "no such file")
     assert_one_line_exit_2(cli("data", "hdfs://nn/train.parquet"), "remote path", "copy the file here")
-    assert_one_line_exit_2(cli("data", str(good), "--tokenizer", str(tmp_path / "no_tok")), "--tokenizer", "no such folder")
+    assert_one_line_exit_2(
+        cli("data", str(good), "--tokenizer", str(tmp_path / "no_tok")), "--tokenizer", "no such folder"
+    )
     assert_one_line_exit_2(cli("data", str(good), "--max-prompt-length", "0"), "--max-prompt-length")
     assert_one_line_exit_2(cli("data", str(good), "--kind", "dpo"), "--kind")
     assert_one_line_exit_2(cli("data", str(good), "--set", "data.train_batch_sz=8"), "did you mean")
@@ -131,18 +161,24 @@ def test_a_real_process_prints_no_traceback(tmp_path):
 
 # --- the alias --------------------------------------------------------------------------------------
 
+
 def test_validate_dataset_alias(tmp_path):
     tok = make_tokenizer(tmp_path / "tok")
     path = str(write_rows(tmp_path / "train.parquet", rl_rows(20)))
-    proc, doc = cli_json("validate-dataset", "--dataset_path", path, "--dataset_type", "rollout", "--tokenizer_name", str(tok))
+    proc, doc = cli_json(
+        "validate-dataset", "--dataset_path", path, "--dataset_type", "rollout", "--tokenizer_name", str(tok)
+    )
     assert proc.returncode == 0 and doc["files"][0]["kind"] == "rl" and doc["files"][0]["length_exact"]
     proc, doc = cli_json("validate-dataset", "--dataset_path", path, "--dataset_type", "rm")
     assert proc.returncode == 1 and {f["id"] for f in doc["findings"]} == {"DATA-006"}
-    assert_one_line_exit_2(cli("validate-dataset", "--dataset_path", path, "--tokenizer_name", "acme/not-cached"),
-                           "not in the Hugging Face cache")
+    assert_one_line_exit_2(
+        cli("validate-dataset", "--dataset_path", path, "--tokenizer_name", "acme/not-cached"),
+        "not in the Hugging Face cache",
+    )
 
 
 # --- data convert -----------------------------------------------------------------------------------
+
 
 def _qa(tmp_path, rows=None):
     rows = rows if rows is not None else [{"q": f"What is {i}+1?", "a": i + 1} for i in range(12)]
@@ -153,8 +189,23 @@ def test_convert_question_answer_file_to_rl(tmp_path):
     import pyarrow.parquet as pq
 
     out = tmp_path / "train.parquet"
-    proc = cli("data", "convert", _qa(tmp_path), "--to", "rl", "--question-key", "q", "--answer-key", "a",
-               "--data-source", "openai/gsm8k", "--out", str(out), "--template", "{question} Answer after ####.")
+    proc = cli(
+        "data",
+        "convert",
+        _qa(tmp_path),
+        "--to",
+        "rl",
+        "--question-key",
+        "q",
+        "--answer-key",
+        "a",
+        "--data-source",
+        "openai/gsm8k",
+        "--out",
+        str(out),
+        "--template",
+        "{question} Answer after ####.",
+    )
     assert proc.returncode == 0 and "wrote 12 rows" in proc.stdout
     first = pq.read_table(out).to_pylist()[0]
     assert first["prompt"] == [{"role": "user", "content": "What is 0+1? Answer after ####."}]
@@ -165,8 +216,23 @@ def test_convert_question_answer_file_to_rl(tmp_path):
 
 def test_convert_with_an_unknown_source_says_a_reward_function_is_needed(tmp_path):
     out = tmp_path / "train.parquet"
-    proc = cli("data", "convert", _qa(tmp_path), "--to", "rl", "--question-key", "q", "--answer-key", "a",
-               "--data-source", "my_quiz", "--out", str(out), "--system", "Be brief.")
+    proc = cli(
+        "data",
+        "convert",
+        _qa(tmp_path),
+        "--to",
+        "rl",
+        "--question-key",
+        "q",
+        "--answer-key",
+        "a",
+        "--data-source",
+        "my_quiz",
+        "--out",
+        str(out),
+        "--system",
+        "Be brief.",
+    )
     assert proc.returncode == 0 and "custom_reward_function" in proc.stdout
     proc, doc = cli_json("data", str(out))
     assert {f["id"] for f in doc["findings"]} == {"ROLE-005"}
@@ -175,14 +241,22 @@ def test_convert_with_an_unknown_source_says_a_reward_function_is_needed(tmp_pat
 def test_convert_bad_input_is_one_line_and_writes_nothing(tmp_path):
     out = tmp_path / "train.parquet"
     base = ["--to", "rl", "--answer-key", "a", "--data-source", "x", "--out", str(out)]
-    assert_one_line_exit_2(cli("data", "convert", _qa(tmp_path), "--question-key", "qq", *base), "--question-key qq", "did you mean 'q'")
-    assert_one_line_exit_2(cli("data", "convert", _qa(tmp_path), "--question-key", "question", *base), "its columns are q, a")
+    assert_one_line_exit_2(
+        cli("data", "convert", _qa(tmp_path), "--question-key", "qq", *base), "--question-key qq", "did you mean 'q'"
+    )
+    assert_one_line_exit_2(
+        cli("data", "convert", _qa(tmp_path), "--question-key", "question", *base), "its columns are q, a"
+    )
     empty = str(write_rows(tmp_path / "e.jsonl", [{"q": "fine", "a": 1}, {"q": " ", "a": 2}]))
     assert_one_line_exit_2(cli("data", "convert", empty, "--question-key", "q", *base), "row 1", "no 'q'")
-    assert_one_line_exit_2(cli("data", "convert", _qa(tmp_path), "--question-key", "q", *base, "--template", "no slot"), "{question}")
+    assert_one_line_exit_2(
+        cli("data", "convert", _qa(tmp_path), "--question-key", "q", *base, "--template", "no slot"), "{question}"
+    )
     assert not out.exists() and not list(tmp_path.glob(".convert-*"))
     out.write_text("keep me")
-    assert_one_line_exit_2(cli("data", "convert", _qa(tmp_path), "--question-key", "q", *base), "already exists", "--force")
+    assert_one_line_exit_2(
+        cli("data", "convert", _qa(tmp_path), "--question-key", "q", *base), "already exists", "--force"
+    )
     assert out.read_text() == "keep me"
     assert_one_line_exit_2(cli("data", "convert", _qa(tmp_path), "--question-key", "q", "--to", "rl"), "--answer-key")
     assert_one_line_exit_2(cli("data", str(out), "--question-key", "q"), "data convert")

@@ -38,6 +38,7 @@ def first_fix(doc, rule_id: str, path: str) -> dict:
 
 # --- check: every class reported completely in one run ----------------------------------------
 
+
 def test_removed_keys_all_reported_with_release_and_fix():
     doc = report("removed_keys_v02_gsm8k.sh")
     assert found(doc) == {
@@ -47,9 +48,12 @@ def test_removed_keys_all_reported_with_release_and_fix():
         ("KEY-001", "trainer.remove_previous_ckpt_in_save"),
     }
     assert first_fix(doc, "KEY-001", "actor_rollout_ref.rollout.val_temperature") == {
-        "actor_rollout_ref.rollout.val_temperature": None, "actor_rollout_ref.rollout.val_kwargs.temperature": 0}
+        "actor_rollout_ref.rollout.val_temperature": None,
+        "actor_rollout_ref.rollout.val_kwargs.temperature": 0,
+    }
     assert first_fix(doc, "KEY-001", "actor_rollout_ref.actor.fsdp_config.grad_offload") == {
-        "actor_rollout_ref.actor.fsdp_config.grad_offload": None}
+        "actor_rollout_ref.actor.fsdp_config.grad_offload": None
+    }
     grad = next(f for f in doc["findings"] if f["paths"] == ["actor_rollout_ref.actor.fsdp_config.grad_offload"])
     assert "removed in verl 0.3.0" in grad["message"]
 
@@ -66,13 +70,22 @@ def test_moved_reward_keys_each_get_their_new_home():
         ("KEY-003", "custom_reward_function.name"),
     }
     assert first_fix(doc, "KEY-003", "reward_model.model.path") == {
-        "reward_model.model.path": None, "reward.reward_model.model_path": "Skywork/Skywork-Reward-V2-Qwen3-0.6B"}
+        "reward_model.model.path": None,
+        "reward.reward_model.model_path": "Skywork/Skywork-Reward-V2-Qwen3-0.6B",
+    }
     assert first_fix(doc, "KEY-003", "reward_model.reward_manager") == {
-        "reward_model.reward_manager": None, "reward.reward_manager.name": "naive"}
+        "reward_model.reward_manager": None,
+        "reward.reward_manager.name": "naive",
+    }
     assert first_fix(doc, "KEY-003", "reward_model.enable") == {
-        "reward_model.enable": None, "reward.reward_model.enable": True, "reward.reward_model.rollout.name": "vllm"}
+        "reward_model.enable": None,
+        "reward.reward_model.enable": True,
+        "reward.reward_model.rollout.name": "vllm",
+    }
     assert first_fix(doc, "KEY-001", "critic.model.fsdp_config.param_offload") == {
-        "critic.model.fsdp_config.param_offload": None, "critic.fsdp.param_offload": False}
+        "critic.model.fsdp_config.param_offload": None,
+        "critic.fsdp.param_offload": False,
+    }
 
 
 def test_fork_keys_are_called_fork_keys_not_typos():
@@ -120,15 +133,15 @@ def test_foreign_config_name_is_one_finding():
 
 
 TEN = {
-    ("KEY-001", "actor_rollout_ref.actor.ppo_epoch"),             # a typo, with the real key
+    ("KEY-001", "actor_rollout_ref.actor.ppo_epoch"),  # a typo, with the real key
     ("KEY-001", "actor_rollout_ref.actor.fsdp_config.grad_offload"),  # removed in 0.3.0
-    ("KEY-001", "ray_init.num_cpus"),                              # moved in 0.6.0
-    ("KEY-001", "trainer.val_generations_to_log_to_wandb"),        # renamed in 0.4.0
-    ("KEY-003", "custom_reward_function.path"),                    # moved under reward.* in 0.7.1
-    ("SCRIPT-002", "trainer.nnodes"),                              # a missing backslash
-    ("SCRIPT-003", "trainer.default_local_dir"),                   # an empty value
+    ("KEY-001", "ray_init.num_cpus"),  # moved in 0.6.0
+    ("KEY-001", "trainer.val_generations_to_log_to_wandb"),  # renamed in 0.4.0
+    ("KEY-003", "custom_reward_function.path"),  # moved under reward.* in 0.7.1
+    ("SCRIPT-002", "trainer.nnodes"),  # a missing backslash
+    ("SCRIPT-003", "trainer.default_local_dir"),  # an empty value
     ("SCRIPT-004", "actor_rollout_ref.rollout.gpu_memory_utilization"),  # the same key twice
-    ("SCRIPT-005", "trainer.val_before_train"),                    # + on a key verl has
+    ("SCRIPT-005", "trainer.val_before_train"),  # + on a key verl has
     ("SCRIPT-006", "actor_rollout_ref.actor.entropy_coeff_schedule"),  # a fork's key without +
 }
 
@@ -140,6 +153,7 @@ def test_ten_problems_in_one_report():
 
 
 # --- new --from-script: a verl 0.9.1 config, and RUN.md lists every change ---------------------
+
 
 @pytest.mark.parametrize("name", SCRIPTS)
 def test_import_writes_only_keys_of_verl_0_9_1_and_lists_every_change(name, tmp_path):
@@ -201,8 +215,17 @@ def test_import_of_ten_problems_repairs_renames_and_drops(tmp_path):
 
 
 def test_set_flags_apply_over_the_imported_script(tmp_path):
-    proc = cli("new", "--from-script", str(OLD / "ten_problems.sh"), "--set", "actor_rollout_ref.actor.ppo_epochs=2",
-               "--set", "trainer.total_epochs=3", "--out", str(tmp_path))
+    proc = cli(
+        "new",
+        "--from-script",
+        str(OLD / "ten_problems.sh"),
+        "--set",
+        "actor_rollout_ref.actor.ppo_epochs=2",
+        "--set",
+        "trainer.total_epochs=3",
+        "--out",
+        str(tmp_path),
+    )
     assert proc.returncode == 0, proc.stdout
     config = yaml.safe_load((tmp_path / "config.yaml").read_text())
     assert config["trainer"]["total_epochs"] == 3 and config["actor_rollout_ref"]["actor"]["ppo_epochs"] == 2

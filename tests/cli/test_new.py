@@ -19,8 +19,18 @@ def test_presets_json_lists_every_preset_with_its_shape():
     proc = cli("presets", "--format", "json")
     listed = json.loads(proc.stdout)
     assert proc.returncode == 0
-    assert {p["name"] for p in listed} == set(PRESETS) >= {"workshop-0.5b-1gpu", "grpo-8b-1x8", "ppo-critic-8b-1x8",
-                                                          "grpo-megatron-tp2pp2-1x8", "grpo-7b-2x8", "grpo-lora-8b-2gpu"}
+    assert (
+        {p["name"] for p in listed}
+        == set(PRESETS)
+        >= {
+            "workshop-0.5b-1gpu",
+            "grpo-8b-1x8",
+            "ppo-critic-8b-1x8",
+            "grpo-megatron-tp2pp2-1x8",
+            "grpo-7b-2x8",
+            "grpo-lora-8b-2gpu",
+        }
+    )
     shapes = {p["name"]: (p["nnodes"], p["n_gpus_per_node"]) for p in listed}
     assert shapes["grpo-7b-2x8"] == (2, 8) and shapes["workshop-0.5b-1gpu"] == (1, 1)
 
@@ -41,7 +51,9 @@ def test_new_writes_every_artefact_with_only_real_keys(preset, tmp_path):
 
 def test_answers_file_replays_to_the_same_config(tmp_path):
     first, second = tmp_path / "a", tmp_path / "b"
-    assert cli("new", "--preset", "grpo-8b-1x8", "--set", "data.train_batch_size=512", "--out", str(first)).returncode == 0
+    assert (
+        cli("new", "--preset", "grpo-8b-1x8", "--set", "data.train_batch_size=512", "--out", str(first)).returncode == 0
+    )
     assert cli("new", "--answers", str(first / "answers.yaml"), "--out", str(second)).returncode == 0
     assert yaml.safe_load((first / "config.yaml").read_text()) == yaml.safe_load((second / "config.yaml").read_text())
     assert (first / "answers.yaml").read_text() == (second / "answers.yaml").read_text()
@@ -49,15 +61,24 @@ def test_answers_file_replays_to_the_same_config(tmp_path):
 
 def test_errors_write_nothing_and_exit_1(tmp_path):
     out = tmp_path / "out"
-    proc, doc = cli_json("new", "--preset", "grpo-8b-1x8", "--set", "actor_rollout_ref.actor.ppo_mini_batch_size=2048", "--out", str(out))
+    proc, doc = cli_json(
+        "new", "--preset", "grpo-8b-1x8", "--set", "actor_rollout_ref.actor.ppo_mini_batch_size=2048", "--out", str(out)
+    )
     assert proc.returncode == 1 and doc["verdict"] == "fail" and doc["written"] == []
     assert "BATCH-002" in {f["id"] for f in doc["findings"]}
     assert not out.exists()
 
 
 def test_set_takes_launch_script_spelling_and_fix_keys_are_verl_keys(tmp_path):
-    proc, doc = cli_json("new", "--preset", "workshop-0.5b-1gpu", "--set", "+actor_rollout_ref.rollout.tensor_model_parallel_size=2",
-                         "--out", str(tmp_path))
+    proc, doc = cli_json(
+        "new",
+        "--preset",
+        "workshop-0.5b-1gpu",
+        "--set",
+        "+actor_rollout_ref.rollout.tensor_model_parallel_size=2",
+        "--out",
+        str(tmp_path),
+    )
     assert proc.returncode == 1
     place = next(f for f in doc["findings"] if f["id"] == "PLACE-001")
     assert place["fixes"][0]["set"] == {"actor_rollout_ref.rollout.tensor_model_parallel_size": 1}

@@ -7,6 +7,7 @@ or session of the machine is touched, and only this head's process session is st
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -62,9 +63,23 @@ def ray_head(tmp_path_factory):
     for name in ("RAY_ADDRESS", "RAY_AUTH_TOKEN_PATH", "CUDA_VISIBLE_DEVICES"):
         env.pop(name, None)
     log = home / "head.log"
-    cmd = [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--node-ip-address=127.0.0.1", f"--port={port}",
-           "--num-cpus=13", "--num-gpus=4", "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={temp_dir}",
-           f"--ray-client-server-port={_free_port()}", f"--dashboard-agent-listen-port={_free_port()}", "--block"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "ray.scripts.scripts",
+        "start",
+        "--head",
+        "--node-ip-address=127.0.0.1",
+        f"--port={port}",
+        "--num-cpus=13",
+        "--num-gpus=4",
+        "--include-dashboard=false",
+        "--disable-usage-stats",
+        f"--temp-dir={temp_dir}",
+        f"--ray-client-server-port={_free_port()}",
+        f"--dashboard-agent-listen-port={_free_port()}",
+        "--block",
+    ]
     with open(log, "w") as out:
         proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, cwd=home)
     try:
@@ -76,15 +91,11 @@ def ray_head(tmp_path_factory):
         yield Head(f"127.0.0.1:{port}", token, home)
     finally:
         proc.send_signal(signal.SIGTERM)  # `ray start --block` stops its own processes on SIGTERM
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            pass
         for pid in _session_pids(proc.pid):
-            try:
+            with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
         subprocess.run(["rm", "-rf", temp_dir], check=False)
 
 
@@ -113,15 +124,31 @@ def configs(tmp_path_factory):
 
 
 def test_a_matching_config_passes(ray_head, configs, monkeypatch):
-    proc, _ = preflight(monkeypatch, ray_head, "--address", ray_head.address, "--config", str(configs / "fits" / "config.yaml"),
-                        token=ray_head.token)
+    proc, _ = preflight(
+        monkeypatch,
+        ray_head,
+        "--address",
+        ray_head.address,
+        "--config",
+        str(configs / "fits" / "config.yaml"),
+        token=ray_head.token,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 node(s) alive; GPUs per node: 4; CPUs per node: 13" in proc.stdout and "verdict: pass" in proc.stdout
 
 
 def test_a_config_asking_for_more_gpus_fails_with_place_007(ray_head, configs, monkeypatch):
-    proc, _ = preflight(monkeypatch, ray_head, "--address", ray_head.address, "--config", str(configs / "eight" / "config.yaml"),
-                        "--format", "json", token=ray_head.token)
+    proc, _ = preflight(
+        monkeypatch,
+        ray_head,
+        "--address",
+        ray_head.address,
+        "--config",
+        str(configs / "eight" / "config.yaml"),
+        "--format",
+        "json",
+        token=ray_head.token,
+    )
     doc = json.loads(proc.stdout)
     assert proc.returncode == 1 and doc["verdict"] == "fail"
     place = [f for f in doc["findings"] if f["id"] == "PLACE-007"]
@@ -140,8 +167,12 @@ def test_a_driver_without_the_token_or_with_another_is_told_how_to_fix_it(ray_he
 
 
 def test_ray_address_and_the_drivers_visible_devices_come_from_the_environment(ray_head, monkeypatch):
-    proc, _ = preflight(monkeypatch, ray_head, token=ray_head.token,
-                        extra_env={"RAY_ADDRESS": ray_head.address, "CUDA_VISIBLE_DEVICES": "0,1"})
+    proc, _ = preflight(
+        monkeypatch,
+        ray_head,
+        token=ray_head.token,
+        extra_env={"RAY_ADDRESS": ray_head.address, "CUDA_VISIBLE_DEVICES": "0,1"},
+    )
     assert proc.returncode == 1 and f"cluster {ray_head.address}" in proc.stdout
     assert "DEPLOY-001" in proc.stdout and "CUDA_VISIBLE_DEVICES=0,1" in proc.stdout
 
@@ -149,7 +180,11 @@ def test_ray_address_and_the_drivers_visible_devices_come_from_the_environment(r
 def test_a_dead_address_fails_fast_with_one_line(ray_head, monkeypatch):
     proc, took = preflight(monkeypatch, ray_head, "--address", f"127.0.0.1:{_free_port()}")
     assert proc.returncode == 1 and took < 15
-    assert len(proc.stdout.strip().splitlines()) == 1 and "DEPLOY-013" in proc.stdout and "nothing answers at" in proc.stdout
+    assert (
+        len(proc.stdout.strip().splitlines()) == 1
+        and "DEPLOY-013" in proc.stdout
+        and "nothing answers at" in proc.stdout
+    )
 
 
 def test_address_forms_are_checked_before_connecting(ray_head, monkeypatch):

@@ -32,7 +32,10 @@ def verl_python() -> str:
     try:
         probe = subprocess.run(
             [path, "-c", "import verl; print(verl.__version__)"],
-            check=False, capture_output=True, text=True, timeout=300,
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
     except OSError as exc:
         pytest.skip(f"VERL_PYTHON={path} cannot run ({exc}): {CI_HINT}")
@@ -96,7 +99,12 @@ def run_wizard() -> Callable[..., subprocess.CompletedProcess]:
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run(
             [sys.executable, "-m", "wizard", *args],
-            check=False, capture_output=True, text=True, cwd=REPO_ROOT, env=env, timeout=300,
+            check=False,
+            capture_output=True,
+            text=True,
+            cwd=REPO_ROOT,
+            env=env,
+            timeout=300,
         )
 
     return run

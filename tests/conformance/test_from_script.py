@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -66,7 +65,9 @@ def verdicts(run_wizard, start_harness, tmp_path_factory):
         out = root / "imported" / name
         made = run_wizard("new", "--from-script", str(OLD / f"{name}.sh"), "--out", str(out))
         if made.returncode != 0 or not (out / "config.yaml").is_file():
-            problems.append(f"{name}: wizard new --from-script exited {made.returncode}:\n{made.stdout[-3000:]}{made.stderr[-2000:]}")
+            problems.append(
+                f"{name}: wizard new --from-script exited {made.returncode}:\n{made.stdout[-3000:]}{made.stderr[-2000:]}"
+            )
         else:
             imported[name] = out
     results = start_harness(list(imported.values())).result() if imported else {}

@@ -73,6 +73,7 @@ reward:
 trainer: {n_gpus_per_node: 8, nnodes: 1}
 """
 
+
 class Broken(NamedTuple):
     """A deliberately broken config and what verl and our rules must say about it."""
 
@@ -86,7 +87,11 @@ class Broken(NamedTuple):
 
 
 BROKEN = [
-    Broken("batch-not-divisible-by-gpus", ("BATCH-001",), False, """
+    Broken(
+        "batch-not-divisible-by-gpus",
+        ("BATCH-001",),
+        False,
+        """
 algorithm: {adv_estimator: grpo}
 data: {train_batch_size: 60}
 actor_rollout_ref:
@@ -94,8 +99,14 @@ actor_rollout_ref:
   actor: {ppo_mini_batch_size: 15, ppo_micro_batch_size_per_gpu: 2}
   rollout: {name: vllm, n: 5, log_prob_micro_batch_size_per_gpu: 4}
 trainer: {n_gpus_per_node: 8, nnodes: 1}
-""", "must be divisible by minimal possible batch size"),
-    Broken("mini-batch-over-train-batch", ("BATCH-002",), False, """
+""",
+        "must be divisible by minimal possible batch size",
+    ),
+    Broken(
+        "mini-batch-over-train-batch",
+        ("BATCH-002",),
+        False,
+        """
 algorithm: {adv_estimator: grpo}
 data: {train_batch_size: 16}
 actor_rollout_ref:
@@ -103,8 +114,14 @@ actor_rollout_ref:
   actor: {ppo_mini_batch_size: 32, ppo_micro_batch_size_per_gpu: 2}
   rollout: {name: vllm, n: 4, log_prob_micro_batch_size_per_gpu: 4}
 trainer: {n_gpus_per_node: 8, nnodes: 1}
-""", "must be >= actor.ppo_mini_batch_size"),
-    Broken("no-micro-batch", ("BATCH-006",), False, """
+""",
+        "must be >= actor.ppo_mini_batch_size",
+    ),
+    Broken(
+        "no-micro-batch",
+        ("BATCH-006",),
+        False,
+        """
 algorithm: {adv_estimator: grpo}
 data: {train_batch_size: 64}
 actor_rollout_ref:
@@ -112,8 +129,14 @@ actor_rollout_ref:
   actor: {ppo_mini_batch_size: 16, use_dynamic_bsz: false}
   rollout: {name: vllm, n: 4, log_prob_micro_batch_size_per_gpu: 4}
 trainer: {n_gpus_per_node: 8, nnodes: 1}
-""", "Please set at least one of 'actor.ppo_micro_batch_size'"),
-    Broken("missing-rollout-name", ("KEY-002",), False, """
+""",
+        "Please set at least one of 'actor.ppo_micro_batch_size'",
+    ),
+    Broken(
+        "missing-rollout-name",
+        ("KEY-002",),
+        False,
+        """
 algorithm: {adv_estimator: grpo}
 data: {train_batch_size: 64}
 actor_rollout_ref:
@@ -121,8 +144,14 @@ actor_rollout_ref:
   actor: {ppo_mini_batch_size: 16, ppo_micro_batch_size_per_gpu: 2}
   rollout: {n: 4, log_prob_micro_batch_size_per_gpu: 4}
 trainer: {n_gpus_per_node: 8, nnodes: 1}
-""", "Missing mandatory value: actor_rollout_ref.rollout.name"),
-    Broken("invalid-loss-agg-mode", ("KEY-004",), False, """
+""",
+        "Missing mandatory value: actor_rollout_ref.rollout.name",
+    ),
+    Broken(
+        "invalid-loss-agg-mode",
+        ("KEY-004",),
+        False,
+        """
 algorithm: {adv_estimator: grpo}
 data: {train_batch_size: 64}
 actor_rollout_ref:
@@ -130,8 +159,14 @@ actor_rollout_ref:
   actor: {ppo_mini_batch_size: 16, ppo_micro_batch_size_per_gpu: 2, loss_agg_mode: token-average}
   rollout: {name: vllm, n: 4, log_prob_micro_batch_size_per_gpu: 4}
 trainer: {n_gpus_per_node: 8, nnodes: 1}
-""", "Invalid loss_agg_mode"),
-    Broken("ulysses-without-remove-padding", ("PLACE-006",), False, """
+""",
+        "Invalid loss_agg_mode",
+    ),
+    Broken(
+        "ulysses-without-remove-padding",
+        ("PLACE-006",),
+        False,
+        """
 algorithm: {adv_estimator: grpo}
 data: {train_batch_size: 64}
 actor_rollout_ref:
@@ -139,8 +174,14 @@ actor_rollout_ref:
   actor: {ppo_mini_batch_size: 16, ppo_micro_batch_size_per_gpu: 2, ulysses_sequence_parallel_size: 2}
   rollout: {name: vllm, n: 4, log_prob_micro_batch_size_per_gpu: 4}
 trainer: {n_gpus_per_node: 8, nnodes: 1}
-""", "you must enable `use_remove_padding`"),
-    Broken("megatron-tp3-on-8-gpus", ("PLACE-004",), True, """
+""",
+        "you must enable `use_remove_padding`",
+    ),
+    Broken(
+        "megatron-tp3-on-8-gpus",
+        ("PLACE-004",),
+        True,
+        """
 algorithm: {adv_estimator: grpo}
 data: {train_batch_size: 64}
 actor_rollout_ref:
@@ -151,8 +192,14 @@ actor_rollout_ref:
     megatron: {tensor_model_parallel_size: 3}
   rollout: {name: vllm, n: 4, log_prob_micro_batch_size_per_gpu: 4}
 trainer: {n_gpus_per_node: 8, nnodes: 1}
-""", "must be divisible by model_parallel_size (3)"),
-    Broken("val-do-sample-at-temperature-0", ("KEY-005",), False, """
+""",
+        "must be divisible by model_parallel_size (3)",
+    ),
+    Broken(
+        "val-do-sample-at-temperature-0",
+        ("KEY-005",),
+        False,
+        """
 algorithm: {adv_estimator: grpo}
 data: {train_batch_size: 64}
 actor_rollout_ref:
@@ -165,9 +212,15 @@ actor_rollout_ref:
     log_prob_micro_batch_size_per_gpu: 4
     val_kwargs: {do_sample: true, temperature: 0.6}
 trainer: {n_gpus_per_node: 8, nnodes: 1}
-""", "validation gen temperature should be greater than 0"),
+""",
+        "validation gen temperature should be greater than 0",
+    ),
     # DESIGN's BATCH-006 covers a missing micro size for every role, the critic included.
-    Broken("gae-critic-without-micro-batch", ("BATCH-006",), False, """
+    Broken(
+        "gae-critic-without-micro-batch",
+        ("BATCH-006",),
+        False,
+        """
 algorithm: {adv_estimator: gae}
 data: {train_batch_size: 64}
 actor_rollout_ref:
@@ -177,7 +230,10 @@ actor_rollout_ref:
 critic:
   model: {path: Qwen/Qwen2.5-0.5B-Instruct}
 trainer: {n_gpus_per_node: 8, nnodes: 1}
-""", "[critic] Please set at least one of", path_prefix="critic."),
+""",
+        "[critic] Please set at least one of",
+        path_prefix="critic.",
+    ),
 ]
 BROKEN_IDS = [b.case for b in BROKEN]
 
@@ -261,6 +317,7 @@ def verdicts(run_wizard, start_harness, broken_dirs, tmp_path_factory) -> Verdic
 
 # --- (1) every preset the wizard ships is accepted by verl -------------------------------------
 
+
 def test_every_preset_is_accepted_by_verl(verdicts):
     """Each preset's config.yaml passes compose, validate_config and the dataclass conversions."""
     assert not verdicts.preset_problems, "\n".join(verdicts.preset_problems)
@@ -269,10 +326,12 @@ def test_every_preset_is_accepted_by_verl(verdicts):
             warnings.warn(f"preset {name}: verl checks not run here: {verdict['skipped']}", stacklevel=1)
     rejected = {name: v for name, v in verdicts.presets.items() if not v["ok"]}
     assert not rejected, "verl rejects presets:\n" + "\n".join(
-        f"  {name}: {describe(v)}" for name, v in sorted(rejected.items()))
+        f"  {name}: {describe(v)}" for name, v in sorted(rejected.items())
+    )
 
 
 # --- (2) deliberately broken configs: verl rejects them, and our rules say why -----------------
+
 
 @pytest.mark.parametrize("broken", BROKEN, ids=BROKEN_IDS)
 def test_verl_rejects_broken_config(verdicts, broken):
@@ -282,10 +341,13 @@ def test_verl_rejects_broken_config(verdicts, broken):
     assert broken.error in verdict["error"], f"verl rejected it for another reason: {describe(verdict)}"
 
 
-@pytest.mark.parametrize("broken", [
-    pytest.param(b, id=b.case, marks=[pytest.mark.xfail(reason=b.xfail, strict=False)] if b.xfail else [])
-    for b in BROKEN
-])
+@pytest.mark.parametrize(
+    "broken",
+    [
+        pytest.param(b, id=b.case, marks=[pytest.mark.xfail(reason=b.xfail, strict=False)] if b.xfail else [])
+        for b in BROKEN
+    ],
+)
 def test_wizard_check_flags_broken_config(run_wizard, broken_dirs, broken):
     """``wizard check`` exits 1 with verdict fail and the matching rule id."""
     proc = run_wizard("check", str(broken_dirs[broken.case] / "config.yaml"), "--format", "json")
@@ -293,12 +355,16 @@ def test_wizard_check_flags_broken_config(run_wizard, broken_dirs, broken):
     report = json.loads(proc.stdout)
     ids = [f["id"] for f in report["findings"]]
     assert report["verdict"] == "fail", f"verdict {report['verdict']!r}, findings {ids}"
-    flagged = [f for f in report["findings"] if f["id"] in broken.rules
-               and any(p.startswith(broken.path_prefix) for p in f.get("paths", []) or [""])]
+    flagged = [
+        f
+        for f in report["findings"]
+        if f["id"] in broken.rules and any(p.startswith(broken.path_prefix) for p in f.get("paths", []) or [""])
+    ]
     assert flagged, f"none of {broken.rules} (on {broken.path_prefix or 'any key'}) among the findings {ids}"
 
 
 # --- (3) the harness on hand-written configs, independent of the wizard ------------------------
+
 
 def test_harness_accepts_known_good_grpo(verdicts):
     """A plain FSDP GRPO config with KL loss (so a ref) is accepted."""

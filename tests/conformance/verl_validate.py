@@ -267,12 +267,12 @@ def check_dir(config_dir: Path, overrides: list[str], models: dict[str, str]) ->
     try:
         cfg = compose(config_dir, overrides)
         point_models_at(cfg, models)
-    except Exception as exc:  # noqa: BLE001 - any failure is verl's verdict on the config
+    except Exception as exc:
         return {**result, "ok": False, "stage": "compose", "error": first_line(exc)}
     skipped = []
     try:
         run_validate(cfg)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         # The LoRA rank check is validate_config's last statement: everything before it passed.
         if not (in_vllm_lora_check(exc) and missing_engine(exc) == "vllm"):
             return {**result, "ok": False, "stage": "validate", "error": first_line(exc)}
@@ -281,12 +281,12 @@ def check_dir(config_dir: Path, overrides: list[str], models: dict[str, str]) ->
     runner_cfg = copy.deepcopy(cfg)
     try:
         steps = conversions(runner_cfg)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         return {**result, "ok": False, "stage": "dataclass", "part": "setup", "error": first_line(exc)}
     for name, step in steps:
         try:
             step()
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             module = missing_engine(exc)
             if module is not None:
                 skipped.append(f"{name} (needs {module})")
@@ -303,10 +303,19 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     """Parse the command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("config_dirs", nargs="+", type=Path, help="directories holding a config.yaml")
-    parser.add_argument("--override", action="append", default=[], metavar="K=V",
-                        help="a Hydra command-line override, applied to every config (repeatable)")
-    parser.add_argument("--models-dir", type=Path, default=None,
-                        help="where the tiny local models are created (default: a temporary dir)")
+    parser.add_argument(
+        "--override",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help="a Hydra command-line override, applied to every config (repeatable)",
+    )
+    parser.add_argument(
+        "--models-dir",
+        type=Path,
+        default=None,
+        help="where the tiny local models are created (default: a temporary dir)",
+    )
     return parser.parse_args(argv)
 
 

@@ -52,11 +52,14 @@ def test_a_batch_edit_reads_nothing_again(tmp_path, counted):
     assert counted == before
 
 
-@pytest.mark.parametrize("address, value, inspector", [
-    ("data.prompt_key", "question", "inspect_data"),
-    ("actor_rollout_ref.model.path", "Qwen/Qwen2.5-0.5B-Instruct", "inspect_models"),
-    ("actor_rollout_ref.model.path", "Qwen/Qwen2.5-0.5B-Instruct", "inspect_data"),  # its tokenizer counts lengths
-])
+@pytest.mark.parametrize(
+    "address, value, inspector",
+    [
+        ("data.prompt_key", "question", "inspect_data"),
+        ("actor_rollout_ref.model.path", "Qwen/Qwen2.5-0.5B-Instruct", "inspect_models"),
+        ("actor_rollout_ref.model.path", "Qwen/Qwen2.5-0.5B-Instruct", "inspect_data"),  # its tokenizer counts lengths
+    ],
+)
 def test_an_edit_to_what_a_read_depends_on_reads_again(tmp_path, counted, address, value, inspector):
     session = session_on(tmp_path)
     before = counted[inspector]

@@ -9,11 +9,13 @@ from wizard.errors import UsageError
 
 
 def test_later_layers_win_and_remember_their_layer():
-    la = build([
-        ("preset", {"data.train_batch_size": 64, "actor_rollout_ref.rollout.n": 4}),
-        ("answers file", {"batch.rollout_n": 8}),
-        ("--set", {"data.train_batch_size": 128}),
-    ])
+    la = build(
+        [
+            ("preset", {"data.train_batch_size": 64, "actor_rollout_ref.rollout.n": 4}),
+            ("answers file", {"batch.rollout_n": 8}),
+            ("--set", {"data.train_batch_size": 128}),
+        ]
+    )
     assert la.answers.batch.train_batch_size == 128
     assert la.answers.batch.rollout_n == 8
     assert la.source_of("data.train_batch_size") == "--set"
@@ -31,8 +33,15 @@ def test_edit_layer_and_removal():
     assert la.answers.batch.train_batch_size == 64  # the original is untouched
 
 
-@pytest.mark.parametrize("value, words", [(-1, "greater than or equal to 1"), (0, "greater than or equal to 1"),
-                                          ("many", "valid integer"), (10**30, "less than or equal")])
+@pytest.mark.parametrize(
+    "value, words",
+    [
+        (-1, "greater than or equal to 1"),
+        (0, "greater than or equal to 1"),
+        ("many", "valid integer"),
+        (10**30, "less than or equal"),
+    ],
+)
 def test_bad_values_are_one_line_naming_the_verl_key(value, words):
     with pytest.raises(UsageError) as err:
         build([("x", {"data.train_batch_size": value})])
@@ -55,10 +64,24 @@ def test_list_where_a_mapping_belongs():
 
 
 def test_answers_doc_round_trips():
-    la = build([("preset", {"data.train_batch_size": 64, "actor_rollout_ref.rollout.name": "vllm",
-                            "actor_rollout_ref.actor.clip_ratio_high": 0.28})])
+    la = build(
+        [
+            (
+                "preset",
+                {
+                    "data.train_batch_size": 64,
+                    "actor_rollout_ref.rollout.name": "vllm",
+                    "actor_rollout_ref.actor.clip_ratio_high": 0.28,
+                },
+            )
+        ]
+    )
     doc = to_answers_doc(la.answers)
-    assert doc == {"batch": {"train_batch_size": 64}, "rollout": {"name": "vllm"}, "extra": {"actor_rollout_ref.actor.clip_ratio_high": 0.28}}
+    assert doc == {
+        "batch": {"train_batch_size": 64},
+        "rollout": {"name": "vllm"},
+        "extra": {"actor_rollout_ref.actor.clip_ratio_high": 0.28},
+    }
     assert build([("again", flatten_answers_doc(doc, "x"))]).answers == la.answers
 
 

@@ -10,7 +10,16 @@ from pathlib import Path
 import pytest
 
 from wizard.core.layers import build
-from wizard.core.memory import (GIB, Part, engine_parts, estimate_memory, forward_parts, memory_parts, resident_parts, train_parts)
+from wizard.core.memory import (
+    GIB,
+    Part,
+    engine_parts,
+    estimate_memory,
+    forward_parts,
+    memory_parts,
+    resident_parts,
+    train_parts,
+)
 from wizard.core.model_facts import from_catalogue
 from wizard.core.plan import build_plan
 from wizard.core.presets import load_preset
@@ -33,8 +42,11 @@ def estimate_case(case) -> float:
     """The estimate for one measured case, from the catalogue's numbers (with the case's config overrides)."""
     f = from_catalogue(case["model"])
     over = case.get("config_overrides") or {}
-    f = dataclasses.replace(f, num_layers=over.get("num_hidden_layers", f.num_layers),
-                            tie_word_embeddings=over.get("tie_word_embeddings", f.tie_word_embeddings))
+    f = dataclasses.replace(
+        f,
+        num_layers=over.get("num_hidden_layers", f.num_layers),
+        tie_word_embeddings=over.get("tie_word_embeddings", f.tie_word_embeddings),
+    )
     head = "value" if case["role"] == "critic" else "lm"
     if case["mode"] == "train":
         parts = train_parts(f, case["tokens"], shards=1, checkpointing=case["gradient_checkpointing"], head=head)
@@ -58,7 +70,9 @@ def test_the_fixture_covers_three_sizes_and_two_settings():
 def test_estimate_within_15_percent_of_the_measured_peak(case):
     measured = case["peak_reserved_gib"]
     estimate = estimate_case(case)
-    assert abs(estimate - measured) <= TOLERANCE * measured, f"{case['case']}: estimate {estimate:.2f} GiB, measured {measured:.2f} GiB"
+    assert abs(estimate - measured) <= TOLERANCE * measured, (
+        f"{case['case']}: estimate {estimate:.2f} GiB, measured {measured:.2f} GiB"
+    )
 
 
 def test_the_tolerance_check_can_fail():
@@ -68,8 +82,13 @@ def test_the_tolerance_check_can_fail():
 
 def test_readme_calibration_table_is_current():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    rows = {m.group(1): (float(m.group(2)), float(m.group(3))) for m in re.finditer(r"^\| `([\w.-]+)` \|[^|]*\|[^|]*\| ([\d.]+) \| ([\d.]+) \|", readme, re.M)}
-    assert set(rows) == {c["case"] for c in CASES}, "update the README's calibration table (python benchmarks/calibrate_memory.py --table)"
+    rows = {
+        m.group(1): (float(m.group(2)), float(m.group(3)))
+        for m in re.finditer(r"^\| `([\w.-]+)` \|[^|]*\|[^|]*\| ([\d.]+) \| ([\d.]+) \|", readme, re.M)
+    }
+    assert set(rows) == {c["case"] for c in CASES}, (
+        "update the README's calibration table (python benchmarks/calibrate_memory.py --table)"
+    )
     for case in CASES:
         estimate, measured = rows[case["case"]]
         assert measured == pytest.approx(case["peak_reserved_gib"], abs=0.01)
@@ -93,7 +112,9 @@ def test_model_states_are_16_bytes_per_parameter_over_the_shards():
     one, eight = train_parts(Q8, 1024, shards=1), train_parts(Q8, 1024, shards=8)
     for label in ("weights (", "gradients (", "optimizer ("):
         assert by_label(one, label) == pytest.approx(8 * by_label(eight, label))
-    assert by_label(one, "weights (") + by_label(one, "gradients (") + by_label(one, "optimizer (") == pytest.approx(16 * Q8.param_count())
+    assert by_label(one, "weights (") + by_label(one, "gradients (") + by_label(one, "optimizer (") == pytest.approx(
+        16 * Q8.param_count()
+    )
 
 
 def test_checkpointing_and_fewer_tokens_lower_the_update():
@@ -103,7 +124,9 @@ def test_checkpointing_and_fewer_tokens_lower_the_update():
 
 def test_lora_trains_adapters_only():
     full, lora = train_parts(Q8, 4096, 8), train_parts(Q8, 4096, 8, lora_rank=64)
-    assert by_label(lora, "optimizer (") < by_label(full, "optimizer (") / 20  # rank 64 on every linear: ~2% of the weights
+    assert (
+        by_label(lora, "optimizer (") < by_label(full, "optimizer (") / 20
+    )  # rank 64 on every linear: ~2% of the weights
     assert by_label(lora, "weights (") == by_label(full, "weights (")
 
 
@@ -158,7 +181,9 @@ def test_critic_and_megatron_plans():
     assert "critic update" in [p.name for p in estimate_memory(answers, plan, models, 81559).phases]
     answers, plan, models = plan_of("grpo-megatron-tp2pp2-1x8")
     update = estimate_memory(answers, plan, models, 81559).phases[0]
-    assert update.name == "actor update" and not any(p.measured for p in update.parts if p.label.startswith("optimizer"))
+    assert update.name == "actor update" and not any(
+        p.measured for p in update.parts if p.label.startswith("optimizer")
+    )
 
 
 def test_no_model_numbers_no_phases_and_no_gpu_no_engine_phase():

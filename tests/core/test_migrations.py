@@ -22,6 +22,7 @@ def _load_script():
 
 # --- the committed table ---------------------------------------------------------------------
 
+
 def test_table_covers_every_release_from_0_2_to_0_9_1_read_from_the_wheels():
     table = migrations.history()
     assert table["versions"][0] == "0.2.0" and table["versions"][-1] == "0.9.1"
@@ -49,26 +50,39 @@ def test_defaults_per_release():
 
 # --- what became of a key: at least five known moves and removals -----------------------------
 
-@pytest.mark.parametrize("key, kind, target, version", [
-    ("actor_rollout_ref.actor.fsdp_config.grad_offload", "removed", None, "0.3.0"),
-    ("trainer.remove_previous_ckpt_in_save", "removed", None, "0.3.0"),
-    ("actor_rollout_ref.rollout.use_fire_sampling", "removed", None, "0.5.0"),
-    ("reward_model.micro_batch_size_per_gpu", "removed", None, "0.7.1"),
-    ("reward_model.enable", "moved", "reward.reward_model.enable", "0.7.1"),
-    ("custom_reward_function.path", "moved", "reward.custom_reward_function.path", "0.7.1"),
-    ("reward_model.sandbox_fusion.url", "moved", "reward.sandbox_fusion.url", "0.7.1"),
-    ("ray_init.num_cpus", "moved", "ray_kwargs.ray_init.num_cpus", "0.6.0"),
-    ("critic.model.fsdp_config.param_offload", "moved", "critic.fsdp.param_offload", "0.8.0"),
-    ("algorithm.rollout_is_threshold", "moved", "algorithm.rollout_correction.rollout_is_threshold", "0.6.1"),
-    ("actor_rollout_ref.rollout.update_weights_bucket_megabytes", "moved",
-     "actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes", "0.7.1"),
-    # from renames.yaml: the leaf changed, so the table alone cannot say
-    ("actor_rollout_ref.rollout.val_temperature", "renamed", "actor_rollout_ref.rollout.val_kwargs.temperature", "0.3.0"),
-    ("reward_model.model.path", "renamed", "reward.reward_model.model_path", "0.7.1"),
-    ("trainer.val_generations_to_log_to_wandb", "renamed", "trainer.log_val_generations", "0.4.0"),
-    ("algorithm.rollout_is", "removed", None, "0.6.1"),
-    ("reward_model.model.external_lib", "retired", None, "0.7.1"),
-])
+
+@pytest.mark.parametrize(
+    "key, kind, target, version",
+    [
+        ("actor_rollout_ref.actor.fsdp_config.grad_offload", "removed", None, "0.3.0"),
+        ("trainer.remove_previous_ckpt_in_save", "removed", None, "0.3.0"),
+        ("actor_rollout_ref.rollout.use_fire_sampling", "removed", None, "0.5.0"),
+        ("reward_model.micro_batch_size_per_gpu", "removed", None, "0.7.1"),
+        ("reward_model.enable", "moved", "reward.reward_model.enable", "0.7.1"),
+        ("custom_reward_function.path", "moved", "reward.custom_reward_function.path", "0.7.1"),
+        ("reward_model.sandbox_fusion.url", "moved", "reward.sandbox_fusion.url", "0.7.1"),
+        ("ray_init.num_cpus", "moved", "ray_kwargs.ray_init.num_cpus", "0.6.0"),
+        ("critic.model.fsdp_config.param_offload", "moved", "critic.fsdp.param_offload", "0.8.0"),
+        ("algorithm.rollout_is_threshold", "moved", "algorithm.rollout_correction.rollout_is_threshold", "0.6.1"),
+        (
+            "actor_rollout_ref.rollout.update_weights_bucket_megabytes",
+            "moved",
+            "actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes",
+            "0.7.1",
+        ),
+        # from renames.yaml: the leaf changed, so the table alone cannot say
+        (
+            "actor_rollout_ref.rollout.val_temperature",
+            "renamed",
+            "actor_rollout_ref.rollout.val_kwargs.temperature",
+            "0.3.0",
+        ),
+        ("reward_model.model.path", "renamed", "reward.reward_model.model_path", "0.7.1"),
+        ("trainer.val_generations_to_log_to_wandb", "renamed", "trainer.log_val_generations", "0.4.0"),
+        ("algorithm.rollout_is", "removed", None, "0.6.1"),
+        ("reward_model.model.external_lib", "retired", None, "0.7.1"),
+    ],
+)
 def test_known_moves_and_removals(key, kind, target, version):
     f = fate(key)
     assert (f.kind, f.target, f.version) == (kind, target, version)
@@ -77,15 +91,18 @@ def test_known_moves_and_removals(key, kind, target, version):
         assert fate(target).kind == "current"  # the neighbour: the new home is a live 0.9.1 key
 
 
-@pytest.mark.parametrize("key, kind", [
-    ("trainer.n_gpus_per_node", "current"),
-    ("actor_rollout_ref.rollout.engine_kwargs.vllm.swap_space", "current"),  # under an open mapping
-    ("actor_rollout_ref.actor.megatron.tensor_model_parallel_size", "other-engine"),
-    ("actor_rollout_ref.actor.ppo_epoch", "typo"),
-    ("actor_rollout_ref.actr.ppo_epochs", "typo"),
-    ("actor_rollout_ref.actor.entropy_coeff_schedule", "unknown"),  # starts like a real key: not close
-    ("retriever.topk", "unknown"),
-])
+@pytest.mark.parametrize(
+    "key, kind",
+    [
+        ("trainer.n_gpus_per_node", "current"),
+        ("actor_rollout_ref.rollout.engine_kwargs.vllm.swap_space", "current"),  # under an open mapping
+        ("actor_rollout_ref.actor.megatron.tensor_model_parallel_size", "other-engine"),
+        ("actor_rollout_ref.actor.ppo_epoch", "typo"),
+        ("actor_rollout_ref.actr.ppo_epochs", "typo"),
+        ("actor_rollout_ref.actor.entropy_coeff_schedule", "unknown"),  # starts like a real key: not close
+        ("retriever.topk", "unknown"),
+    ],
+)
 def test_current_typo_and_unknown_keys(key, kind):
     assert fate(key).kind == kind
 
@@ -102,6 +119,7 @@ def test_removed_message_names_the_release_and_the_span():
 
 
 # --- the hand-written renames ---------------------------------------------------------------
+
 
 def test_every_hand_rename_is_dated_explained_and_points_at_a_live_key():
     releases = migrations.releases()
@@ -124,6 +142,7 @@ def test_inferred_moves_lead_to_a_key_of_a_later_release():
 
 # --- the generator's pure parts, on made-up trees --------------------------------------------
 
+
 def test_generator_infers_a_move_by_leaf_and_skips_ambiguous_ones():
     script = _load_script()
     versions = ["1.0.0", "1.1.0"]
@@ -145,16 +164,19 @@ def test_generator_ranges_and_labels():
 
 # --- the migration of a flat override dict ---------------------------------------------------
 
+
 def test_migrate_moves_renames_and_drops_with_reasons():
-    result = migrate_flat({
-        "algorithm.adv_estimator": "grpo",
-        "reward_model.enable": True,
-        "reward_model.model.path": "/rm",
-        "reward_model.micro_batch_size_per_gpu": 8,
-        "actor_rollout_ref.actor.fsdp_config.grad_offload": False,
-        "algorithm.curriculum.enable": True,
-        "actor_rollout_ref.rollout.name": "vllm",
-    })
+    result = migrate_flat(
+        {
+            "algorithm.adv_estimator": "grpo",
+            "reward_model.enable": True,
+            "reward_model.model.path": "/rm",
+            "reward_model.micro_batch_size_per_gpu": 8,
+            "actor_rollout_ref.actor.fsdp_config.grad_offload": False,
+            "algorithm.curriculum.enable": True,
+            "actor_rollout_ref.rollout.name": "vllm",
+        }
+    )
     assert result.flat["algorithm.adv_estimator"] == "grpo"
     assert result.flat["reward.reward_model.enable"] is True
     assert result.flat["reward.reward_model.model_path"] == "/rm"
@@ -168,8 +190,13 @@ def test_migrate_moves_renames_and_drops_with_reasons():
 
 
 def test_migrate_keeps_an_explicit_new_key_over_the_old_one():
-    result = migrate_flat({"reward.custom_reward_function.path": "/new.py", "custom_reward_function.path": "/old.py",
-                           "actor_rollout_ref.rollout.name": "vllm"})
+    result = migrate_flat(
+        {
+            "reward.custom_reward_function.path": "/new.py",
+            "custom_reward_function.path": "/old.py",
+            "actor_rollout_ref.rollout.name": "vllm",
+        }
+    )
     assert result.flat == {"reward.custom_reward_function.path": "/new.py", "actor_rollout_ref.rollout.name": "vllm"}
     assert "custom_reward_function.path=/old.py" in result.dropped[0] and "wins" in result.dropped[0]
 
@@ -185,14 +212,17 @@ def test_migrate_fills_the_rollout_name_the_old_default_gave():
 
 def test_migrate_lists_defaults_that_changed_since_the_scripts_release():
     result = migrate_flat({"trainer.val_generations_to_log_to_wandb": 5, "actor_rollout_ref.rollout.name": "vllm"})
-    assert any(line.startswith("actor_rollout_ref.actor.entropy_coeff: 0.001 in verl 0.3.0") for line in result.defaults)
+    assert any(
+        line.startswith("actor_rollout_ref.actor.entropy_coeff: 0.001 in verl 0.3.0") for line in result.defaults
+    )
     pinned = migrate_flat({"trainer.val_generations_to_log_to_wandb": 5, "actor_rollout_ref.actor.entropy_coeff": 0.01})
     assert not any(line.startswith("actor_rollout_ref.actor.entropy_coeff") for line in pinned.defaults)
 
 
 def test_likely_releases_best_fit_when_none_has_all():
     assert migrations.likely_releases(["actor_rollout_ref.actor.fsdp_config.grad_offload"]) == ["0.2.0"]
-    mixed = migrations.likely_releases(["actor_rollout_ref.actor.fsdp_config.grad_offload", "ray_init.num_cpus",
-                                        "ray_init.timeline_json_file"])
+    mixed = migrations.likely_releases(
+        ["actor_rollout_ref.actor.fsdp_config.grad_offload", "ray_init.num_cpus", "ray_init.timeline_json_file"]
+    )
     assert mixed == ["0.4.0", "0.4.1", "0.5.0"]
     assert migrations.likely_releases(["no.such.key"]) == []

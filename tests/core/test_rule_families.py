@@ -45,6 +45,7 @@ def _emitted_outside_family(monkeypatch, run) -> list[str]:
                 if finding.id.split("-")[0] not in families:
                     wrong.append(f"{rule.__module__}.{rule.__name__} emitted {finding.id}")
                 yield finding
+
         return guarded
 
     monkeypatch.setattr(engine, "_RULES", [(guard(rule, fams), fams) for rule, fams in engine.registered()])
@@ -67,6 +68,8 @@ def test_the_guard_sees_an_undeclared_family(monkeypatch):
     def run():
         findings_for({"data.train_batch_size": 65, "actor_rollout_ref.actor.ppo_mini_batch_size": 5})
 
-    monkeypatch.setattr(engine, "_RULES", [(r, ("KEY",) if r.__module__.endswith(".batch") else f) for r, f in engine.registered()])
+    monkeypatch.setattr(
+        engine, "_RULES", [(r, ("KEY",) if r.__module__.endswith(".batch") else f) for r, f in engine.registered()]
+    )
     wrong = _emitted_outside_family(monkeypatch, run)
     assert any("BATCH-" in w for w in wrong)

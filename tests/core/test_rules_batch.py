@@ -121,18 +121,31 @@ def test_batch_006_rollout_log_prob_micro_missing():
 
 @pytest.mark.parametrize("budget, sp, fails", [(1023, 1, True), (1024, 1, False), (512, 2, False), (511, 2, True)])
 def test_batch_007_token_budget_times_sp_holds_a_sequence(budget, sp, fails):
-    over = {DYN: True, "actor_rollout_ref.actor.ppo_max_token_len_per_gpu": budget, "actor_rollout_ref.actor.ulysses_sequence_parallel_size": sp}
+    over = {
+        DYN: True,
+        "actor_rollout_ref.actor.ppo_max_token_len_per_gpu": budget,
+        "actor_rollout_ref.actor.ulysses_sequence_parallel_size": sp,
+    }
     # L = 512 + 512 = 1024
     assert ("BATCH-007" in ids(over)) == fails
 
 
 def test_batch_007_checks_the_critic_budget_too():
-    gae = {"algorithm.adv_estimator": "gae", N: 1, M: 16, "critic.model.path": "Qwen/Qwen3-8B", DYN: True, "critic.ppo_max_token_len_per_gpu": 1000}
+    gae = {
+        "algorithm.adv_estimator": "gae",
+        N: 1,
+        M: 16,
+        "critic.model.path": "Qwen/Qwen3-8B",
+        DYN: True,
+        "critic.ppo_max_token_len_per_gpu": 1000,
+    }
     assert "BATCH-007" in ids(gae)
     assert "BATCH-007" not in ids({**gae, "critic.ppo_max_token_len_per_gpu": 4096})
 
 
-@pytest.mark.parametrize("estimator, n, fails", [("grpo", 1, True), ("grpo", 2, False), ("rloo", 1, True), ("reinforce_plus_plus", 1, False)])
+@pytest.mark.parametrize(
+    "estimator, n, fails", [("grpo", 1, True), ("grpo", 2, False), ("rloo", 1, True), ("reinforce_plus_plus", 1, False)]
+)
 def test_batch_008_group_estimator_needs_n_above_one(estimator, n, fails):
     assert ("BATCH-008" in ids({"algorithm.adv_estimator": estimator, N: n, M: 32, MU: 4})) == fails
 
@@ -144,7 +157,15 @@ def test_batch_009_gae_with_several_responses_warns():
 
 
 def test_batch_010_critic_chain():
-    gae = {"algorithm.adv_estimator": "gae", N: 1, M: 16, MU: 2, LP: 2, "critic.model.path": "x/y", "critic.ppo_micro_batch_size_per_gpu": 2}
+    gae = {
+        "algorithm.adv_estimator": "gae",
+        N: 1,
+        M: 16,
+        MU: 2,
+        LP: 2,
+        "critic.model.path": "x/y",
+        "critic.ppo_micro_batch_size_per_gpu": 2,
+    }
     assert "BATCH-010" not in ids(gae)
     assert "BATCH-010" in ids({**gae, "critic.ppo_micro_batch_size_per_gpu": 3})
     assert "BATCH-010" in ids({**gae, "critic.ppo_mini_batch_size": 12})
@@ -159,8 +180,11 @@ def test_batch_011_optimizer_steps_per_rollout(m, epochs, warns):
 
 
 def test_batch_012_separate_async_sync_step():
-    split = {"trainer.v1.trainer_mode": "separate_async", "actor_rollout_ref.rollout.nnodes": 1,
-             "actor_rollout_ref.rollout.checkpoint_engine.backend": "nccl"}
+    split = {
+        "trainer.v1.trainer_mode": "separate_async",
+        "actor_rollout_ref.rollout.nnodes": 1,
+        "actor_rollout_ref.rollout.checkpoint_engine.backend": "nccl",
+    }
     # B 64 = 4 × 16 passes; 8 × 16 = 128 does not
     assert "BATCH-012" not in ids(split)
     assert "BATCH-012" in ids({**split, "trainer.v1.separate_async.parameter_sync_step": 8})
@@ -173,26 +197,55 @@ def test_batch_014_log_prob_dynamic_must_match_actor():
 
 # --- found by the agreement test against verl 0.9.1 (tests/agreement) ----------------------------
 
-GAE = {"algorithm.adv_estimator": "gae", N: 1, M: 16, MU: 2, LP: 2, "critic.model.path": "x/y", "critic.ppo_micro_batch_size_per_gpu": 2}
+GAE = {
+    "algorithm.adv_estimator": "gae",
+    N: 1,
+    M: 16,
+    MU: 2,
+    LP: 2,
+    "critic.model.path": "x/y",
+    "critic.ppo_micro_batch_size_per_gpu": 2,
+}
 
 
-@pytest.mark.parametrize("overrides, fails", [
-    # verl's V1 critic ignores critic.ulysses_sequence_parallel_size: dp stays 8, and 4 responses do not split
-    ({M: 4, "critic.ulysses_sequence_parallel_size": 2, "critic.ppo_micro_batch_size_per_gpu": 1}, True),
-    # the key it does read: dp 4, 4 responses split
-    ({M: 4, "critic.fsdp.ulysses_sequence_parallel_size": 2, "critic.ppo_micro_batch_size_per_gpu": 1}, False),
-    ({M: 8, "critic.ulysses_sequence_parallel_size": 2, "critic.ppo_micro_batch_size_per_gpu": 1}, False),
-    # the legacy trainer reads the deprecated key
-    ({M: 4, "critic.ulysses_sequence_parallel_size": 2, "critic.ppo_micro_batch_size_per_gpu": 1, "trainer.use_v1": False}, False),
-])
+@pytest.mark.parametrize(
+    "overrides, fails",
+    [
+        # verl's V1 critic ignores critic.ulysses_sequence_parallel_size: dp stays 8, and 4 responses do not split
+        ({M: 4, "critic.ulysses_sequence_parallel_size": 2, "critic.ppo_micro_batch_size_per_gpu": 1}, True),
+        # the key it does read: dp 4, 4 responses split
+        ({M: 4, "critic.fsdp.ulysses_sequence_parallel_size": 2, "critic.ppo_micro_batch_size_per_gpu": 1}, False),
+        ({M: 8, "critic.ulysses_sequence_parallel_size": 2, "critic.ppo_micro_batch_size_per_gpu": 1}, False),
+        # the legacy trainer reads the deprecated key
+        (
+            {
+                M: 4,
+                "critic.ulysses_sequence_parallel_size": 2,
+                "critic.ppo_micro_batch_size_per_gpu": 1,
+                "trainer.use_v1": False,
+            },
+            False,
+        ),
+    ],
+)
 def test_batch_010_critic_data_parallel_size_is_the_one_verl_runs(overrides, fails):
     errors = {f.id for f in findings_for({**GAE, LP: 1, MU: 1, **overrides}) if f.severity.value == "error"}
     assert ("BATCH-010" in errors) == fails, errors
 
 
 def test_batch_010_critic_following_the_actor_is_offered_its_own_mini_batch():
-    megatron = {**GAE, "model_engine": "megatron", "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size": 2,
-                "trainer.n_gpus_per_node": 2, N: 3, M: 33, B: 132, MU: 1, LP: 9, "critic.enable": True}
+    megatron = {
+        **GAE,
+        "model_engine": "megatron",
+        "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size": 2,
+        "trainer.n_gpus_per_node": 2,
+        N: 3,
+        M: 33,
+        B: 132,
+        MU: 1,
+        LP: 9,
+        "critic.enable": True,
+    }
     finding = next(f for f in findings_for(megatron) if f.id == "BATCH-010")
     assert any("critic.ppo_mini_batch_size" in fix.set for fix in finding.fixes), finding.fixes
 
@@ -200,13 +253,24 @@ def test_batch_010_critic_following_the_actor_is_offered_its_own_mini_batch():
 LONG = {"data.max_prompt_length": 1000, "data.max_response_length": 39000}
 
 
-@pytest.mark.parametrize("overrides, fails", [
-    (LONG, True),  # 40000 tokens > 32768 × sp 1, dynamic or not
-    ({**LONG, DYN: True, "actor_rollout_ref.actor.ppo_max_token_len_per_gpu": 40000, "critic.ppo_max_token_len_per_gpu": 65536}, True),
-    ({**LONG, "critic.fsdp.ulysses_sequence_parallel_size": 2}, False),
-    ({"data.max_prompt_length": 768, "data.max_response_length": 32000}, False),
-    ({**LONG, "trainer.use_v1": False}, False),
-])
+@pytest.mark.parametrize(
+    "overrides, fails",
+    [
+        (LONG, True),  # 40000 tokens > 32768 × sp 1, dynamic or not
+        (
+            {
+                **LONG,
+                DYN: True,
+                "actor_rollout_ref.actor.ppo_max_token_len_per_gpu": 40000,
+                "critic.ppo_max_token_len_per_gpu": 65536,
+            },
+            True,
+        ),
+        ({**LONG, "critic.fsdp.ulysses_sequence_parallel_size": 2}, False),
+        ({"data.max_prompt_length": 768, "data.max_response_length": 32000}, False),
+        ({**LONG, "trainer.use_v1": False}, False),
+    ],
+)
 def test_batch_007_v1_critic_packs_32768_tokens_per_gpu(overrides, fails):
     findings = [f for f in findings_for({**GAE, **overrides}) if f.id == "BATCH-007" and "V1 trainer" in f.message]
     assert bool(findings) == fails, [f.message for f in findings]
@@ -218,38 +282,67 @@ def test_batch_007_v1_critic_fix_raises_the_critic_sequence_parallelism():
 
 
 def test_batch_007_reference_budget_is_not_used_with_lora():
-    ref = {DYN: True, "actor_rollout_ref.actor.use_kl_loss": True, "actor_rollout_ref.ref.log_prob_max_token_len_per_gpu": 100}
+    ref = {
+        DYN: True,
+        "actor_rollout_ref.actor.use_kl_loss": True,
+        "actor_rollout_ref.ref.log_prob_max_token_len_per_gpu": 100,
+    }
     assert "BATCH-007" in ids(ref)
     assert "BATCH-007" not in ids({**ref, "actor_rollout_ref.model.lora_rank": 8})
 
 
-@pytest.mark.parametrize("overrides, fails", [
-    ({"actor_rollout_ref.rollout.log_prob_use_dynamic_bsz": True, LP: None}, True),  # verl asks by the actor's flag
-    ({DYN: True, LP: None}, False),
-    ({LP: None}, True),
-])
+@pytest.mark.parametrize(
+    "overrides, fails",
+    [
+        ({"actor_rollout_ref.rollout.log_prob_use_dynamic_bsz": True, LP: None}, True),  # verl asks by the actor's flag
+        ({DYN: True, LP: None}, False),
+        ({LP: None}, True),
+    ],
+)
 def test_batch_006_rollout_micro_needed_whenever_the_actor_packs_by_count(overrides, fails):
     found = any(f.id == "BATCH-006" and LP in f.paths for f in findings_for(overrides))
     assert found == fails
 
 
-@pytest.mark.parametrize("overrides, fails", [
-    ({"actor_rollout_ref.rollout.log_prob_use_dynamic_bsz": True, LP: 6}, True),  # the actor's engine splits by 6
-    ({LP: 6}, True),
-    ({DYN: True, LP: 6}, False),
-])
+@pytest.mark.parametrize(
+    "overrides, fails",
+    [
+        ({"actor_rollout_ref.rollout.log_prob_use_dynamic_bsz": True, LP: 6}, True),  # the actor's engine splits by 6
+        ({LP: 6}, True),
+        ({DYN: True, LP: 6}, False),
+    ],
+)
 def test_batch_005_log_prob_pass_splits_the_way_the_actor_packs(overrides, fails):
     found = any(f.id == "BATCH-005" and LP in f.paths for f in findings_for(overrides))
     assert found == fails
 
 
-@pytest.mark.parametrize("overrides, fails", [
-    # the actor packs by tokens, so the log-prob pass does too, whatever rollout.log_prob_use_dynamic_bsz says
-    ({DYN: True, "actor_rollout_ref.rollout.log_prob_use_dynamic_bsz": False, "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu": 1000}, True),
-    ({DYN: True, "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu": 1000}, True),
-    ({DYN: True, "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu": 1024}, False),
-    ({"actor_rollout_ref.rollout.log_prob_use_dynamic_bsz": True, "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu": 1000}, False),
-])
+@pytest.mark.parametrize(
+    "overrides, fails",
+    [
+        # the actor packs by tokens, so the log-prob pass does too, whatever rollout.log_prob_use_dynamic_bsz says
+        (
+            {
+                DYN: True,
+                "actor_rollout_ref.rollout.log_prob_use_dynamic_bsz": False,
+                "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu": 1000,
+            },
+            True,
+        ),
+        ({DYN: True, "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu": 1000}, True),
+        ({DYN: True, "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu": 1024}, False),
+        (
+            {
+                "actor_rollout_ref.rollout.log_prob_use_dynamic_bsz": True,
+                "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu": 1000,
+            },
+            False,
+        ),
+    ],
+)
 def test_batch_007_log_prob_budget_follows_the_actor_packing(overrides, fails):
-    found = any(f.id == "BATCH-007" and "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu" in f.paths for f in findings_for(overrides))
+    found = any(
+        f.id == "BATCH-007" and "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu" in f.paths
+        for f in findings_for(overrides)
+    )
     assert found == fails

@@ -17,11 +17,19 @@ DATA_IDS = ("DATA-", "BATCH-013", "ROLE-005")
 
 def run(files, overrides=None, mode="local"):
     """Findings for BASE (train_batch_size 64, 8 GPUs) reading `files` as data.train_files."""
-    values = {**BASE, "data.train_files": [str(f) for f in files] if isinstance(files, list) else str(files), **(overrides or {})}
+    values = {
+        **BASE,
+        "data.train_files": [str(f) for f in files] if isinstance(files, list) else str(files),
+        **(overrides or {}),
+    }
     values = {k: v for k, v in values.items() if v is not None}
     layered = build([("test", values)])
     data = inspect_data(layered.answers, mode)["data"]
-    return [f for f in evaluate(context_for(layered.answers, layered.flat, mode=mode, data=data)) if f.id.startswith(DATA_IDS)]
+    return [
+        f
+        for f in evaluate(context_for(layered.answers, layered.flat, mode=mode, data=data))
+        if f.id.startswith(DATA_IDS)
+    ]
 
 
 def ids(findings, severities=("error", "warning")):
@@ -40,6 +48,7 @@ def test_good_files_pass(tmp_path, name):
 
 
 # --- DATA-001 / DATA-008 / DATA-009: paths --------------------------------------------------------
+
 
 def test_data_001_missing_file_only_in_local_mode(tmp_path):
     missing = tmp_path / "nope.parquet"
@@ -91,6 +100,7 @@ def test_data_009_remote_paths_are_named_as_not_checked(tmp_path):
 
 # --- DATA-002 / DATA-003: the prompt column -------------------------------------------------------
 
+
 def test_data_002_wrong_prompt_key_offers_the_chat_column(tmp_path):
     rows = [{("question" if k == "prompt" else k): v for k, v in r.items()} for r in rl_rows(64)]
     path = write_rows(tmp_path / "train.parquet", rows)
@@ -120,15 +130,18 @@ def _with_prompt(prompt, n=64, bad_rows=(0,)):
     return rows
 
 
-@pytest.mark.parametrize("prompt, words", [
-    ("What is 1+1?", "plain string"),
-    ([{"role": "human", "content": "hi"}], "did you mean 'user'"),
-    ([{"role": "user", "content": ""}], "empty content"),
-    ([{"from": "human", "value": "hi"}], "ShareGPT"),
-    ([{"role": "system", "content": "be brief"}], "no user message"),
-    ([], "empty list"),
-    (None, "empty (null)"),
-])
+@pytest.mark.parametrize(
+    "prompt, words",
+    [
+        ("What is 1+1?", "plain string"),
+        ([{"role": "human", "content": "hi"}], "did you mean 'user'"),
+        ([{"role": "user", "content": ""}], "empty content"),
+        ([{"from": "human", "value": "hi"}], "ShareGPT"),
+        ([{"role": "system", "content": "be brief"}], "no user message"),
+        ([], "empty list"),
+        (None, "empty (null)"),
+    ],
+)
 def test_data_003_each_chat_mistake(tmp_path, prompt, words):
     found = run(write_rows(tmp_path / "train.jsonl", _with_prompt(prompt, bad_rows=(3, 7))))
     messages = [f.message for f in found if f.id == "DATA-003"]
@@ -151,12 +164,17 @@ def test_data_003_in_parquet_plain_strings(tmp_path):
 
 # --- DATA-004 and ROLE-005: the reward --------------------------------------------------------------
 
+
 def test_data_004_missing_ground_truth(tmp_path):
     rows = rl_rows(64)
     rows[5]["reward_model"] = {"style": "rule", "ground_truth": None}
     path = write_rows(tmp_path / "train.jsonl", rows)
     assert "1 of 64 rows (first: row 5)" in one(run(path), "DATA-004").message
-    rm = {"reward.reward_model.enable": True, "reward.reward_model.model_path": "/rm", "reward.reward_model.rollout.name": "vllm"}
+    rm = {
+        "reward.reward_model.enable": True,
+        "reward.reward_model.model_path": "/rm",
+        "reward.reward_model.rollout.name": "vllm",
+    }
     assert "DATA-004" not in ids(run(path, rm))
 
 
@@ -180,10 +198,13 @@ def test_role_005_is_not_reported_twice_when_the_answer_already_is(tmp_path):
 
 def evaluate_all(path, overrides):
     layered = build([("test", {**BASE, "data.train_files": str(path), **overrides})])
-    return evaluate(context_for(layered.answers, layered.flat, mode="local", data=inspect_data(layered.answers, "local")["data"]))
+    return evaluate(
+        context_for(layered.answers, layered.flat, mode="local", data=inspect_data(layered.answers, "local")["data"])
+    )
 
 
 # --- DATA-005 and BATCH-013: lengths and rows ----------------------------------------------------------
+
 
 def _lengths_case(tmp_path, n=100, overrides=None):
     """n rows whose prompts are 1..n words (tokens = words + 3 with the test tokenizer)."""
@@ -198,7 +219,9 @@ def _lengths_case(tmp_path, n=100, overrides=None):
 def test_data_005_counts_exactly_with_the_tokenizer(tmp_path):
     finding = one(_lengths_case(tmp_path, overrides={"data.max_prompt_length": 50}), "DATA-005")
     # tokens 4..103; over 50: 51..103 = 53 prompts
-    assert finding.severity.value == "warning" and "53 of 100 prompts" in finding.message and "max 103" in finding.message
+    assert (
+        finding.severity.value == "warning" and "53 of 100 prompts" in finding.message and "max 103" in finding.message
+    )
     assert {"data.filter_overlong_prompts": True} in [f.set for f in finding.fixes]
     assert {"data.max_prompt_length": 128} in [f.set for f in finding.fixes]
 
@@ -235,11 +258,15 @@ def test_batch_013_small_file_and_subsampling(tmp_path):
 
 def test_batch_013_estimated_lengths_never_fail_the_batch(tmp_path):
     rows = rl_rows(100, words=200)  # ~200 words, well over 50 tokens by the estimate
-    found = run(write_rows(tmp_path / "train.parquet", rows), {"data.max_prompt_length": 50, "data.filter_overlong_prompts": True})
+    found = run(
+        write_rows(tmp_path / "train.parquet", rows),
+        {"data.max_prompt_length": 50, "data.filter_overlong_prompts": True},
+    )
     assert "BATCH-013" not in ids(found) and "estimated" in one(found, "DATA-005").message
 
 
 # --- DATA-006 / DATA-007: other kinds (the `data` command's --kind) -------------------------------------
+
 
 def _kind_run(path, kind):
     layered = build([("test", {"data.train_files": str(path)})])
@@ -247,11 +274,14 @@ def _kind_run(path, kind):
     return [f for f in evaluate(context_for(layered.answers, layered.flat, data=report)) if f.id.startswith("DATA-")]
 
 
-@pytest.mark.parametrize("rows, words", [
-    ([{"prompt": "q", "chosen": "a"}], "missing rejected"),
-    ([{"prompt": "q", "chosen": "", "rejected": "b"}], "empty chosen"),
-    ([{"prompt": None, "chosen": "a", "rejected": "b"}], "no prompt"),
-])
+@pytest.mark.parametrize(
+    "rows, words",
+    [
+        ([{"prompt": "q", "chosen": "a"}], "missing rejected"),
+        ([{"prompt": "q", "chosen": "", "rejected": "b"}], "empty chosen"),
+        ([{"prompt": None, "chosen": "a", "rejected": "b"}], "no prompt"),
+    ],
+)
 def test_data_006_pairs(tmp_path, rows, words):
     found = _kind_run(write_rows(tmp_path / "rm.jsonl", rows), "rm")
     assert any(f.id == "DATA-006" and words in f.message for f in found), [f.message for f in found]
@@ -263,19 +293,33 @@ def test_data_006_identical_pair_is_a_warning_and_good_pairs_pass(tmp_path):
     assert _kind_run(write_rows(tmp_path / "ok.jsonl", [{"prompt": "q", "chosen": "a", "rejected": "b"}]), "rm") == []
 
 
-@pytest.mark.parametrize("rows, words", [
-    ([{"conversations": [{"role": "user", "content": "hi"}]}], "needs a 'messages' column"),
-    ([{"messages": [{"role": "user", "content": "hi"}]}], "no assistant message"),
-    ([{"messages": "user: hi assistant: yo"}], "plain string"),
-    ([{"messages": [{"role": "user", "content": "hi"}, {"role": "gpt", "content": "yo"}]}], "did you mean 'assistant'"),
-])
+@pytest.mark.parametrize(
+    "rows, words",
+    [
+        ([{"conversations": [{"role": "user", "content": "hi"}]}], "needs a 'messages' column"),
+        ([{"messages": [{"role": "user", "content": "hi"}]}], "no assistant message"),
+        ([{"messages": "user: hi assistant: yo"}], "plain string"),
+        (
+            [{"messages": [{"role": "user", "content": "hi"}, {"role": "gpt", "content": "yo"}]}],
+            "did you mean 'assistant'",
+        ),
+    ],
+)
 def test_data_007_sft(tmp_path, rows, words):
     found = _kind_run(write_rows(tmp_path / "sft.jsonl", rows), "sft")
     assert any(f.id == "DATA-007" and words in f.message for f in found), [f.message for f in found]
 
 
 def test_data_007_good_sft_passes(tmp_path):
-    rows = [{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]}]
+    rows = [
+        {
+            "messages": [
+                {"role": "system", "content": "s"},
+                {"role": "user", "content": "hi"},
+                {"role": "assistant", "content": "yo"},
+            ]
+        }
+    ]
     assert _kind_run(write_rows(tmp_path / "sft.parquet", rows), "sft") == []
 
 

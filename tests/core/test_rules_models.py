@@ -15,9 +15,14 @@ from wizard.detect.models import inspect_models
 TP = "actor_rollout_ref.rollout.tensor_model_parallel_size"
 SP = "actor_rollout_ref.actor.ulysses_sequence_parallel_size"
 RM_ON = {"reward.reward_model.enable": True, "reward.reward_model.rollout.name": "vllm"}
-GAE = {"algorithm.adv_estimator": "gae", "actor_rollout_ref.rollout.n": 1, "actor_rollout_ref.actor.ppo_mini_batch_size": 16,
-       "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 2, "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu": 2,
-       "critic.ppo_micro_batch_size_per_gpu": 2}
+GAE = {
+    "algorithm.adv_estimator": "gae",
+    "actor_rollout_ref.rollout.n": 1,
+    "actor_rollout_ref.actor.ppo_mini_batch_size": 16,
+    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 2,
+    "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu": 2,
+    "critic.ppo_micro_batch_size_per_gpu": 2,
+}
 
 
 def run(overrides: dict, topology=None):
@@ -53,7 +58,9 @@ def test_role_004_classifier_with_two_labels_fails(tmp_path):
 
 def test_role_004_generative_reward_model_with_a_custom_function_passes(tmp_path):
     rm = write_model(tmp_path / "rm", arch="Qwen2ForCausalLM")
-    assert not found(run({**RM_ON, "reward.reward_model.model_path": rm, "reward.custom_reward_function.path": "/r.py"}), "ROLE-004")
+    assert not found(
+        run({**RM_ON, "reward.reward_model.model_path": rm, "reward.custom_reward_function.path": "/r.py"}), "ROLE-004"
+    )
 
 
 def test_role_004_silent_when_the_model_cannot_be_read():
@@ -78,10 +85,27 @@ def test_role_008_same_tokenizer_passes(tmp_path):
 
 
 def test_role_008_catalogue_families_differ():
-    f = found(run({**GAE, "actor_rollout_ref.model.path": "Qwen/Qwen3-8B", "critic.model.path": "meta-llama/Llama-3.1-8B-Instruct"}), "ROLE-008")
+    f = found(
+        run(
+            {
+                **GAE,
+                "actor_rollout_ref.model.path": "Qwen/Qwen3-8B",
+                "critic.model.path": "meta-llama/Llama-3.1-8B-Instruct",
+            }
+        ),
+        "ROLE-008",
+    )
     assert f and "qwen3" in f[0].message and "llama3" in f[0].message
-    assert not found(run({**GAE, "actor_rollout_ref.model.path": "Qwen/Qwen2.5-7B-Instruct",
-                          "critic.model.path": "Qwen/Qwen2.5-0.5B-Instruct"}), "ROLE-008")  # embedding rows differ, tokenizer does not
+    assert not found(
+        run(
+            {
+                **GAE,
+                "actor_rollout_ref.model.path": "Qwen/Qwen2.5-7B-Instruct",
+                "critic.model.path": "Qwen/Qwen2.5-0.5B-Instruct",
+            }
+        ),
+        "ROLE-008",
+    )  # embedding rows differ, tokenizer does not
 
 
 def test_role_008_reward_model_without_tokenizer(tmp_path):
@@ -159,8 +183,13 @@ def preset_ctx(name: str, topology: str, **over):
     values = dict(load_preset(name).values)
     values.update(over)
     layered = build([("preset", values)])
-    return context_for(layered.answers, layered.flat, mode="cluster", topology=fake_topology(topology),
-                       **inspect_models(layered.answers, "cluster"))
+    return context_for(
+        layered.answers,
+        layered.flat,
+        mode="cluster",
+        topology=fake_topology(topology),
+        **inspect_models(layered.answers, "cluster"),
+    )
 
 
 def memory_findings(ctx, severity=None):
@@ -213,12 +242,20 @@ def test_place_008_each_fix_brings_its_phase_under_the_limit():
             after = phase_total(apply_fix(ctx, fix.set), finding)
             assert after is not None and after <= limit < before, (finding.message, fix.label, after)
             kinds.update(key.rsplit(".", 1)[-1] for key in fix.set)
-    assert {"optimizer_offload", "log_prob_max_token_len_per_gpu", "gpu_memory_utilization", "tensor_model_parallel_size"} <= kinds
+    assert {
+        "optimizer_offload",
+        "log_prob_max_token_len_per_gpu",
+        "gpu_memory_utilization",
+        "tensor_model_parallel_size",
+    } <= kinds
 
 
 def test_place_008_token_budget_fix_for_a_model_that_fits_otherwise():
-    ctx = preset_ctx("grpo-8b-1x8", "8x4090-pcie", **{"actor_rollout_ref.model.path": "Qwen/Qwen3-4B",
-                                                       "actor_rollout_ref.actor.ppo_max_token_len_per_gpu": 32768})
+    ctx = preset_ctx(
+        "grpo-8b-1x8",
+        "8x4090-pcie",
+        **{"actor_rollout_ref.model.path": "Qwen/Qwen3-4B", "actor_rollout_ref.actor.ppo_max_token_len_per_gpu": 32768},
+    )
     update = [f for f in memory_findings(ctx, "error") if f.message.startswith("actor update")]
     assert update and "actor_rollout_ref.actor.ppo_max_token_len_per_gpu" in update[0].fixes[0].set
     budget = update[0].fixes[0].set["actor_rollout_ref.actor.ppo_max_token_len_per_gpu"]
@@ -226,9 +263,17 @@ def test_place_008_token_budget_fix_for_a_model_that_fits_otherwise():
 
 
 def test_place_008_micro_batch_fix_without_dynamic_batching():
-    ctx = preset_ctx("grpo-8b-1x8", "8x4090-pcie", **{"actor_rollout_ref.model.path": "Qwen/Qwen3-4B",
-                     "actor_rollout_ref.actor.use_dynamic_bsz": False, "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 16,
-                     "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu": 4, "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu": 4})
+    ctx = preset_ctx(
+        "grpo-8b-1x8",
+        "8x4090-pcie",
+        **{
+            "actor_rollout_ref.model.path": "Qwen/Qwen3-4B",
+            "actor_rollout_ref.actor.use_dynamic_bsz": False,
+            "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 16,
+            "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu": 4,
+            "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu": 4,
+        },
+    )
     update = [f for f in memory_findings(ctx, "error") if f.message.startswith("actor update")]
     micro = update[0].fixes[0].set["actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu"]
     assert micro < 16 and (256 * 5 // 8) % micro == 0  # still tiles the per-GPU mini-batch
@@ -245,7 +290,13 @@ def test_place_008_applying_the_fixes_reaches_a_plan_that_fits():
 
 
 def test_place_008_kv_cache_too_small_for_one_sequence():
-    ctx = preset_ctx("grpo-8b-1x8", "8x4090-pcie", **{"actor_rollout_ref.rollout.gpu_memory_utilization": 0.34,
-                                                       "actor_rollout_ref.actor.fsdp_config.optimizer_offload": True})
+    ctx = preset_ctx(
+        "grpo-8b-1x8",
+        "8x4090-pcie",
+        **{
+            "actor_rollout_ref.rollout.gpu_memory_utilization": 0.34,
+            "actor_rollout_ref.actor.fsdp_config.optimizer_offload": True,
+        },
+    )
     kv = [f for f in memory_findings(ctx, "error") if "KV cache" in f.message]
     assert kv and any(fix.set.get(TP) == 4 for fix in kv[0].fixes)

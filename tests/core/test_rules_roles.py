@@ -6,9 +6,14 @@ import pytest
 
 from tests.conftest import findings_for, ids
 
-GAE = {"algorithm.adv_estimator": "gae", "actor_rollout_ref.rollout.n": 1, "actor_rollout_ref.actor.ppo_mini_batch_size": 16,
-       "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 2, "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu": 2,
-       "critic.ppo_micro_batch_size_per_gpu": 2}
+GAE = {
+    "algorithm.adv_estimator": "gae",
+    "actor_rollout_ref.rollout.n": 1,
+    "actor_rollout_ref.actor.ppo_mini_batch_size": 16,
+    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu": 2,
+    "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu": 2,
+    "critic.ppo_micro_batch_size_per_gpu": 2,
+}
 
 
 def test_role_001_actor_path_required():
@@ -24,25 +29,40 @@ def test_role_002_critic_needs_path_and_fix_uses_actor():
 
 
 def test_role_003_critic_same_as_reward_model():
-    rm = {**GAE, "critic.model.path": "/m/rm", "reward.reward_model.enable": True, "reward.reward_model.model_path": "/m/rm",
-          "reward.reward_model.rollout.name": "vllm"}
+    rm = {
+        **GAE,
+        "critic.model.path": "/m/rm",
+        "reward.reward_model.enable": True,
+        "reward.reward_model.model_path": "/m/rm",
+        "reward.reward_model.rollout.name": "vllm",
+    }
     assert "ROLE-003" in ids(rm)
     assert "ROLE-003" not in ids({**rm, "critic.model.path": "/m/actor"})
 
 
-@pytest.mark.parametrize("source, fails", [("my_dataset", True), ("openai/gsm8k", False), ("aime2024", False), ("numina_cn_k12", False)])
+@pytest.mark.parametrize(
+    "source, fails", [("my_dataset", True), ("openai/gsm8k", False), ("aime2024", False), ("numina_cn_k12", False)]
+)
 def test_role_005_unknown_data_source_without_reward(source, fails):
     assert ("ROLE-005" in ids({"models.data_source": source})) == fails
 
 
 def test_role_005_custom_function_or_reward_model_is_a_reward_source():
     assert "ROLE-005" not in ids({"models.data_source": "mine", "reward.custom_reward_function.path": "/r.py"})
-    assert "ROLE-005" not in ids({"models.data_source": "mine", "reward.reward_model.enable": True,
-                                  "reward.reward_model.model_path": "/rm", "reward.reward_model.rollout.name": "vllm"})
+    assert "ROLE-005" not in ids(
+        {
+            "models.data_source": "mine",
+            "reward.reward_model.enable": True,
+            "reward.reward_model.model_path": "/rm",
+            "reward.reward_model.rollout.name": "vllm",
+        }
+    )
 
 
 def test_role_006_critic_forced_on_with_grpo():
-    assert "ROLE-006" in ids({"critic.enable": True, "critic.model.path": "x", "critic.ppo_micro_batch_size_per_gpu": 4})
+    assert "ROLE-006" in ids(
+        {"critic.enable": True, "critic.model.path": "x", "critic.ppo_micro_batch_size_per_gpu": 4}
+    )
     assert "ROLE-006" not in ids({**GAE, "critic.enable": True, "critic.model.path": "x"})
 
 
@@ -60,14 +80,28 @@ def test_role_007_missing_local_path_only_in_local_mode(tmp_path):
 
 
 def test_role_009_reference_note_only_when_reference_used():
-    assert any(f.id == "ROLE-009" for f in findings_for({"actor_rollout_ref.actor.use_kl_loss": True,
-                                                         "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu": 8}))
+    assert any(
+        f.id == "ROLE-009"
+        for f in findings_for(
+            {"actor_rollout_ref.actor.use_kl_loss": True, "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu": 8}
+        )
+    )
     assert not any(f.id == "ROLE-009" for f in findings_for())
 
 
 def test_role_010_filter_groups_with_colocated_reward_model():
-    rm = {"reward.reward_model.enable": True, "reward.reward_model.model_path": "/rm", "reward.reward_model.rollout.name": "vllm",
-          "algorithm.filter_groups.enable": True}
+    rm = {
+        "reward.reward_model.enable": True,
+        "reward.reward_model.model_path": "/rm",
+        "reward.reward_model.rollout.name": "vllm",
+        "algorithm.filter_groups.enable": True,
+    }
     assert "ROLE-010" in ids(rm)
-    assert "ROLE-010" not in ids({**rm, "reward.reward_model.enable_resource_pool": True, "reward.reward_model.nnodes": 1,
-                                  "reward.reward_model.n_gpus_per_node": 1})
+    assert "ROLE-010" not in ids(
+        {
+            **rm,
+            "reward.reward_model.enable_resource_pool": True,
+            "reward.reward_model.nnodes": 1,
+            "reward.reward_model.n_gpus_per_node": 1,
+        }
+    )

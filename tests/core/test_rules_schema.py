@@ -10,12 +10,16 @@ from tests.conftest import findings_for, ids
 def test_key_001_typo_names_the_real_key():
     f = next(f for f in findings_for({"actor_rollout_ref.actor.ppo_mini_batchsize": 8}) if f.id == "KEY-001")
     assert "actor_rollout_ref.actor.ppo_mini_batch_size" in f.message
-    assert f.fixes[0].set == {"actor_rollout_ref.actor.ppo_mini_batchsize": None, "actor_rollout_ref.actor.ppo_mini_batch_size": 8}
+    assert f.fixes[0].set == {
+        "actor_rollout_ref.actor.ppo_mini_batchsize": None,
+        "actor_rollout_ref.actor.ppo_mini_batch_size": 8,
+    }
 
 
 def test_key_001_real_keys_and_open_mappings_pass():
-    assert "KEY-001" not in ids({"actor_rollout_ref.actor.clip_ratio_high": 0.28,
-                                 "actor_rollout_ref.rollout.engine_kwargs.vllm.swap_space": 4})
+    assert "KEY-001" not in ids(
+        {"actor_rollout_ref.actor.clip_ratio_high": 0.28, "actor_rollout_ref.rollout.engine_kwargs.vllm.swap_space": 4}
+    )
 
 
 def test_key_001_megatron_only_key_under_fsdp():
@@ -43,14 +47,17 @@ def test_key_003_legacy_reward_keys_warn_and_offer_the_new_home():
     assert f.fixes[0].set == {"custom_reward_function.path": None, "reward.custom_reward_function.path": "/r.py"}
 
 
-@pytest.mark.parametrize("key, bad, good", [
-    ("actor_rollout_ref.rollout.name", "hf", "vllm"),
-    ("algorithm.adv_estimator", "grpoo", "rloo"),
-    ("actor_rollout_ref.actor.loss_agg_mode", "token_mean", "token-mean"),
-    ("actor_rollout_ref.rollout.mode", "sync", "async"),
-    ("trainer.v1.trainer_mode", "async", "colocate_async"),
-    ("reward.reward_manager.name", "prime", "dapo"),
-])
+@pytest.mark.parametrize(
+    "key, bad, good",
+    [
+        ("actor_rollout_ref.rollout.name", "hf", "vllm"),
+        ("algorithm.adv_estimator", "grpoo", "rloo"),
+        ("actor_rollout_ref.actor.loss_agg_mode", "token_mean", "token-mean"),
+        ("actor_rollout_ref.rollout.mode", "sync", "async"),
+        ("trainer.v1.trainer_mode", "async", "colocate_async"),
+        ("reward.reward_manager.name", "prime", "dapo"),
+    ],
+)
 def test_key_004_values_outside_allowed_sets(key, bad, good):
     assert "KEY-004" in ids({key: bad})
     assert "KEY-004" not in ids({key: good, "actor_rollout_ref.rollout.n": 4})

@@ -25,8 +25,13 @@ def by_id(findings, rule_id):
 
 
 def test_a_clean_script_has_no_script_findings():
-    findings = script_findings(["trainer.total_epochs=3", "+actor_rollout_ref.model.override_config.attention_dropout=0.0",
-                                "++trainer.val_before_train=false"])
+    findings = script_findings(
+        [
+            "trainer.total_epochs=3",
+            "+actor_rollout_ref.model.override_config.attention_dropout=0.0",
+            "++trainer.val_before_train=false",
+        ]
+    )
     assert not [f for f in findings if f.id.startswith("SCRIPT")]
 
 
@@ -39,6 +44,7 @@ def test_configs_without_a_script_get_no_script_findings():
 
 # --- shell level -----------------------------------------------------------------------------
 
+
 def findings_of_text(body: str):
     source = read_launch_script(Path("run.sh"), body)
     layered = build([("base", BASE), ("launch script", source.flat)])
@@ -46,8 +52,10 @@ def findings_of_text(body: str):
 
 
 def test_script_001_comment_after_backslash_names_the_line_and_the_lost_keys():
-    body = ("python3 -m verl.trainer.main_ppo \\\n  trainer.total_epochs=3 \\ # three epochs\n"
-            "  trainer.save_freq=10 \\\n  trainer.test_freq=5\n")
+    body = (
+        "python3 -m verl.trainer.main_ppo \\\n  trainer.total_epochs=3 \\ # three epochs\n"
+        "  trainer.save_freq=10 \\\n  trainer.test_freq=5\n"
+    )
     [f] = by_id(findings_of_text(body), "SCRIPT-001")
     assert f.severity.value == "error" and "line 2" in f.message
     assert "trainer.save_freq, trainer.test_freq" in f.message
@@ -93,11 +101,17 @@ def test_script_012_second_verl_command():
 
 # --- + prefixes ------------------------------------------------------------------------------
 
+
 def test_script_005_plus_on_a_key_verl_has():
     [f] = by_id(script_findings(["+trainer.val_before_train=False"]), "SCRIPT-005")
     assert "Could not append to config" in f.message and "write trainer.val_before_train=False" in f.message
-    neighbours = script_findings(["++trainer.val_before_train=False", "trainer.val_before_train=False",
-                                  "+actor_rollout_ref.model.override_config.rope_theta=1000000"])
+    neighbours = script_findings(
+        [
+            "++trainer.val_before_train=False",
+            "trainer.val_before_train=False",
+            "+actor_rollout_ref.model.override_config.rope_theta=1000000",
+        ]
+    )
     assert not by_id(neighbours, "SCRIPT-005")
 
 
@@ -125,7 +139,9 @@ def test_script_007_plus_key_under_a_config_class_and_008_under_a_plain_section(
 
 
 def test_removed_and_typo_keys_stay_key_001_in_a_script():
-    findings = script_findings(["actor_rollout_ref.actor.fsdp_config.grad_offload=False", "actor_rollout_ref.actor.ppo_epoch=2"])
+    findings = script_findings(
+        ["actor_rollout_ref.actor.fsdp_config.grad_offload=False", "actor_rollout_ref.actor.ppo_epoch=2"]
+    )
     messages = {f.paths[0]: f for f in by_id(findings, "KEY-001")}
     assert "removed in verl 0.3.0" in messages["actor_rollout_ref.actor.fsdp_config.grad_offload"].message
     typo = messages["actor_rollout_ref.actor.ppo_epoch"]
@@ -135,9 +151,14 @@ def test_removed_and_typo_keys_stay_key_001_in_a_script():
 
 # --- a primary config of the script's own -----------------------------------------------------
 
+
 def test_script_009_foreign_config_name_reported_once_not_as_unknown_keys():
-    lines = ["retriever.url=http://127.0.0.1:8000", "retriever.topk=3", "agent.max_turns=4",
-             "actor_rollout_ref.actor.fsdp_config.grad_offload=False"]
+    lines = [
+        "retriever.url=http://127.0.0.1:8000",
+        "retriever.topk=3",
+        "agent.max_turns=4",
+        "actor_rollout_ref.actor.fsdp_config.grad_offload=False",
+    ]
     findings = script_findings(lines, flags=" --config-path=./config --config-name=search_grpo")
     [f] = by_id(findings, "SCRIPT-009")
     assert "'search_grpo'" in f.message and "3 of its overrides" in f.message
@@ -153,6 +174,7 @@ def test_script_009_verl_own_config_names_pass(flags):
 
 # --- KEY-001 and KEY-003 with the history ------------------------------------------------------
 
+
 def test_key_001_moved_key_offers_the_new_home():
     [f] = by_id(script_findings(["ray_init.num_cpus=64"]), "KEY-001")
     assert "moved to ray_kwargs.ray_init.num_cpus in verl 0.6.0" in f.message
@@ -162,7 +184,10 @@ def test_key_001_moved_key_offers_the_new_home():
 def test_key_003_reward_model_keys_move_with_a_fix_that_works():
     findings = script_findings(["reward_model.enable=True", "reward_model.model.path=/models/rm"])
     fixes = {f.paths[0]: f.fixes[0].set for f in by_id(findings, "KEY-003")}
-    assert fixes["reward_model.model.path"] == {"reward_model.model.path": None, "reward.reward_model.model_path": "/models/rm"}
+    assert fixes["reward_model.model.path"] == {
+        "reward_model.model.path": None,
+        "reward.reward_model.model_path": "/models/rm",
+    }
     assert fixes["reward_model.enable"]["reward.reward_model.enable"] is True
 
 

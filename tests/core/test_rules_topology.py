@@ -33,7 +33,9 @@ def test_place_003_consecutive_groups_on_weak_links_show_the_better_groups():
 def test_place_003_quiet_when_consecutive_groups_are_best():
     assert "PLACE-003" not in ids(topology=fake_topology("8xH100"))
     assert "PLACE-003" not in ids(topology=fake_topology("8xL40S-pcie"))
-    assert "PLACE-003" not in ids({"actor_rollout_ref.rollout.tensor_model_parallel_size": 1}, base=FOUR, topology=parse_topo_matrix(INTERLEAVED))
+    assert "PLACE-003" not in ids(
+        {"actor_rollout_ref.rollout.tensor_model_parallel_size": 1}, base=FOUR, topology=parse_topo_matrix(INTERLEAVED)
+    )
 
 
 def test_place_010_gpu_count_differs_from_topology():
@@ -57,7 +59,7 @@ def test_place_007_named_cluster_too_small():
 def test_new_with_topology_takes_the_gpu_count_as_detected(tmp_path):
     from tests.cli.helpers import cli_json
 
-    proc, doc = cli_json("new", "--preset", "grpo-8b-1x8", "--topology", "4xA100-nvlink", "--out", str(tmp_path))
+    proc, _doc = cli_json("new", "--preset", "grpo-8b-1x8", "--topology", "4xA100-nvlink", "--out", str(tmp_path))
     assert proc.returncode == 0
     assert "n_gpus_per_node: 4" in (tmp_path / "config.yaml").read_text()
     assert "# from detected" in (tmp_path / "config.yaml").read_text()

@@ -45,8 +45,15 @@ def test_ranking_order():
 @pytest.mark.parametrize(
     ("cell", "symbol"),
     [
-        ("SOC", "SYS"), (" x ", "X"), ("nv6", "NV6"), ("NV018", "NV18"), ("?", "?"),
-        ("PIXNODE", None), ("NV0", None), ("N/A", None), ("", None),
+        ("SOC", "SYS"),
+        (" x ", "X"),
+        ("nv6", "NV6"),
+        ("NV018", "NV18"),
+        ("?", "?"),
+        ("PIXNODE", None),
+        ("NV0", None),
+        ("N/A", None),
+        ("", None),
     ],
 )
 def test_normalize_link(cell, symbol):
@@ -96,7 +103,9 @@ def test_numa_breaks_ties_between_equal_links():
 
 def test_cpu_affinity_stands_in_for_missing_numa():
     rows = [" ".join("X" if i == j else "SYS" for j in range(4)) for i in range(4)]
-    t = Topology("file", [GPU(i, cpu_affinity="0-7" if i in (0, 3) else "8-15") for i in range(4)], [r.split() for r in rows])
+    t = Topology(
+        "file", [GPU(i, cpu_affinity="0-7" if i in (0, 3) else "8-15") for i in range(4)], [r.split() for r in rows]
+    )
     assert plan_tp_groups(t, 2) == [[0, 3], [1, 2]]
 
 
@@ -171,7 +180,9 @@ def test_planner_matches_brute_force_on_random_nodes(seed):
 
 
 def test_cost_is_one_node_plan_plus_replication():
-    t = make([" ".join("X" if i == j else "NV18" for j in range(8)) for i in range(8)], numa=[0] * 4 + [1] * 4, nodes=128)
+    t = make(
+        [" ".join("X" if i == j else "NV18" for j in range(8)) for i in range(8)], numa=[0] * 4 + [1] * 4, nodes=128
+    )
     topo_mod._plan_local.cache_clear()
     start = time.perf_counter()
     groups = plan_tp_groups(t, 2)
@@ -238,6 +249,10 @@ def test_json_shape():
     data = topology_to_json(t)
     assert list(data) == ["source", "gpus", "links", "tp_groups", "unknown"]
     assert data["gpus"][0] == {"index": 0, "name": None, "memory_mib": None, "numa": 0}
-    assert data["tp_groups"] == {"2": [[0, 1], [2, 3], [4, 5], [6, 7]], "4": [[0, 1, 2, 3], [4, 5, 6, 7]], "8": [list(range(8))]}
+    assert data["tp_groups"] == {
+        "2": [[0, 1], [2, 3], [4, 5], [6, 7]],
+        "4": [[0, 1, 2, 3], [4, 5, 6, 7]],
+        "8": [list(range(8))],
+    }
     assert data["unknown"] == ["GPU names"]
     assert recommended_tp_groups(make(["X"])) == {}

@@ -20,12 +20,19 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 # --- helpers shared by tests/detect, tests/core and tests/cli ----------------------------------------
 
+
 def rl_rows(n: int, source: str = "openai/gsm8k", words: int = 3) -> list[dict]:
     """n good RL rows: a one-message chat prompt of `words` words, a data_source and a ground truth."""
-    return [{"data_source": source,
-             "prompt": [{"role": "user", "content": " ".join(f"w{(i + k) % 40}" for k in range(words))}],
-             "ability": "math", "reward_model": {"style": "rule", "ground_truth": str(i)},
-             "extra_info": {"split": "train", "index": i}} for i in range(n)]
+    return [
+        {
+            "data_source": source,
+            "prompt": [{"role": "user", "content": " ".join(f"w{(i + k) % 40}" for k in range(words))}],
+            "ability": "math",
+            "reward_model": {"style": "rule", "ground_truth": str(i)},
+            "extra_info": {"split": "train", "index": i},
+        }
+        for i in range(n)
+    ]
 
 
 def write_rows(path: Path, rows: list[dict], row_group_size: int | None = None) -> Path:
@@ -40,8 +47,10 @@ def write_rows(path: Path, rows: list[dict], row_group_size: int | None = None) 
     return path
 
 
-TEMPLATE = ("{% for m in messages %}<|{{ m['role'] }}|> {{ m['content'] }} <|end|> {% endfor %}"
-            "{% if add_generation_prompt %}<|assistant|>{% endif %}")
+TEMPLATE = (
+    "{% for m in messages %}<|{{ m['role'] }}|> {{ m['content'] }} <|end|> {% endfor %}"
+    "{% if add_generation_prompt %}<|assistant|>{% endif %}"
+)
 
 
 def make_tokenizer(folder: Path, template: str | None = TEMPLATE) -> Path:
@@ -64,13 +73,14 @@ def make_tokenizer(folder: Path, template: str | None = TEMPLATE) -> Path:
     return folder
 
 
-def read_all(path, budget: Budget = Budget()):
-    stream = open_rows(str(path), budget)
+def read_all(path, budget: Budget | None = None):
+    stream = open_rows(str(path), budget or Budget())
     rows = list(stream)
     return stream, rows
 
 
 # --- formats -----------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", ["d.parquet", "d.json", "d.jsonl"])
 def test_every_format_reads_all_rows_of_a_small_file(tmp_path, name):
@@ -81,8 +91,18 @@ def test_every_format_reads_all_rows_of_a_small_file(tmp_path, name):
     assert stream.columns == ["data_source", "prompt", "ability", "reward_model", "extra_info"]
 
 
-@pytest.mark.parametrize("name, fmt", [("a.parquet", "parquet"), ("a.json", "json"), ("a.jsonl", "jsonl"),
-                                       ("a.PARQUET", None), ("a.csv", None), ("a.parquet.gz", None), ("jsonl", None)])
+@pytest.mark.parametrize(
+    "name, fmt",
+    [
+        ("a.parquet", "parquet"),
+        ("a.json", "json"),
+        ("a.jsonl", "jsonl"),
+        ("a.PARQUET", None),
+        ("a.csv", None),
+        ("a.parquet.gz", None),
+        ("jsonl", None),
+    ],
+)
 def test_format_is_chosen_by_the_name_as_verl_does(name, fmt):
     assert format_of(name) == fmt
 
@@ -117,6 +137,7 @@ def test_concatenated_pretty_objects_are_read_but_not_sampled_by_seeking(tmp_pat
 
 # --- sampling: bounded reads --------------------------------------------------------------------------
 
+
 def test_large_parquet_is_sampled_from_row_groups_spread_over_the_file(tmp_path):
     path = write_rows(tmp_path / "big.parquet", rl_rows(1000), row_group_size=50)  # 20 row groups
     stream, rows = read_all(path, Budget(max_rows=64))
@@ -149,6 +170,7 @@ def test_a_json_array_over_the_budget_stops_at_its_head(tmp_path):
 
 # --- files that are not rows: one line each ------------------------------------------------------------
 
+
 def _error(path) -> str:
     with pytest.raises(DataReadError) as exc:
         read_all(path)
@@ -164,17 +186,20 @@ def test_truncated_parquet(tmp_path):
     assert "truncated or corrupt" in _error(bad)
 
 
-@pytest.mark.parametrize("text, words", [
-    ('{"prompt": [{"role": "user", "content": "hi"}],\n "data_source": "x"}\n', ["single JSON object"]),
-    ('{"version": 1, "data": [{"prompt": "a"}]}', ["single JSON object", "'data'"]),
-    ('[{"prompt": "a"}, {"prompt": "b"}', ["not closed"]),
-    ('[{"prompt": "a"}, "b"]', ["row 1", "str"]),
-    ('{"prompt": "a"}\n{"prompt": \n', ["JSON syntax error", "line 2"]),
-    ('"just a string"', ["not JSON rows"]),
-    ('', ["empty file"]),
-    ('  \n ', ["blank"]),
-    ('{"prompt": "a"}\n[1, 2]\n', ["line 2", "expected a JSON object"]),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ('{"prompt": [{"role": "user", "content": "hi"}],\n "data_source": "x"}\n', ["single JSON object"]),
+        ('{"version": 1, "data": [{"prompt": "a"}]}', ["single JSON object", "'data'"]),
+        ('[{"prompt": "a"}, {"prompt": "b"}', ["not closed"]),
+        ('[{"prompt": "a"}, "b"]', ["row 1", "str"]),
+        ('{"prompt": "a"}\n{"prompt": \n', ["JSON syntax error", "line 2"]),
+        ('"just a string"', ["not JSON rows"]),
+        ("", ["empty file"]),
+        ("  \n ", ["blank"]),
+        ('{"prompt": "a"}\n[1, 2]\n', ["line 2", "expected a JSON object"]),
+    ],
+)
 def test_json_that_is_not_rows(tmp_path, text, words):
     path = tmp_path / "bad.json"
     path.write_text(text)

@@ -28,9 +28,11 @@ def chat(*turns):
 
 def test_counts_follow_the_chat_template_exactly(tmp_path):
     counter = load_counter(str(make_tokenizer(tmp_path / "tok")))
-    conversations = [chat(("user", "w1 w2 w3")),                       # 3 words + <|user|> <|end|> + <|assistant|>
-                     chat(("system", "w1"), ("user", "w1 w2")),         # 3 words + 2·2 + 1
-                     chat(("user", " ".join(["w5"] * 100)))]            # 100 + 2 + 1
+    conversations = [
+        chat(("user", "w1 w2 w3")),  # 3 words + <|user|> <|end|> + <|assistant|>
+        chat(("system", "w1"), ("user", "w1 w2")),  # 3 words + 2·2 + 1
+        chat(("user", " ".join(["w5"] * 100))),
+    ]  # 100 + 2 + 1
     assert counter.count_batch(conversations) == [6, 8, 103]
     assert counter.exact and "chat template applied" in counter.label
 
@@ -57,20 +59,35 @@ def test_apply_chat_template_kwargs_reach_the_template(tmp_path):
 
 def test_scan_counts_every_prompt_and_the_rows_over_the_limit(tmp_path):
     # Prompts of 1..20 words: 1 message each, so tokens = words + 3, i.e. 4..23.
-    rows = [{"data_source": "openai/gsm8k", "prompt": chat(("user", " ".join(["w1"] * k))),
-             "reward_model": {"ground_truth": "1"}} for k in range(1, 21)]
+    rows = [
+        {
+            "data_source": "openai/gsm8k",
+            "prompt": chat(("user", " ".join(["w1"] * k))),
+            "reward_model": {"ground_truth": "1"},
+        }
+        for k in range(1, 21)
+    ]
     counter = load_counter(str(make_tokenizer(tmp_path / "tok")))
     report = scan_file(str(write_rows(tmp_path / "d.parquet", rows)), counter=counter)
     facts = report.chats["prompt"]
     assert facts.lengths == list(range(4, 24))
-    assert report.length_exact and report.to_json()["lengths"]["prompt"] == {"rows": 20, "p50": 13, "p95": 22, "max": 23}
+    assert report.length_exact and report.to_json()["lengths"]["prompt"] == {
+        "rows": 20,
+        "p50": 13,
+        "p95": 22,
+        "max": 23,
+    }
     # filter_overlong_prompts keeps len <= max_prompt_length: with 16 tokens, 4..16 stay (13 rows), 17..23 go (7 rows).
     assert sum(1 for n in facts.lengths if n > 16) == 7
 
 
 def test_template_failures_are_counted_per_column(tmp_path):
     strict = "{% for m in messages %}{% if m['role'] == 'system' %}{{ raise_exception('no system role') }}{% endif %}{{ m['content'] }} {% endfor %}"
-    rows = [{"prompt": chat(("user", "w1"))}, {"prompt": chat(("system", "w2"), ("user", "w1"))}, {"prompt": chat(("user", "w1 w2"))}]
+    rows = [
+        {"prompt": chat(("user", "w1"))},
+        {"prompt": chat(("system", "w2"), ("user", "w1"))},
+        {"prompt": chat(("user", "w1 w2"))},
+    ]
     counter = load_counter(str(make_tokenizer(tmp_path / "tok", template=strict)))
     facts = scan_file(str(write_rows(tmp_path / "d.jsonl", rows)), counter=counter).chats["prompt"]
     assert facts.lengths == [1, 2] and facts.length_failures == 1 and "no system role" in facts.length_failure
@@ -115,8 +132,10 @@ def test_a_broken_tokenizer_file_is_one_line(tmp_path):
     assert "not a tokenizer file" in str(exc.value) and "\n" not in str(exc.value)
 
 
-@pytest.mark.parametrize("values, q, expected", [([], 50, None), ([7], 95, 7), ([1, 2, 3, 4], 50, 2), ([1, 2, 3, 4], 100, 4),
-                                                 (list(range(1, 101)), 95, 95)])
+@pytest.mark.parametrize(
+    "values, q, expected",
+    [([], 50, None), ([7], 95, 7), ([1, 2, 3, 4], 50, 2), ([1, 2, 3, 4], 100, 4), (list(range(1, 101)), 95, 95)],
+)
 def test_percentile_nearest_rank(values, q, expected):
     assert percentile(values, q) == expected
 
@@ -129,6 +148,8 @@ def test_long_prompts_are_measured_every_nth_row_past_the_character_budget(tmp_p
     path = str(write_rows(tmp_path / "d.parquet", rows))
     exact = scan_file(path, counter=load_counter(str(make_tokenizer(tmp_path / "tok")))).chats["prompt"]
     # 256 prompts are measured first; then 2000 rows × 89 characters / 20,000 → every 9th row.
-    assert exact.length_stride == 9 and len(exact.lengths) == 256 + len(range(256, 2000, 9)) and set(exact.lengths) == {33}
+    assert (
+        exact.length_stride == 9 and len(exact.lengths) == 256 + len(range(256, 2000, 9)) and set(exact.lengths) == {33}
+    )
     estimated = scan_file(path, counter=EstimateCounter()).chats["prompt"]
     assert estimated.length_stride == 1 and len(estimated.lengths) == 2000

@@ -53,7 +53,11 @@ def test_8xh100_is_nvswitch_nv18_everywhere_with_a_nic_per_gpu():
     t = fake_topology("8xH100")
     assert {t.links[i][j] for i in range(8) for j in range(8) if i != j} == {"NV18"}
     assert len(t.nics) == 8 and has_rdma_nic(t) is True
-    assert recommended_tp_groups(t) == {2: [[0, 1], [2, 3], [4, 5], [6, 7]], 4: [[0, 1, 2, 3], [4, 5, 6, 7]], 8: [list(range(8))]}
+    assert recommended_tp_groups(t) == {
+        2: [[0, 1], [2, 3], [4, 5], [6, 7]],
+        4: [[0, 1, 2, 3], [4, 5, 6, 7]],
+        8: [list(range(8))],
+    }
 
 
 def test_4xa100_nvlink_splits_links_over_peers():

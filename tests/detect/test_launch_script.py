@@ -40,7 +40,12 @@ def test_grpo_8gpu_script() -> None:
     assert len(script.overrides) == 37
     first = script.overrides[0]
     assert (first.key, first.raw_value, first.value, first.prefix, first.line) == (
-        "algorithm.adv_estimator", "grpo", "grpo", "", 6)
+        "algorithm.adv_estimator",
+        "grpo",
+        "grpo",
+        "",
+        6,
+    )
     dotted = script.as_dotted()
     assert dotted["trainer.logger"] == ["console", "wandb"]
     assert dotted["actor_rollout_ref.actor.optim.lr"] == 1e-6
@@ -132,8 +137,7 @@ def test_comment_after_backslash_cuts_the_command() -> None:
     problem = script.problems[0]
     assert problem.line == 8
     assert "comment" in problem.message
-    for lost in ("actor_rollout_ref.actor.ppo_mini_batch_size", "trainer.n_gpus_per_node",
-                 "trainer.total_epochs"):
+    for lost in ("actor_rollout_ref.actor.ppo_mini_batch_size", "trainer.n_gpus_per_node", "trainer.total_epochs"):
         assert lost in problem.message
         assert lost not in script.as_dotted()
     assert script.as_dotted()["actor_rollout_ref.rollout.n"] == 8
@@ -227,7 +231,9 @@ def test_empty_value() -> None:
 
 
 def test_value_hydra_rejects() -> None:
-    script = parse_launch_script(head("    data.train_files=~/data/train.parquet \\", "    data.val_files=/d/t.parquet"))
+    script = parse_launch_script(
+        head("    data.train_files=~/data/train.parquet \\", "    data.val_files=/d/t.parquet")
+    )
     assert kinds(script) == ["bad-value"]
     assert script.problems[0].line == 3 and "'~'" in script.problems[0].message
     assert script.as_dotted()["data.val_files"] == "/d/t.parquet"
@@ -265,7 +271,9 @@ def test_only_the_first_verl_command_is_read() -> None:
 
 
 def test_heredoc_body_is_not_read_as_commands() -> None:
-    text = "cat > extra.yaml <<EOF\npython3 -m verl.trainer.main_ppo a.b=1\nEOF\npython3 -m verl.trainer.main_ppo c.d=2\n"
+    text = (
+        "cat > extra.yaml <<EOF\npython3 -m verl.trainer.main_ppo a.b=1\nEOF\npython3 -m verl.trainer.main_ppo c.d=2\n"
+    )
     assert parse_launch_script(text).as_dotted() == {"c.d": 2}
 
 
@@ -302,10 +310,12 @@ def test_huge_input_is_refused_quickly() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["python3 -m verl.trainer.main_ppo " + "${A:-" * 3000 + "x" + "}" * 3000,
-     "python3 -m verl.trainer.main_ppo k=" + "[" * 3000,
-     "python3 -m verl.trainer.main_ppo '" + "\\ " * 50_000,
-     "A=x\n" + "A=$A$A\n" * 60 + "python3 -m verl.trainer.main_ppo k=$A\n"],
+    [
+        "python3 -m verl.trainer.main_ppo " + "${A:-" * 3000 + "x" + "}" * 3000,
+        "python3 -m verl.trainer.main_ppo k=" + "[" * 3000,
+        "python3 -m verl.trainer.main_ppo '" + "\\ " * 50_000,
+        "A=x\n" + "A=$A$A\n" * 60 + "python3 -m verl.trainer.main_ppo k=$A\n",
+    ],
     ids=["nested-defaults", "nested-brackets", "unterminated-quote", "doubling-variable"],
 )
 def test_adversarial_input_is_bounded(text: str) -> None:
@@ -329,8 +339,17 @@ BASH = shutil.which("bash")
 
 
 @pytest.mark.skipif(BASH is None, reason="needs bash")
-@pytest.mark.parametrize("name", ["grpo_qwen3_8b_fsdp_vllm.sh", "ppo_quickstart_1gpu.sh", "plus_additions.sh",
-                                  "duplicate_key.sh", "missing_backslash.sh", "ray_job_submit.sh"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "grpo_qwen3_8b_fsdp_vllm.sh",
+        "ppo_quickstart_1gpu.sh",
+        "plus_additions.sh",
+        "duplicate_key.sh",
+        "missing_backslash.sh",
+        "ray_job_submit.sh",
+    ],
+)
 def test_arguments_match_what_bash_passes(name: str, tmp_path: Path) -> None:
     """Run the fixture in bash with stand-ins for python3/ray/tee that record the arguments."""
     record = tmp_path / "argv"
@@ -350,9 +369,10 @@ def test_arguments_match_what_bash_passes(name: str, tmp_path: Path) -> None:
     env.update({var: f"${var}" for var in script.unresolved_vars})
     subprocess.run([BASH, str(SCRIPTS / name)], env=env, capture_output=True, timeout=30, check=False)
     argv = record.read_bytes().decode().split("\0")[:-1]
-    passed = argv[argv.index("-m") + 2:]
+    passed = argv[argv.index("-m") + 2 :]
     ours = [f"--config-path={script.config_path}"] if script.config_path else []
     ours += [f"--config-name={script.config_name}"] if script.config_name else []
-    ours += [o.prefix + o.key + ("" if o.value is None and o.prefix == "~" else "=" + o.raw_value)
-             for o in script.overrides]
+    ours += [
+        o.prefix + o.key + ("" if o.value is None and o.prefix == "~" else "=" + o.raw_value) for o in script.overrides
+    ]
     assert passed == ours

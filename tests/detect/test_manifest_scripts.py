@@ -68,7 +68,8 @@ def test_a_hand_written_slurm_script_shows_its_two_multi_node_traps(tmp_path):
 
 def test_the_same_script_with_a_real_array_and_one_auth_setting_passes_those_checks(tmp_path):
     fixed = HAND_WRITTEN.replace('nodes_array=("$nodes")', "nodes_array=($nodes)").replace(
-        "port=6379\n", "port=6379\nexport RAY_AUTH_MODE=disabled\n")
+        "port=6379\n", "port=6379\nexport RAY_AUTH_MODE=disabled\n"
+    )
     path = tmp_path / "ray_on_slurm.sbatch"
     path.write_text(fixed)
     _, doc = check(path)
@@ -91,18 +92,48 @@ def test_the_wizards_job_sbatch_passes(tmp_path):
 
 
 EDITS = {
-    "workers without the environment": (('--nodelist="$node" --export=ALL', '--nodelist="$node" --export=NONE'), "DEPLOY-012",
-                                         "ray start (workers)"),
-    "workers with another mode": (('  srun --nodes=1 --ntasks=1 --nodelist="$node"', '  RAY_AUTH_MODE=disabled srun --nodes=1 --ntasks=1 --nodelist="$node"'),
-                                  "DEPLOY-012", "disabled"),
-    "visible devices exported": (("export PYTHONUNBUFFERED=1", "export PYTHONUNBUFFERED=1\nexport CUDA_VISIBLE_DEVICES=0,1,2,3"),
-                                 "DEPLOY-001", "CUDA_VISIBLE_DEVICES=0,1,2,3"),
-    "log dedup off": (("export PYTHONUNBUFFERED=1", "export PYTHONUNBUFFERED=1\nexport RAY_DEDUP_LOGS=0"), "DEPLOY-003", "RAY_DEDUP_LOGS=0"),
-    "token written out": (('  RAY_AUTH_TOKEN="$(python3', '  RAY_AUTH_TOKEN=abc123; : "$(python3'), "DEPLOY-006", "holds a secret"),
-    "workers with fewer GPUs": (('--address="$HEAD_ADDRESS" --num-cpus="$CPUS_PER_NODE" --num-gpus="$GPUS_PER_NODE"',
-                                 '--address="$HEAD_ADDRESS" --num-cpus="$CPUS_PER_NODE" --num-gpus=4'), "DEPLOY-004", "gives 4 GPU(s)"),
+    "workers without the environment": (
+        ('--nodelist="$node" --export=ALL', '--nodelist="$node" --export=NONE'),
+        "DEPLOY-012",
+        "ray start (workers)",
+    ),
+    "workers with another mode": (
+        (
+            '  srun --nodes=1 --ntasks=1 --nodelist="$node"',
+            '  RAY_AUTH_MODE=disabled srun --nodes=1 --ntasks=1 --nodelist="$node"',
+        ),
+        "DEPLOY-012",
+        "disabled",
+    ),
+    "visible devices exported": (
+        ("export PYTHONUNBUFFERED=1", "export PYTHONUNBUFFERED=1\nexport CUDA_VISIBLE_DEVICES=0,1,2,3"),
+        "DEPLOY-001",
+        "CUDA_VISIBLE_DEVICES=0,1,2,3",
+    ),
+    "log dedup off": (
+        ("export PYTHONUNBUFFERED=1", "export PYTHONUNBUFFERED=1\nexport RAY_DEDUP_LOGS=0"),
+        "DEPLOY-003",
+        "RAY_DEDUP_LOGS=0",
+    ),
+    "token written out": (
+        ('  RAY_AUTH_TOKEN="$(python3', '  RAY_AUTH_TOKEN=abc123; : "$(python3'),
+        "DEPLOY-006",
+        "holds a secret",
+    ),
+    "workers with fewer GPUs": (
+        (
+            '--address="$HEAD_ADDRESS" --num-cpus="$CPUS_PER_NODE" --num-gpus="$GPUS_PER_NODE"',
+            '--address="$HEAD_ADDRESS" --num-cpus="$CPUS_PER_NODE" --num-gpus=4',
+        ),
+        "DEPLOY-004",
+        "gives 4 GPU(s)",
+    ),
     "fewer CPUs": (("CPUS_PER_NODE=32", "CPUS_PER_NODE=16"), "DEPLOY-005", "16 CPUs for 8 GPU(s)"),
-    "num_cpus in the command": (("--config-name=config", "--config-name=config ray_kwargs.ray_init.num_cpus=32"), "DEPLOY-008", "num_cpus"),
+    "num_cpus in the command": (
+        ("--config-name=config", "--config-name=config ray_kwargs.ray_init.num_cpus=32"),
+        "DEPLOY-008",
+        "num_cpus",
+    ),
 }
 
 
@@ -125,13 +156,16 @@ def test_ray_job_sh_reads_back_and_a_gcs_address_is_caught(tmp_path):
     path = tmp_path / "ray-job.sh"
     code, doc = check(path)
     assert code == 0 and doc["source"] == "launch script" and "read as a `ray job submit` script" in doc["notes"]
-    path.write_text(files["ray-job.sh"].replace("DEFAULT_ADDRESS=http://127.0.0.1:8265", "DEFAULT_ADDRESS=10.0.0.1:6379")
-                    .replace('"NCCL_DEBUG": "INFO"', '"CUDA_VISIBLE_DEVICES": "0"'))
+    path.write_text(
+        files["ray-job.sh"]
+        .replace("DEFAULT_ADDRESS=http://127.0.0.1:8265", "DEFAULT_ADDRESS=10.0.0.1:6379")
+        .replace('"NCCL_DEBUG": "INFO"', '"CUDA_VISIBLE_DEVICES": "0"')
+    )
     code, doc = check(path)
     found = by_id(doc)
     assert code == 1 and any("not a Jobs API address" in m for m in found["DEPLOY-002"]) and "DEPLOY-001" in found
 
 
 def test_a_plain_ray_job_submit_script_still_reads_its_overrides():
-    code, doc = check(ROOT / "tests" / "fixtures" / "scripts" / "ray_job_submit.sh")
+    _code, doc = check(ROOT / "tests" / "fixtures" / "scripts" / "ray_job_submit.sh")
     assert doc["source"] == "launch script" and "DEPLOY-002" not in by_id(doc)

@@ -17,8 +17,16 @@ from wizard.detect.manifests import read_if_manifest, read_manifest
 from wizard.emit.artifacts import render_artifacts
 from wizard.emit.manifests import FILES
 
-VARIANTS = [{}, {"deploy.gpu_head": False, "deploy.auth_mode": "disabled"},
-            {"deploy.nccl_socket_ifname": "eth0", "deploy.env": ["NCCL_DEBUG=INFO"], "deploy.namespace": "ml", "deploy.auth_secret": "tok"}]
+VARIANTS = [
+    {},
+    {"deploy.gpu_head": False, "deploy.auth_mode": "disabled"},
+    {
+        "deploy.nccl_socket_ifname": "eth0",
+        "deploy.env": ["NCCL_DEBUG=INFO"],
+        "deploy.namespace": "ml",
+        "deploy.auth_secret": "tok",
+    },
+]
 
 
 def write(tmp_path: Path, preset: str, target: str, **values) -> tuple[Path, object, list]:
@@ -35,13 +43,26 @@ def deploy_ids(findings) -> list[str]:
 
 
 def shape(facts):
-    return ([(g.role, g.replicas, g.gpus, g.cpus, g.auth_mode, g.token_source) for g in facts.groups], facts.driver_auth_mode,
-            facts.driver_token_source, facts.names, facts.entrypoint, facts.joins_cluster, facts.shm_missing, facts.images)
+    return (
+        [(g.role, g.replicas, g.gpus, g.cpus, g.auth_mode, g.token_source) for g in facts.groups],
+        facts.driver_auth_mode,
+        facts.driver_token_source,
+        facts.names,
+        facts.entrypoint,
+        facts.joins_cluster,
+        facts.shm_missing,
+        facts.images,
+    )
 
 
 # Every preset as written; the answer variants on one multi-node and one single-node preset.
-CASES = [(p, t, i) for p in preset_names() for t in TARGETS for i in range(len(VARIANTS))
-         if not (t == "k8s-job" and load_preset(p).nnodes > 1) and (i == 0 or p in ("grpo-7b-2x8", "workshop-0.5b-1gpu"))]
+CASES = [
+    (p, t, i)
+    for p in preset_names()
+    for t in TARGETS
+    for i in range(len(VARIANTS))
+    if not (t == "k8s-job" and load_preset(p).nnodes > 1) and (i == 0 or p in ("grpo-7b-2x8", "workshop-0.5b-1gpu"))
+]
 
 
 @pytest.mark.parametrize("preset,target,variant", CASES)
@@ -80,6 +101,7 @@ def _set_gpus(n):
     def change(docs):
         for kind in ("limits", "requests"):
             _worker_container(docs)["resources"][kind]["nvidia.com/gpu"] = str(n)
+
     return change
 
 
@@ -87,26 +109,61 @@ def _set_cpu(n):
     def change(docs):
         for kind in ("limits", "requests"):
             _worker_container(docs)["resources"][kind]["cpu"] = str(n)
+
     return change
 
 
 EDITS = {
-    "more replicas": (lambda d: _worker(d).update(replicas=3, minReplicas=3, maxReplicas=3), "DEPLOY-004", "4 GPU node(s)"),
+    "more replicas": (
+        lambda d: _worker(d).update(replicas=3, minReplicas=3, maxReplicas=3),
+        "DEPLOY-004",
+        "4 GPU node(s)",
+    ),
     "fewer GPUs": (_set_gpus(4), "DEPLOY-004", "gives 4 GPU(s) per node"),
-    "config changed": (lambda d: d[1]["data"].update({"config.yaml": d[1]["data"]["config.yaml"].replace("nnodes: 2", "nnodes: 3")}),
-                       "DEPLOY-004", "needs 3"),
-    "visible devices": (lambda d: _worker_container(d).setdefault("env", []).append({"name": "CUDA_VISIBLE_DEVICES", "value": "0"}),
-                        "DEPLOY-001", "workerGroupSpecs[0]"),
-    "inline key": (lambda d: _worker_container(d)["env"].append({"name": "HF_TOKEN", "value": "hf_secret"}), "DEPLOY-006", "HF_TOKEN"),
-    "auth mismatch": (lambda d: _worker_container(d)["env"].append({"name": "RAY_AUTH_MODE", "value": "disabled"}), "DEPLOY-012",
-                      "workerGroupSpecs[0]: disabled"),
-    "chained entrypoint": (lambda d: d[0]["spec"].update(entrypoint=d[0]["spec"]["entrypoint"] + " && echo done"), "DEPLOY-010", "&&"),
+    "config changed": (
+        lambda d: d[1]["data"].update({"config.yaml": d[1]["data"]["config.yaml"].replace("nnodes: 2", "nnodes: 3")}),
+        "DEPLOY-004",
+        "needs 3",
+    ),
+    "visible devices": (
+        lambda d: _worker_container(d).setdefault("env", []).append({"name": "CUDA_VISIBLE_DEVICES", "value": "0"}),
+        "DEPLOY-001",
+        "workerGroupSpecs[0]",
+    ),
+    "inline key": (
+        lambda d: _worker_container(d)["env"].append({"name": "HF_TOKEN", "value": "hf_secret"}),
+        "DEPLOY-006",
+        "HF_TOKEN",
+    ),
+    "auth mismatch": (
+        lambda d: _worker_container(d)["env"].append({"name": "RAY_AUTH_MODE", "value": "disabled"}),
+        "DEPLOY-012",
+        "workerGroupSpecs[0]: disabled",
+    ),
+    "chained entrypoint": (
+        lambda d: d[0]["spec"].update(entrypoint=d[0]["spec"]["entrypoint"] + " && echo done"),
+        "DEPLOY-010",
+        "&&",
+    ),
     "few CPUs": (_set_cpu(16), "DEPLOY-005", "16 CPUs for 8 GPU(s)"),
     "bad name": (lambda d: d[0]["metadata"].update(name="Qwen_Run"), "DEPLOY-007", "Qwen_Run"),
-    "http RAY_ADDRESS": (lambda d: _worker_container(d)["env"].append({"name": "RAY_ADDRESS", "value": "http://head:8265"}),
-                         "DEPLOY-002", "Jobs API"),
-    "Secret with data": (lambda d: d.append({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "verl-secrets"},
-                                             "stringData": {"WANDB_API_KEY": "abc"}}), "DEPLOY-006", "Secret verl-secrets"),
+    "http RAY_ADDRESS": (
+        lambda d: _worker_container(d)["env"].append({"name": "RAY_ADDRESS", "value": "http://head:8265"}),
+        "DEPLOY-002",
+        "Jobs API",
+    ),
+    "Secret with data": (
+        lambda d: d.append(
+            {
+                "apiVersion": "v1",
+                "kind": "Secret",
+                "metadata": {"name": "verl-secrets"},
+                "stringData": {"WANDB_API_KEY": "abc"},
+            }
+        ),
+        "DEPLOY-006",
+        "Secret verl-secrets",
+    ),
 }
 
 
@@ -116,7 +173,7 @@ def test_a_hand_edit_of_a_rayjob_is_caught(edit, tmp_path):
     findings = _edit(tmp_path, "kuberay-job", change)
     hits = [f for f in findings if f["id"] == rule]
     assert hits and any(words in f["message"] for f in hits), [f["message"] for f in findings]
-    assert all("hf_secret" not in f["message"] and "abc" != f["message"] for f in findings)
+    assert all("hf_secret" not in f["message"] and f["message"] != "abc" for f in findings)
 
 
 def test_the_untouched_rayjob_has_none_of_those_findings(tmp_path):
@@ -135,17 +192,27 @@ def test_a_job_without_shared_memory(tmp_path):
         pod = docs[0]["spec"]["template"]["spec"]
         pod["volumes"] = [v for v in pod["volumes"] if v["name"] != "dshm"]
         pod["containers"][0]["volumeMounts"] = [m for m in pod["containers"][0]["volumeMounts"] if m["name"] != "dshm"]
+
     assert "DEPLOY-011" in {f["id"] for f in _edit(tmp_path, "k8s-job", drop_shm, "workshop-0.5b-1gpu")}
-    assert "DEPLOY-011" not in {f["id"] for f in _edit(tmp_path / "x" if (tmp_path / "x").mkdir() is None else tmp_path,
-                                                       "k8s-job", lambda d: None, "workshop-0.5b-1gpu")}
+    assert "DEPLOY-011" not in {
+        f["id"]
+        for f in _edit(
+            tmp_path / "x" if (tmp_path / "x").mkdir() is None else tmp_path,
+            "k8s-job",
+            lambda d: None,
+            "workshop-0.5b-1gpu",
+        )
+    }
 
 
 def token_in_pods_only(docs):
     """A RayJob edited by hand: the token set on the cluster's pods, none for the submitter pod."""
     cluster = docs[0]["spec"]["rayClusterSpec"]
     cluster.pop("authOptions")
-    token = [{"name": "RAY_AUTH_MODE", "value": "token"},
-             {"name": "RAY_AUTH_TOKEN", "valueFrom": {"secretKeyRef": {"name": "tok", "key": "auth_token"}}}]
+    token = [
+        {"name": "RAY_AUTH_MODE", "value": "token"},
+        {"name": "RAY_AUTH_TOKEN", "valueFrom": {"secretKeyRef": {"name": "tok", "key": "auth_token"}}},
+    ]
     for group in [cluster["headGroupSpec"], *cluster["workerGroupSpecs"]]:
         group["template"]["spec"]["containers"][0].setdefault("env", []).extend(token)
 
@@ -162,8 +229,10 @@ def test_read_if_manifest_leaves_configs_and_launch_scripts_alone(tmp_path):
     assert read_if_manifest(tmp_path / "missing.yaml") is None
     assert read_if_manifest(path) is not None
     script = tmp_path / "train.sh"
-    script.write_text("# or submit it with: ray job submit -- python3 -m verl.trainer.main_ppo\n"
-                      "python3 -m verl.trainer.main_ppo trainer.nnodes=1\n")
+    script.write_text(
+        "# or submit it with: ray job submit -- python3 -m verl.trainer.main_ppo\n"
+        "python3 -m verl.trainer.main_ppo trainer.nnodes=1\n"
+    )
     assert read_if_manifest(script) is None, "a comment that mentions ray job submit is not a submission"
 
 

@@ -25,7 +25,9 @@ def test_local_folder_gives_config_numbers_and_tokenizer(tmp_path):
 
 
 def test_num_labels_follows_transformers_rules(tmp_path):
-    from_id2label = read_model(write_model(tmp_path / "a", arch="LlamaForSequenceClassification", id2label={"0": "LABEL_0"}))
+    from_id2label = read_model(
+        write_model(tmp_path / "a", arch="LlamaForSequenceClassification", id2label={"0": "LABEL_0"})
+    )
     default = read_model(write_model(tmp_path / "b", arch="LlamaForSequenceClassification"))
     assert from_id2label.num_labels == 1
     assert default.num_labels == 2  # transformers' default when the config says nothing
@@ -48,10 +50,24 @@ def test_folder_without_tokenizer_says_so(tmp_path):
 def test_multimodal_config_reads_its_text_config(tmp_path):
     folder = tmp_path / "vl"
     folder.mkdir()
-    (folder / "config.json").write_text(json.dumps({
-        "architectures": ["Gemma3ForConditionalGeneration"], "model_type": "gemma3",
-        "text_config": {"model_type": "gemma3_text", "hidden_size": 2560, "num_hidden_layers": 34, "num_attention_heads": 8,
-                        "num_key_value_heads": 4, "head_dim": 256, "intermediate_size": 10240, "vocab_size": 262208}}))
+    (folder / "config.json").write_text(
+        json.dumps(
+            {
+                "architectures": ["Gemma3ForConditionalGeneration"],
+                "model_type": "gemma3",
+                "text_config": {
+                    "model_type": "gemma3_text",
+                    "hidden_size": 2560,
+                    "num_hidden_layers": 34,
+                    "num_attention_heads": 8,
+                    "num_key_value_heads": 4,
+                    "head_dim": 256,
+                    "intermediate_size": 10240,
+                    "vocab_size": 262208,
+                },
+            }
+        )
+    )
     f = read_model(str(folder))
     assert (f.hidden_size, f.num_heads, f.head_dim, f.vocab_size) == (2560, 8, 256, 262208)
     assert f.is_causal_lm
@@ -68,7 +84,9 @@ def test_unreadable_config_is_a_note_not_a_crash(tmp_path):
 def test_hub_id_read_from_the_local_cache_offline(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
     repo = tmp_path / "hub" / "models--acme--tiny-rm"
-    write_model(repo / "snapshots" / "abc123", arch="LlamaForSequenceClassification", num_labels=1, num_attention_heads=28)
+    write_model(
+        repo / "snapshots" / "abc123", arch="LlamaForSequenceClassification", num_labels=1, num_attention_heads=28
+    )
     (repo / "refs").mkdir()
     (repo / "refs" / "main").write_text("abc123")
     f = read_model("acme/tiny-rm")
@@ -84,7 +102,9 @@ def test_cache_beats_catalogue_and_catalogue_fills_in(tmp_path, monkeypatch):
     assert cached.tokenizer_family == "qwen3"  # the catalogue still names the tokenizer family
 
 
-@pytest.mark.parametrize("path", ["~/models/x", "hdfs://nn/models/x", "/no/such/folder", "unknown-org/unknown-model", ""])
+@pytest.mark.parametrize(
+    "path", ["~/models/x", "hdfs://nn/models/x", "/no/such/folder", "unknown-org/unknown-model", ""]
+)
 def test_unknown_paths_give_no_facts(path, tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty"))
     assert read_model(path) is None
@@ -93,8 +113,14 @@ def test_unknown_paths_give_no_facts(path, tmp_path, monkeypatch):
 def test_catalogue_has_the_common_models_with_their_numbers():
     ids = {e["id"] for e in catalogue_entries().values()}
     assert len(ids) >= 20
-    for needed in ("Qwen/Qwen2.5-72B-Instruct", "Qwen/Qwen3-30B-A3B", "meta-llama/Llama-3.1-70B-Instruct",
-                   "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", "google/gemma-2-9b-it", "mistralai/Mistral-7B-Instruct-v0.3"):
+    for needed in (
+        "Qwen/Qwen2.5-72B-Instruct",
+        "Qwen/Qwen3-30B-A3B",
+        "meta-llama/Llama-3.1-70B-Instruct",
+        "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B",
+        "google/gemma-2-9b-it",
+        "mistralai/Mistral-7B-Instruct-v0.3",
+    ):
         assert needed in ids
     f = from_catalogue("qwen/qwen2.5-7b")  # alias, any case
     assert f.source == CATALOGUE and (f.num_heads, f.num_kv_heads, f.vocab_size) == (28, 4, 152064)
@@ -102,12 +128,18 @@ def test_catalogue_has_the_common_models_with_their_numbers():
     assert (moe.num_experts, moe.num_experts_per_tok) == (128, 8)
 
 
-@pytest.mark.parametrize("model, params", [
-    # parameter counts of the published checkpoints
-    ("Qwen/Qwen2.5-0.5B-Instruct", 494_032_768), ("Qwen/Qwen2.5-7B-Instruct", 7_615_616_512),
-    ("Qwen/Qwen3-8B", 8_190_735_360), ("meta-llama/Llama-3.1-8B-Instruct", 8_030_261_248),
-    ("Qwen/Qwen3-30B-A3B", 30_532_122_624), ("google/gemma-2-2b-it", 2_614_341_888),
-])
+@pytest.mark.parametrize(
+    "model, params",
+    [
+        # parameter counts of the published checkpoints
+        ("Qwen/Qwen2.5-0.5B-Instruct", 494_032_768),
+        ("Qwen/Qwen2.5-7B-Instruct", 7_615_616_512),
+        ("Qwen/Qwen3-8B", 8_190_735_360),
+        ("meta-llama/Llama-3.1-8B-Instruct", 8_030_261_248),
+        ("Qwen/Qwen3-30B-A3B", 30_532_122_624),
+        ("google/gemma-2-2b-it", 2_614_341_888),
+    ],
+)
 def test_parameter_count_from_config_numbers(model, params):
     assert from_catalogue(model).param_count() == params
 
@@ -120,17 +152,33 @@ def test_parameter_counts_match_the_models_built_on_the_gpu():
     for case in doc["cases"]:
         f = from_catalogue(case["model"])
         over = case.get("config_overrides") or {}
-        f = dataclasses.replace(f, num_layers=over.get("num_hidden_layers", f.num_layers),
-                                tie_word_embeddings=over.get("tie_word_embeddings", f.tie_word_embeddings))
-        expected = f.param_count() if case["role"] != "critic" else f.param_count() + f.hidden_size + 1  # score head (+ bias)
+        f = dataclasses.replace(
+            f,
+            num_layers=over.get("num_hidden_layers", f.num_layers),
+            tie_word_embeddings=over.get("tie_word_embeddings", f.tie_word_embeddings),
+        )
+        expected = (
+            f.param_count() if case["role"] != "critic" else f.param_count() + f.hidden_size + 1
+        )  # score head (+ bias)
         assert case["n_params"] == expected, case["case"]
 
 
 def test_inspect_models_reads_each_role(tmp_path):
     actor = write_model(tmp_path / "actor")
     rm = write_model(tmp_path / "rm", arch="Qwen2ForSequenceClassification", num_labels=1)
-    answers = build([("t", {"actor_rollout_ref.model.path": actor, "critic.model.path": "Qwen/Qwen3-8B",
-                            "reward.reward_model.enable": True, "reward.reward_model.model_path": rm})]).answers
+    answers = build(
+        [
+            (
+                "t",
+                {
+                    "actor_rollout_ref.model.path": actor,
+                    "critic.model.path": "Qwen/Qwen3-8B",
+                    "reward.reward_model.enable": True,
+                    "reward.reward_model.model_path": rm,
+                },
+            )
+        ]
+    ).answers
     models = inspect_models(answers, "local")["models"]
     assert set(models) == {"actor", "critic", "reward_model"}
     assert models["critic"].source == CATALOGUE and models["reward_model"].is_sequence_classifier
@@ -138,7 +186,9 @@ def test_inspect_models_reads_each_role(tmp_path):
 
 def test_inspect_models_skips_a_disabled_reward_model(tmp_path):
     rm = write_model(tmp_path / "rm")
-    answers = build([("t", {"actor_rollout_ref.model.path": "nowhere/at-all", "reward.reward_model.model_path": rm})]).answers
+    answers = build(
+        [("t", {"actor_rollout_ref.model.path": "nowhere/at-all", "reward.reward_model.model_path": rm})]
+    ).answers
     assert inspect_models(answers, "local") == {"models": {}}
 
 

@@ -169,7 +169,11 @@ def test_no_package_is_no_gpu(monkeypatch):
 
 @pytest.mark.parametrize(
     ("error", "words"),
-    [(LibraryNotFound, "libnvidia-ml.so.1"), (DriverNotLoaded, "kernel driver is not loaded"), (LibRmVersionMismatch, "reboot")],
+    [
+        (LibraryNotFound, "libnvidia-ml.so.1"),
+        (DriverNotLoaded, "kernel driver is not loaded"),
+        (LibRmVersionMismatch, "reboot"),
+    ],
 )
 def test_no_driver_is_no_gpu(inject, tmp_path, error, words):
     inject(FakeNVML([], init_error=error))
@@ -246,7 +250,9 @@ def test_unreadable_links_are_unknown_never_guessed(inject, tmp_path):
 
 
 def test_unreadable_nvlink_with_known_pcie_level_says_so(inject, tmp_path):
-    inject(FakeNVML([FakeGPU(bus(i), unsupported={"nvlink"}) for i in range(2)], level=lambda a, b: 50, p2p_nvlink=None))
+    inject(
+        FakeNVML([FakeGPU(bus(i), unsupported={"nvlink"}) for i in range(2)], level=lambda a, b: 50, p2p_nvlink=None)
+    )
     t = detect(tmp_path)
     assert t.links[0][1] == "SYS"
     assert "GPU0-GPU1: NVLink could not be read; the PCIe level is shown" in t.unknown
@@ -259,7 +265,11 @@ def test_no_p2p_reads_are_reported(inject, tmp_path):
 
 
 def test_mig_not_supported_and_mig_on(inject, tmp_path):
-    inject(FakeNVML([FakeGPU(bus(0), unsupported={"mig"}), FakeGPU(bus(1), mig=(1, 1))], level=lambda a, b: 30, p2p_nvlink=5))
+    inject(
+        FakeNVML(
+            [FakeGPU(bus(0), unsupported={"mig"}), FakeGPU(bus(1), mig=(1, 1))], level=lambda a, b: 30, p2p_nvlink=5
+        )
+    )
     t = detect(tmp_path)
     assert [g.mig for g in t.gpus] == [None, True]
     assert "MIG mode of GPU0: NotSupported" in t.unknown
@@ -287,7 +297,9 @@ def test_cuda_visible_devices_is_explained(inject, tmp_path, monkeypatch):
     inject(FakeNVML([FakeGPU(bus(i)) for i in range(2)], level=lambda a, b: 30, p2p_nvlink=5))
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "1,GPU-00000000")
     t = detect(tmp_path)
-    assert any("CUDA_VISIBLE_DEVICES=1,GPU-00000000" in n and "cuda:0 = GPU1" in n and "cuda:1 = GPU0" in n for n in t.notes)
+    assert any(
+        "CUDA_VISIBLE_DEVICES=1,GPU-00000000" in n and "cuda:0 = GPU1" in n and "cuda:1 = GPU0" in n for n in t.notes
+    )
 
 
 def test_sysfs_numa_and_cpus_win_and_rdma_nics_are_listed(inject, tmp_path):

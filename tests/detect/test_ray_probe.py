@@ -14,9 +14,20 @@ from wizard.core.rules import context_for, run_rules
 from wizard.detect.ray import ProbeResult, RayNode, address_problem, cluster_facts, probe, resolve_address
 
 
-@pytest.mark.parametrize("address,ok", [("10.0.0.1:6379", True), ("head-0.svc.cluster.local:6379", True), ("auto", True),
-                                        ("[::1]:6379", True), ("http://10.0.0.1:8265", False), ("ray://10.0.0.1:10001", False),
-                                        ("10.0.0.1", False), ("foo bar:1", False), ("10.0.0.1:port", False)])
+@pytest.mark.parametrize(
+    "address,ok",
+    [
+        ("10.0.0.1:6379", True),
+        ("head-0.svc.cluster.local:6379", True),
+        ("auto", True),
+        ("[::1]:6379", True),
+        ("http://10.0.0.1:8265", False),
+        ("ray://10.0.0.1:10001", False),
+        ("10.0.0.1", False),
+        ("foo bar:1", False),
+        ("10.0.0.1:port", False),
+    ],
+)
 def test_address_forms(address, ok):
     assert (address_problem(address) is None) is ok
 
@@ -37,7 +48,12 @@ def test_a_dead_address_fails_fast_with_one_reason():
     start = time.monotonic()
     result = probe(f"127.0.0.1:{_free_port()}", timeout=15)
     assert time.monotonic() - start < 5
-    assert not result.ok and result.kind == "dead" and "connection refused" in result.message and "\n" not in result.message
+    assert (
+        not result.ok
+        and result.kind == "dead"
+        and "connection refused" in result.message
+        and "\n" not in result.message
+    )
 
 
 def test_a_port_that_accepts_but_never_answers_is_cut_at_the_deadline():
@@ -60,7 +76,9 @@ def _findings(nodes, driver_env=None, **overrides):
     layered = build([("test", {**BASE, **overrides})])
     result = ProbeResult("10.0.0.1:6379", True, ray_version="2.60.0", nodes=nodes)
     facts = cluster_facts(result, driver_env or {})
-    return {f.id: f for f in run_rules(context_for(layered.answers, layered.flat, mode="cluster", deploy=facts), "DEPLOY")}
+    return {
+        f.id: f for f in run_rules(context_for(layered.answers, layered.flat, mode="cluster", deploy=facts), "DEPLOY")
+    }
 
 
 def test_cluster_rules_over_live_nodes():

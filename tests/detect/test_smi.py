@@ -22,29 +22,53 @@ NUMA_HALVES = [0] * 4 + [1] * 4
 # file: (GPUs, NICs, NUMA per GPU or None, {TP size: (groups, worst link of each)})
 EXPECTED = {
     "hgx_h100_8gpu_nv18_12nic_ansi_prompt.txt": (
-        8, 12, NUMA_HALVES, {2: (PAIRS, "NV18"), 4: (HALVES, "NV18"), 8: (ALL8, "NV18")}
+        8,
+        12,
+        NUMA_HALVES,
+        {2: (PAIRS, "NV18"), 4: (HALVES, "NV18"), 8: (ALL8, "NV18")},
     ),
     "hgx_h200_8gpu_nv18_10nic_expanded_tabs.txt": (
-        8, 10, NUMA_HALVES, {2: (PAIRS, "NV18"), 4: (HALVES, "NV18"), 8: (ALL8, "NV18")}
+        8,
+        10,
+        NUMA_HALVES,
+        {2: (PAIRS, "NV18"), 4: (HALVES, "NV18"), 8: (ALL8, "NV18")},
     ),
     "dgx1_v100_8gpu_cube_mlx5_legacy_crlf.txt": (
-        8, 4, [None] * 8, {2: (CUBE_PAIRS, "NV2"), 4: (HALVES, "NV1"), 8: (ALL8, "SYS")}
+        8,
+        4,
+        [None] * 8,
+        {2: (CUBE_PAIRS, "NV2"), 4: (HALVES, "NV1"), 8: (ALL8, "SYS")},
     ),
     "sxm2_v100_8gpu_cube_nic0_ansi_with_smi_l.txt": (
-        8, 1, NUMA_HALVES, {2: (CUBE_PAIRS, "NV2"), 4: (HALVES, "NV1"), 8: (ALL8, "SYS")}
+        8,
+        1,
+        NUMA_HALVES,
+        {2: (CUBE_PAIRS, "NV2"), 4: (HALVES, "NV1"), 8: (ALL8, "SYS")},
     ),
     "a100_8gpu_nv12_condensed_fenced.txt": (
-        8, 0, NUMA_HALVES, {2: (PAIRS, "NV12"), 4: (HALVES, "NV12"), 8: (ALL8, "NV12")}
+        8,
+        0,
+        NUMA_HALVES,
+        {2: (PAIRS, "NV12"), 4: (HALVES, "NV12"), 8: (ALL8, "NV12")},
     ),
     "rtx4090_8gpu_phb_pairs_node_sys_ansi_aligned.txt": (
-        8, 0, [0] * 6 + [1] * 2, {2: (PAIRS, "PHB"), 4: (HALVES, None), 8: (ALL8, "SYS")}
+        8,
+        0,
+        [0] * 6 + [1] * 2,
+        {2: (PAIRS, "PHB"), 4: (HALVES, None), 8: (ALL8, "SYS")},
     ),
     "rtx4090_8gpu_allsys_2nic_nolegend.txt": (
-        8, 2, NUMA_HALVES, {2: (PAIRS, "SYS"), 4: (HALVES, "SYS"), 8: (ALL8, "SYS")}
+        8,
+        2,
+        NUMA_HALVES,
+        {2: (PAIRS, "SYS"), 4: (HALVES, "SYS"), 8: (ALL8, "SYS")},
     ),
     "rtx5090_2gpu_phb_single_spaces.txt": (2, 0, [0, 0], {2: ([[0, 1]], "PHB")}),
     "l40s_4gpu_node_sys_2nic_padded.txt": (
-        4, 2, [0, 0, 1, 1], {2: ([[0, 1], [2, 3]], "NODE"), 4: ([[0, 1, 2, 3]], "SYS")}
+        4,
+        2,
+        [0, 0, 1, 1],
+        {2: ([[0, 1], [2, 3]], "NODE"), 4: ([[0, 1, 2, 3]], "SYS")},
     ),
     "k40m_4gpu_phb_soc_mlx4_legacy.txt": (4, 1, [None] * 4, {2: ([[0, 1], [2, 3]], "PHB"), 4: ([[0, 1, 2, 3]], "SYS")}),
 }

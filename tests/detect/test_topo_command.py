@@ -44,7 +44,11 @@ def test_json_shape_for_a_fake():
     assert data["source"] == "fake"
     assert data["gpus"][0] == {"index": 0, "name": "NVIDIA H100 80GB HBM3", "memory_mib": 81559, "numa": 0}
     assert data["links"][0][:2] == ["X", "NV18"]
-    assert data["tp_groups"] == {"2": [[0, 1], [2, 3], [4, 5], [6, 7]], "4": [[0, 1, 2, 3], [4, 5, 6, 7]], "8": [list(range(8))]}
+    assert data["tp_groups"] == {
+        "2": [[0, 1], [2, 3], [4, 5], [6, 7]],
+        "4": [[0, 1, 2, 3], [4, 5, 6, 7]],
+        "8": [list(range(8))],
+    }
     assert data["unknown"] == []
 
 

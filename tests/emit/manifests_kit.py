@@ -23,16 +23,69 @@ from wizard.emit.artifacts import render_artifacts
 
 TARGETS = ("ray-job", "kuberay-job", "kuberay-cluster", "slurm", "k8s-job")
 K8S_VERSION = "1.33"
-RAYJOB_SPEC = {"activeDeadlineSeconds", "backoffLimit", "clusterSelector", "deletionStrategy", "entrypoint", "entrypointNumCpus",
-               "entrypointNumGpus", "entrypointResources", "jobId", "managedBy", "metadata", "preRunningDeadlineSeconds",
-               "rayClusterSpec", "runtimeEnvYAML", "shutdownAfterJobFinishes", "submissionMode", "submitterConfig",
-               "submitterPodTemplate", "suspend", "ttlSecondsAfterFinished"}
-CLUSTER_SPEC = {"authOptions", "autoscalerOptions", "enableInTreeAutoscaling", "gcsFaultToleranceOptions", "headGroupSpec",
-                "headServiceAnnotations", "historyServerOptions", "managedBy", "networkPolicy", "rayVersion", "suspend",
-                "tlsOptions", "upgradeStrategy", "workerGroupSpecs"}
-HEAD_KEYS = {"enableIngress", "headService", "ingressOptions", "labels", "rayStartParams", "resources", "serviceType", "template"}
-WORKER_KEYS = {"groupName", "idleTimeoutSeconds", "labels", "maxReplicas", "minReplicas", "numOfHosts", "priority", "rayStartParams",
-               "replicas", "resources", "scaleStrategy", "suspend", "template"}
+RAYJOB_SPEC = {
+    "activeDeadlineSeconds",
+    "backoffLimit",
+    "clusterSelector",
+    "deletionStrategy",
+    "entrypoint",
+    "entrypointNumCpus",
+    "entrypointNumGpus",
+    "entrypointResources",
+    "jobId",
+    "managedBy",
+    "metadata",
+    "preRunningDeadlineSeconds",
+    "rayClusterSpec",
+    "runtimeEnvYAML",
+    "shutdownAfterJobFinishes",
+    "submissionMode",
+    "submitterConfig",
+    "submitterPodTemplate",
+    "suspend",
+    "ttlSecondsAfterFinished",
+}
+CLUSTER_SPEC = {
+    "authOptions",
+    "autoscalerOptions",
+    "enableInTreeAutoscaling",
+    "gcsFaultToleranceOptions",
+    "headGroupSpec",
+    "headServiceAnnotations",
+    "historyServerOptions",
+    "managedBy",
+    "networkPolicy",
+    "rayVersion",
+    "suspend",
+    "tlsOptions",
+    "upgradeStrategy",
+    "workerGroupSpecs",
+}
+HEAD_KEYS = {
+    "enableIngress",
+    "headService",
+    "ingressOptions",
+    "labels",
+    "rayStartParams",
+    "resources",
+    "serviceType",
+    "template",
+}
+WORKER_KEYS = {
+    "groupName",
+    "idleTimeoutSeconds",
+    "labels",
+    "maxReplicas",
+    "minReplicas",
+    "numOfHosts",
+    "priority",
+    "rayStartParams",
+    "replicas",
+    "resources",
+    "scaleStrategy",
+    "suspend",
+    "template",
+}
 SUBMISSION_MODES = {"K8sJobMode", "HTTPMode", "InteractiveMode", "SidecarMode"}
 NAME_LIMIT = {"RayJob": 47, "RayCluster": 53}
 DNS_1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
@@ -70,9 +123,14 @@ def kubernetes_problems(doc: dict) -> list[str]:
     """kubernetes-validate (strict) on a core kind, or on each pod template of a Ray kind as a Pod."""
     import kubernetes_validate
 
-    targets = [("", doc)] if doc["kind"] in ("Job", "ConfigMap", "Pod", "Secret") else [
-        (where, {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "template"}, "spec": tpl["spec"]})
-        for where, tpl in pod_templates(doc)]
+    targets = (
+        [("", doc)]
+        if doc["kind"] in ("Job", "ConfigMap", "Pod", "Secret")
+        else [
+            (where, {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "template"}, "spec": tpl["spec"]})
+            for where, tpl in pod_templates(doc)
+        ]
+    )
     problems = []
     for where, item in targets:
         try:
@@ -112,7 +170,10 @@ def kuberay_problems(doc: dict) -> list[str]:
             problems.append("runtimeEnvYAML is not a string")
     problems += [f"cluster spec field {k}" for k in set(cluster) - CLUSTER_SPEC]
     auth = cluster.get("authOptions") or {}
-    if set(auth) - {"mode", "secretName", "enableK8sTokenAuth"} or auth.get("mode", "token") not in ("token", "disabled"):
+    if set(auth) - {"mode", "secretName", "enableK8sTokenAuth"} or auth.get("mode", "token") not in (
+        "token",
+        "disabled",
+    ):
         problems.append(f"authOptions {auth}")
     head = cluster["headGroupSpec"]
     problems += [f"headGroupSpec field {k}" for k in set(head) - HEAD_KEYS]
@@ -120,7 +181,11 @@ def kuberay_problems(doc: dict) -> list[str]:
     for i, g in enumerate(cluster.get("workerGroupSpecs") or []):
         problems += [f"worker field {k}" for k in set(g) - WORKER_KEYS]
         r, lo, hi = g.get("replicas"), g.get("minReplicas"), g.get("maxReplicas")
-        if not g.get("groupName") or not all(isinstance(x, int) and not isinstance(x, bool) for x in (r, lo, hi)) or not lo <= r <= hi:
+        if (
+            not g.get("groupName")
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in (r, lo, hi))
+            or not lo <= r <= hi
+        ):
             problems.append(f"workerGroupSpecs[{i}] replicas/min/max {r}/{lo}/{hi}")
     for g in groups:
         params = g.get("rayStartParams", {})
@@ -128,7 +193,11 @@ def kuberay_problems(doc: dict) -> list[str]:
             problems.append(f"rayStartParams {params}")
         if not g["template"]["spec"].get("containers"):
             problems.append("a group without containers")
-        problems += [f"GPU requests {req} != limits {lim}" for lim, req in _gpu_pairs(g["template"]) if req is not None and str(req) != str(lim)]
+        problems += [
+            f"GPU requests {req} != limits {lim}"
+            for lim, req in _gpu_pairs(g["template"])
+            if req is not None and str(req) != str(lim)
+        ]
     return problems
 
 

@@ -30,4 +30,6 @@ def test_artefacts_match_golden_files(preset):
         for name, text in files.items():
             (folder / name).write_text(text, encoding="utf-8")
     for name, text in files.items():
-        assert (folder / name).read_text(encoding="utf-8") == text, f"{preset}/{name} differs; UPDATE_GOLDEN=1 to accept"
+        assert (folder / name).read_text(encoding="utf-8") == text, (
+            f"{preset}/{name} differs; UPDATE_GOLDEN=1 to accept"
+        )

@@ -84,10 +84,17 @@ def _kuberay_shape(doc: dict) -> tuple[int, list[int]]:
 def test_every_target_follows_nnodes_and_gpus_per_node(target, nnodes, per_node):
     if target == "k8s-job" and nnodes > 1:
         nnodes = 1
-    files, findings = render("grpo-8b-1x8", target, **{"trainer.nnodes": nnodes, "trainer.n_gpus_per_node": per_node,
-                                                        "actor_rollout_ref.rollout.tensor_model_parallel_size": 2,
-                                                        "data.train_batch_size": 4 * nnodes * per_node,
-                                                        "actor_rollout_ref.actor.ppo_mini_batch_size": nnodes * per_node})
+    files, findings = render(
+        "grpo-8b-1x8",
+        target,
+        **{
+            "trainer.nnodes": nnodes,
+            "trainer.n_gpus_per_node": per_node,
+            "actor_rollout_ref.rollout.tensor_model_parallel_size": 2,
+            "data.train_batch_size": 4 * nnodes * per_node,
+            "actor_rollout_ref.actor.ppo_mini_batch_size": nnodes * per_node,
+        },
+    )
     assert files, [f.message for f in findings if f.severity.value == "error"]
     config = yaml.safe_load(files["config.yaml"])
     assert config["trainer"].get("nnodes", 1) == nnodes and config["trainer"].get("n_gpus_per_node", 8) == per_node
@@ -98,9 +105,13 @@ def test_every_target_follows_nnodes_and_gpus_per_node(target, nnodes, per_node)
         assert yaml.safe_load(docs[-1]["data"]["config.yaml"]) == config
     elif target == "k8s-job":
         job = docs_of(text)[0]
-        assert job["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == str(per_node)
+        assert job["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == str(
+            per_node
+        )
     elif target == "slurm":
-        assert re.search(rf"^#SBATCH --nodes={nnodes}$", text, re.M) and re.search(rf"^#SBATCH --gpus-per-node={per_node}$", text, re.M)
+        assert re.search(rf"^#SBATCH --nodes={nnodes}$", text, re.M) and re.search(
+            rf"^#SBATCH --gpus-per-node={per_node}$", text, re.M
+        )
         assert f"\nNNODES={nnodes} " in text and f"\nGPUS_PER_NODE={per_node} " in text
         assert re.search(rf"^#SBATCH --cpus-per-task={4 * per_node}$", text, re.M)
     else:
@@ -118,10 +129,21 @@ def test_a_cpu_head_adds_a_pod_and_keeps_every_gpu_node():
 
 
 def test_options_reach_the_pods_and_secrets_stay_references():
-    files, _ = render("grpo-7b-2x8", "kuberay-cluster", **{
-        "deploy.gpu_toleration": True, "deploy.node_selector": ["nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3"],
-        "deploy.nccl_socket_ifname": "=eth0", "deploy.gloo_socket_ifname": "eth0", "deploy.secret_env": ["HF_TOKEN"],
-        "deploy.namespace": "ml-team", "deploy.auth_secret": "ray-token", "deploy.cpus_per_gpu": 6, "deploy.memory_per_gpu_gib": 100})
+    files, _ = render(
+        "grpo-7b-2x8",
+        "kuberay-cluster",
+        **{
+            "deploy.gpu_toleration": True,
+            "deploy.node_selector": ["nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3"],
+            "deploy.nccl_socket_ifname": "=eth0",
+            "deploy.gloo_socket_ifname": "eth0",
+            "deploy.secret_env": ["HF_TOKEN"],
+            "deploy.namespace": "ml-team",
+            "deploy.auth_secret": "ray-token",
+            "deploy.cpus_per_gpu": 6,
+            "deploy.memory_per_gpu_gib": 100,
+        },
+    )
     doc = docs_of(files["raycluster.yaml"])[0]
     assert doc["metadata"]["namespace"] == "ml-team"
     assert doc["spec"]["authOptions"] == {"mode": "token", "secretName": "ray-token"}
@@ -132,7 +154,10 @@ def test_options_reach_the_pods_and_secrets_stay_references():
         env = {e["name"]: e for e in container["env"]}
         assert env["NCCL_SOCKET_IFNAME"]["value"] == "=eth0" and env["GLOO_SOCKET_IFNAME"]["value"] == "eth0"
         for secret in ("HF_TOKEN", "WANDB_API_KEY"):
-            assert env[secret] == {"name": secret, "valueFrom": {"secretKeyRef": {"name": "verl-secrets", "key": secret}}}
+            assert env[secret] == {
+                "name": secret,
+                "valueFrom": {"secretKeyRef": {"name": "verl-secrets", "key": secret}},
+            }
         assert container["resources"]["limits"] == {"cpu": "48", "memory": "800Gi", "nvidia.com/gpu": "8"}
         assert container["resources"]["requests"] == container["resources"]["limits"]
 

@@ -11,8 +11,13 @@ from tests.emit.manifests_kit import render
 from wizard.emit.manifests import FILES
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "manifests"
-CASES = {"ray-job": "grpo-7b-2x8", "kuberay-job": "grpo-7b-2x8", "kuberay-cluster": "grpo-8b-1x8", "slurm": "grpo-7b-2x8",
-         "k8s-job": "workshop-0.5b-1gpu"}
+CASES = {
+    "ray-job": "grpo-7b-2x8",
+    "kuberay-job": "grpo-7b-2x8",
+    "kuberay-cluster": "grpo-8b-1x8",
+    "slurm": "grpo-7b-2x8",
+    "k8s-job": "workshop-0.5b-1gpu",
+}
 
 
 @pytest.mark.parametrize("target", sorted(CASES))

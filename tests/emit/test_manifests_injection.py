@@ -22,13 +22,13 @@ IMAGE = "reg.example/verl:1 $(touch /tmp/pwned5-{tag}) `touch /tmp/pwned6-{tag}`
 
 STUBS = {
     "srun": '#!/bin/sh\necho "srun $* MODE=$RAY_AUTH_MODE TOKEN=$RAY_AUTH_TOKEN" >> "$STUB_LOG"\n'
-            'while [ $# -gt 0 ]; do case "$1" in --*) shift ;; *) break ;; esac; done\nexec "$@"\n',
+    'while [ $# -gt 0 ]; do case "$1" in --*) shift ;; *) break ;; esac; done\nexec "$@"\n',
     "scontrol": '#!/bin/sh\nprintf "node-a\\nnode-b\\n"\n',
     "hostname": "#!/bin/sh\necho 10.1.2.3\n",
     "ray": '#!/bin/sh\necho "ray $*" >> "$STUB_LOG"\nfor a in "$@"; do printf "%s\\n" "$a"; done > "$ARGV_OUT.ray"\n',
     "python3": '#!/bin/sh\nif [ "$1" = "-" ]; then cat >/dev/null; echo "wait $2 $3" >> "$STUB_LOG"; exit 0; fi\n'
-               'if [ "$1" = "-c" ]; then echo stubtoken0123456789; exit 0; fi\n'
-               'for a in "$@"; do printf "%s\\n" "$a"; done > "$ARGV_OUT"\n',
+    'if [ "$1" = "-c" ]; then echo stubtoken0123456789; exit 0; fi\n'
+    'for a in "$@"; do printf "%s\\n" "$a"; done > "$ARGV_OUT"\n',
 }
 
 
@@ -36,10 +36,21 @@ def _hostile_new(tmp_path: Path, target: str, preset: str = "grpo-7b-2x8") -> tu
     """`new` with hostile experiment name, model path and image; returns (out folder, tag of the marker files)."""
     tag = tmp_path.name
     out = tmp_path / "out dir $(x)"
-    args = ["new", "--preset", preset, "--target", target, "--out", str(out),
-            "--set", f"trainer.experiment_name={NASTY.format(tag=tag)!r}",
-            "--set", f"actor_rollout_ref.model.path={MODEL.format(tag=tag)!r}",
-            "--set", f"deploy.image={IMAGE.format(tag=tag)!r}"]
+    args = [
+        "new",
+        "--preset",
+        preset,
+        "--target",
+        target,
+        "--out",
+        str(out),
+        "--set",
+        f"trainer.experiment_name={NASTY.format(tag=tag)!r}",
+        "--set",
+        f"actor_rollout_ref.model.path={MODEL.format(tag=tag)!r}",
+        "--set",
+        f"deploy.image={IMAGE.format(tag=tag)!r}",
+    ]
     proc = cli(*args)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     if target in ("kuberay-job", "kuberay-cluster", "k8s-job"):
@@ -53,7 +64,12 @@ def _stub_env(tmp_path: Path, only: tuple[str, ...]) -> dict[str, str]:
     for name in only:
         (bin_dir / name).write_text(STUBS[name])
         (bin_dir / name).chmod(0o755)
-    env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}", STUB_LOG=str(tmp_path / "log"), ARGV_OUT=str(tmp_path / "argv"))
+    env = dict(
+        os.environ,
+        PATH=f"{bin_dir}:{os.environ['PATH']}",
+        STUB_LOG=str(tmp_path / "log"),
+        ARGV_OUT=str(tmp_path / "argv"),
+    )
     for name in ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH", "RAY_API_SERVER_ADDRESS", "CUDA_VISIBLE_DEVICES"):
         env.pop(name, None)
     return env
@@ -82,11 +98,21 @@ def test_job_sbatch_runs_the_cluster_and_one_driver_and_nothing_else(tmp_path):
     out, tag = _hostile_new(tmp_path, "slurm")
     script = out / "job.sbatch"
     env = _stub_env(tmp_path, ("srun", "scontrol", "hostname", "ray", "python3"))
-    env.update(SLURM_JOB_NODELIST="node-[a-b]", SLURM_JOB_NUM_NODES="2", SLURM_SUBMIT_DIR=str(out), WANDB_API_KEY="dummy")
-    proc = subprocess.run(["bash", str(script), "trainer.total_epochs=1"], env=env, capture_output=True, text=True, timeout=60)
+    env.update(
+        SLURM_JOB_NODELIST="node-[a-b]", SLURM_JOB_NUM_NODES="2", SLURM_SUBMIT_DIR=str(out), WANDB_API_KEY="dummy"
+    )
+    proc = subprocess.run(
+        ["bash", str(script), "trainer.total_epochs=1"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     argv = (tmp_path / "argv").read_text().splitlines()
-    assert argv == ["-m", "verl.trainer.main_ppo", f"--config-path={out}", "--config-name=config", "trainer.total_epochs=1"]
+    assert argv == [
+        "-m",
+        "verl.trainer.main_ppo",
+        f"--config-path={out}",
+        "--config-name=config",
+        "trainer.total_epochs=1",
+    ]
     log = _log_with(tmp_path / "log", "ray start", 2)  # the start steps run in the background: wait for both lines
     starts = sorted((line for line in log if line.startswith("ray start")), key=lambda line: "--head" not in line)
     assert len(starts) == 2 and "--head" in starts[0] and "--address=10.1.2.3:6379" in starts[1]
@@ -107,9 +133,13 @@ def test_job_sbatch_fails_clearly_when_nodes_do_not_join(tmp_path):
 
     out, _ = _hostile_new(tmp_path, "slurm")
     env = _stub_env(tmp_path, ("srun", "scontrol", "hostname", "ray"))
-    (tmp_path / "bin" / "python3").write_text('#!/bin/sh\nif [ "$1" = "-" ]; then cat >/dev/null; exit 1; fi\necho tok\n')
+    (tmp_path / "bin" / "python3").write_text(
+        '#!/bin/sh\nif [ "$1" = "-" ]; then cat >/dev/null; exit 1; fi\necho tok\n'
+    )
     (tmp_path / "bin" / "python3").chmod(0o755)
-    env.update(SLURM_JOB_NODELIST="node-[a-b]", SLURM_JOB_NUM_NODES="2", SLURM_SUBMIT_DIR=str(out), WANDB_API_KEY="dummy")
+    env.update(
+        SLURM_JOB_NODELIST="node-[a-b]", SLURM_JOB_NUM_NODES="2", SLURM_SUBMIT_DIR=str(out), WANDB_API_KEY="dummy"
+    )
     proc = subprocess.run(["bash", str(out / "job.sbatch")], env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and "not every node joined the Ray cluster within 600s" in proc.stderr
     env["SLURM_JOB_NUM_NODES"] = "3"
@@ -123,13 +153,23 @@ def test_ray_job_sh_submits_one_plain_command(tmp_path):
     out, tag = _hostile_new(tmp_path, "ray-job")
     env = _stub_env(tmp_path, ("ray",))
     env.update(WANDB_API_KEY="dummy-key", RAY_AUTH_TOKEN="t0ken")
-    proc = subprocess.run(["bash", str(out / "ray-job.sh"), "trainer.total_epochs=1"], env=env, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        ["bash", str(out / "ray-job.sh"), "trainer.total_epochs=1"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     argv = Path(str(tmp_path / "argv") + ".ray").read_text().splitlines()
     assert argv[:4] == ["job", "submit", "--address", "http://127.0.0.1:8265"]
     assert argv[4:6] == ["--working-dir", str(out)] and argv[6] == "--runtime-env-json"
     assert json.loads(argv[7]) == {"excludes": [".git", "__pycache__"], "env_vars": {"WANDB_API_KEY": "dummy-key"}}
-    assert argv[8:] == ["--", "python3", "-m", "verl.trainer.main_ppo", "--config-dir=.", "--config-name=config", "trainer.total_epochs=1"]
+    assert argv[8:] == [
+        "--",
+        "python3",
+        "-m",
+        "verl.trainer.main_ppo",
+        "--config-dir=.",
+        "--config-name=config",
+        "trainer.total_epochs=1",
+    ]
     assert "dummy-key" not in (out / "ray-job.sh").read_text()
     _no_side_effects(tag)
 
@@ -148,7 +188,9 @@ def test_ray_job_sh_refuses_without_a_token_or_with_a_gcs_address(tmp_path):
     assert not Path(str(tmp_path / "argv") + ".ray").exists()
 
 
-@pytest.mark.parametrize("target,file", [("kuberay-job", "rayjob.yaml"), ("kuberay-cluster", "raycluster.yaml"), ("k8s-job", "k8s-job.yaml")])
+@pytest.mark.parametrize(
+    "target,file", [("kuberay-job", "rayjob.yaml"), ("kuberay-cluster", "raycluster.yaml"), ("k8s-job", "k8s-job.yaml")]
+)
 def test_yaml_manifests_hold_hostile_values_exactly_and_valid_names(tmp_path, target, file):
     preset = "workshop-0.5b-1gpu" if target == "k8s-job" else "grpo-7b-2x8"
     out, tag = _hostile_new(tmp_path, target, preset)
@@ -161,6 +203,8 @@ def test_yaml_manifests_hold_hostile_values_exactly_and_valid_names(tmp_path, ta
         assert tpl["spec"]["containers"][0]["image"] == IMAGE.format(tag=tag)
     assert config_map["data"]["config.yaml"] == (out / "config.yaml").read_text()
     config = yaml.safe_load(config_map["data"]["config.yaml"])
-    assert config["trainer"]["experiment_name"].startswith(f"exp $(touch /tmp/pwned-{tag}) `touch /tmp/pwned2-{tag}` 'q\" ; rm")
+    assert config["trainer"]["experiment_name"].startswith(
+        f"exp $(touch /tmp/pwned-{tag}) `touch /tmp/pwned2-{tag}` 'q\" ; rm"
+    )
     assert config["actor_rollout_ref"]["model"]["path"] == MODEL.format(tag=tag)
     _no_side_effects(tag)

@@ -33,7 +33,9 @@ def test_deploy_001_hand_set_visible_devices(target):
     assert "DEPLOY-001" not in fixed(bad, f)
     assert f.fixes[0].set == {"deploy.env": ["NCCL_DEBUG=INFO"]}
     assert "DEPLOY-001" not in ids({"deploy.target": target, "deploy.env": ["NCCL_DEBUG=INFO"]})
-    assert "DEPLOY-001" in ids({"deploy.target": target, "deploy.env": ["RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES=1"]})
+    assert "DEPLOY-001" in ids(
+        {"deploy.target": target, "deploy.env": ["RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES=1"]}
+    )
 
 
 def test_deploy_002_address_forms():
@@ -62,7 +64,9 @@ def test_deploy_004_one_pod_cannot_hold_two_nodes():
     assert "DEPLOY-004" not in ids({"deploy.target": "kuberay-job"}, TWO_NODES)
 
 
-@pytest.mark.parametrize("cpus,gpu_head,expected", [(2, True, True), (3, True, True), (3, False, False), (4, True, False)])
+@pytest.mark.parametrize(
+    "cpus,gpu_head,expected", [(2, True, True), (3, True, True), (3, False, False), (4, True, False)]
+)
 def test_deploy_005_cpus_per_gpu(cpus, gpu_head, expected):
     values = {"deploy.target": "kuberay-job", "deploy.cpus_per_gpu": cpus, "deploy.gpu_head": gpu_head}
     assert ("DEPLOY-005" in ids(values)) is expected
@@ -87,9 +91,18 @@ def test_deploy_006_secret_values_are_never_written():
     assert "DEPLOY-006" not in ids({"deploy.target": "kuberay-job", "deploy.secret_env": ["HF_TOKEN"]})
 
 
-@pytest.mark.parametrize("target,name,bad", [
-    ("kuberay-job", "My_Run", True), ("kuberay-job", "a" * 48, True), ("kuberay-cluster", "a" * 48, False),
-    ("kuberay-cluster", "a" * 54, True), ("k8s-job", "run-1", False), ("kuberay-job", "1run", True), ("slurm", "My_Run", False)])
+@pytest.mark.parametrize(
+    "target,name,bad",
+    [
+        ("kuberay-job", "My_Run", True),
+        ("kuberay-job", "a" * 48, True),
+        ("kuberay-cluster", "a" * 48, False),
+        ("kuberay-cluster", "a" * 54, True),
+        ("k8s-job", "run-1", False),
+        ("kuberay-job", "1run", True),
+        ("slurm", "My_Run", False),
+    ],
+)
 def test_deploy_007_names(target, name, bad):
     assert ("DEPLOY-007" in ids({"deploy.target": target, "deploy.name": name})) is bad
     if bad:
@@ -99,11 +112,18 @@ def test_deploy_007_names(target, name, bad):
 
 def test_deploy_007_namespace_and_default_names():
     assert "DEPLOY-007" in ids({"deploy.target": "k8s-job", "deploy.namespace": "ML Team"})
-    assert "DEPLOY-007" not in ids({"deploy.target": "k8s-job", "deploy.namespace": "ml-team",
-                                    "trainer.experiment_name": "Qwen 3 / 8B GRPO: run #1 " + "x" * 80})
+    assert "DEPLOY-007" not in ids(
+        {
+            "deploy.target": "k8s-job",
+            "deploy.namespace": "ml-team",
+            "trainer.experiment_name": "Qwen 3 / 8B GRPO: run #1 " + "x" * 80,
+        }
+    )
 
 
-@pytest.mark.parametrize("target,joins", [("slurm", True), ("kuberay-job", True), ("ray-job", True), ("local", False), ("k8s-job", False)])
+@pytest.mark.parametrize(
+    "target,joins", [("slurm", True), ("kuberay-job", True), ("ray-job", True), ("local", False), ("k8s-job", False)]
+)
 def test_deploy_008_num_cpus_only_when_verl_starts_ray(target, joins):
     values = {"deploy.target": target, "ray_kwargs.ray_init.num_cpus": 64}
     assert ("DEPLOY-008" in ids(values)) is joins
@@ -142,15 +162,23 @@ def test_deploy_012_auth_is_set_one_way():
 def test_deploy_014_image_reference():
     assert "DEPLOY-014" in ids({"deploy.target": "kuberay-job", "deploy.image": "my image:1"})
     assert "DEPLOY-014" in ids({"deploy.target": "k8s-job", "deploy.image": "Reg/Verl:1"})
-    assert "DEPLOY-014" not in ids({"deploy.target": "k8s-job", "deploy.image": "registry.local:5000/team/verl:0.9.1-vllm"})
+    assert "DEPLOY-014" not in ids(
+        {"deploy.target": "k8s-job", "deploy.image": "registry.local:5000/team/verl:0.9.1-vllm"}
+    )
     assert "DEPLOY-014" not in ids({"deploy.target": "slurm", "deploy.image": "my image:1"})
 
 
 def test_bad_deploy_answers_are_one_line_usage_errors():
     from wizard.errors import UsageError
 
-    for values in ({"deploy.target": "kubernetes"}, {"deploy.env": ["1BAD=x"]}, {"deploy.env": ["NOVALUE"]},
-                   {"deploy.nccl_socket_ifname": "eth0; rm -rf /"}, {"deploy.slurm_partition": "gpu\nx"}, {"deploy.auth_mode": "on"}):
+    for values in (
+        {"deploy.target": "kubernetes"},
+        {"deploy.env": ["1BAD=x"]},
+        {"deploy.env": ["NOVALUE"]},
+        {"deploy.nccl_socket_ifname": "eth0; rm -rf /"},
+        {"deploy.slurm_partition": "gpu\nx"},
+        {"deploy.auth_mode": "on"},
+    ):
         with pytest.raises(UsageError) as err:
             build([("test", {**BASE, **values})])
         assert "\n" not in str(err.value) and str(err.value).startswith(next(iter(values)))

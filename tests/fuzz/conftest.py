@@ -9,4 +9,6 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if tally.COUNTS:
         total = sum(tally.COUNTS.values())
         parts = ", ".join(f"{name} {count}" for name, count in sorted(tally.COUNTS.items()))
-        terminalreporter.write_line(f"fuzz: {total} inputs ({parts}); slowest {tally.SLOWEST[0]:.2f} s ({tally.SLOWEST[1]})")
+        terminalreporter.write_line(
+            f"fuzz: {total} inputs ({parts}); slowest {tally.SLOWEST[0]:.2f} s ({tally.SLOWEST[1]})"
+        )

@@ -24,14 +24,62 @@ from wizard.core.answers import SECTIONS
 from wizard.core.presets import preset_dir
 
 TESTS = Path(__file__).resolve().parents[1]
-SPICE = ["", ":", ": ", "-", "- ", "'", '"', "\\", "\t", "\r\n", "\n", "\x00", "\ufeff", "{", "}", "[", "]", ",", "#",
-         "&a", "*a", "!!python/object:os.system", "${", "}", "$(", "`", ";", "&&", "|", "=", "==", "+", "~", "%",
-         "é", "中文", "\u202e", "🙂", "0x1F", "1e309", "-0", "NaN", ".inf", "null", "~/x", "../..", "/dev/zero", "\\\n"]
+SPICE = [
+    "",
+    ":",
+    ": ",
+    "-",
+    "- ",
+    "'",
+    '"',
+    "\\",
+    "\t",
+    "\r\n",
+    "\n",
+    "\x00",
+    "\ufeff",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    "#",
+    "&a",
+    "*a",
+    "!!python/object:os.system",
+    "${",
+    "}",
+    "$(",
+    "`",
+    ";",
+    "&&",
+    "|",
+    "=",
+    "==",
+    "+",
+    "~",
+    "%",
+    "é",
+    "中文",
+    "\u202e",
+    "🙂",
+    "0x1F",
+    "1e309",
+    "-0",
+    "NaN",
+    ".inf",
+    "null",
+    "~/x",
+    "../..",
+    "/dev/zero",
+    "\\\n",
+]
 
 
 @lru_cache(maxsize=1)
 def corpus() -> dict[str, list[str]]:
     """Real inputs of each kind, read once."""
+
     def texts(paths):
         return [p.read_text(encoding="utf-8", errors="replace") for p in sorted(paths) if p.is_file()]
 
@@ -40,9 +88,13 @@ def corpus() -> dict[str, list[str]]:
     return {
         "answers": texts(list(preset_dir().glob("*.yaml")) + answers),
         "config": texts(rendered),
-        "script": texts(list((TESTS / "fixtures" / "scripts").glob("*.sh")) + list((TESTS / "fixtures" / "check").glob("*.sh"))),
-        "topo": texts(list((TESTS / "detect" / "fixtures" / "topo").glob("*.txt"))
-                      + [TESTS / "detect" / "fixtures" / "h200" / "h200_topo_m.txt"]),
+        "script": texts(
+            list((TESTS / "fixtures" / "scripts").glob("*.sh")) + list((TESTS / "fixtures" / "check").glob("*.sh"))
+        ),
+        "topo": texts(
+            list((TESTS / "detect" / "fixtures" / "topo").glob("*.txt"))
+            + [TESTS / "detect" / "fixtures" / "h200" / "h200_topo_m.txt"]
+        ),
     }
 
 
@@ -78,25 +130,47 @@ def mutated(draw, text: str, max_edits: int = 4) -> str:
 def scalars() -> st.SearchStrategy:
     """Values of every YAML type, the awkward ones included."""
     return st.one_of(
-        st.none(), st.booleans(), st.integers(-2**70, 2**70), st.sampled_from([0, 1, -1, 2**31, 2**63, 10**30]),
-        st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([0.5, -1e-9, math.inf, 1e308]),
-        st.text(max_size=30), st.sampled_from(["vllm", "grpo", "gae", "fsdp", "megatron", "~/m", "/abs", "Qwen/Qwen3-8B", ""]),
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**70), 2**70),
+        st.sampled_from([0, 1, -1, 2**31, 2**63, 10**30]),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.sampled_from([0.5, -1e-9, math.inf, 1e308]),
+        st.text(max_size=30),
+        st.sampled_from(["vllm", "grpo", "gae", "fsdp", "megatron", "~/m", "/abs", "Qwen/Qwen3-8B", ""]),
     )
 
 
 def values(depth: int = 2) -> st.SearchStrategy:
-    return st.recursive(scalars(), lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-                        max_leaves=8)
+    return st.recursive(
+        scalars(),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+        max_leaves=8,
+    )
 
 
 @lru_cache(maxsize=1)
 def vocabulary() -> dict[str, list[str]]:
     fields = {section: list(model.model_fields) for section, model in SECTIONS.items()}
     keys = sorted(verl_schema.defaults("dp"))
-    return {"sections": list(SECTIONS), "fields": fields, "verl_keys": keys[::7] + [
-        "data.train_batch_size", "actor_rollout_ref.rollout.n", "actor_rollout_ref.actor.ppo_mini_batch_size",
-        "trainer.n_gpus_per_node", "trainer.nnodes", "actor_rollout_ref.rollout.name", "algorithm.adv_estimator",
-        "actor_rollout_ref.model.path", "critic.model.path", "reward_model.enable", "custom_reward_function.path"]}
+    return {
+        "sections": list(SECTIONS),
+        "fields": fields,
+        "verl_keys": keys[::7]
+        + [
+            "data.train_batch_size",
+            "actor_rollout_ref.rollout.n",
+            "actor_rollout_ref.actor.ppo_mini_batch_size",
+            "trainer.n_gpus_per_node",
+            "trainer.nnodes",
+            "actor_rollout_ref.rollout.name",
+            "algorithm.adv_estimator",
+            "actor_rollout_ref.model.path",
+            "critic.model.path",
+            "reward_model.enable",
+            "custom_reward_function.path",
+        ],
+    }
 
 
 @st.composite
@@ -106,12 +180,18 @@ def random_answers_doc(draw) -> dict:
     doc: dict = {}
     for section in draw(st.lists(st.sampled_from(vocab["sections"] + ["extra", "nonsense"]), max_size=5, unique=True)):
         if section == "extra":
-            doc["extra"] = draw(st.dictionaries(st.sampled_from(vocab["verl_keys"]) | st.text(max_size=12), values(), max_size=4))
+            doc["extra"] = draw(
+                st.dictionaries(st.sampled_from(vocab["verl_keys"]) | st.text(max_size=12), values(), max_size=4)
+            )
         elif section == "nonsense":
             doc[draw(st.text(max_size=10))] = draw(values())
         else:
             names = vocab["fields"][section] + ["not_a_field"]
-            doc[section] = draw(st.dictionaries(st.sampled_from(names), values(), max_size=5)) if draw(st.integers(0, 5)) else draw(values())
+            doc[section] = (
+                draw(st.dictionaries(st.sampled_from(names), values(), max_size=5))
+                if draw(st.integers(0, 5))
+                else draw(values())
+            )
     return doc
 
 
@@ -122,8 +202,18 @@ def random_config_doc(draw) -> dict:
     doc: dict = {}
     if draw(st.booleans()):
         doc["hydra"] = {"searchpath": ["pkg://verl.trainer.config"]}
-        doc["defaults"] = draw(st.sampled_from([["ppo_trainer", "_self_"], ["ppo_trainer", {"override model_engine": "megatron"}, "_self_"],
-                                                 [], "ppo_trainer", [{"x": None}], None]))
+        doc["defaults"] = draw(
+            st.sampled_from(
+                [
+                    ["ppo_trainer", "_self_"],
+                    ["ppo_trainer", {"override model_engine": "megatron"}, "_self_"],
+                    [],
+                    "ppo_trainer",
+                    [{"x": None}],
+                    None,
+                ]
+            )
+        )
     for key in draw(st.lists(st.sampled_from(vocab["verl_keys"]) | st.text(max_size=20), max_size=8)):
         node = doc
         parts = [p for p in str(key).split(".") if p] or ["x"]
@@ -152,8 +242,13 @@ def yaml_answers() -> st.SearchStrategy[str]:
 def yaml_configs() -> st.SearchStrategy[str]:
     """Configs for `check`: mutated rendered configs, random verl documents, answers-shaped ones, aliases."""
     seeds = corpus()["config"]
-    return st.one_of(st.sampled_from(seeds).flatmap(mutated), random_config_doc().map(dump),
-                     random_answers_doc().map(dump), st.text(max_size=200), aliased())
+    return st.one_of(
+        st.sampled_from(seeds).flatmap(mutated),
+        random_config_doc().map(dump),
+        random_answers_doc().map(dump),
+        st.text(max_size=200),
+        aliased(),
+    )
 
 
 @st.composite
@@ -167,7 +262,9 @@ def aliased(draw) -> str:
     lines = [f"l0: &l0 [{', '.join(['1'] * width)}]"]
     for i in range(1, depth + 1):
         lines.append(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * width)}]")
-    header = draw(st.sampled_from(["hydra: {searchpath: [pkg://verl.trainer.config]}\ndefaults: [ppo_trainer, _self_]\n", ""]))
+    header = draw(
+        st.sampled_from(["hydra: {searchpath: [pkg://verl.trainer.config]}\ndefaults: [ppo_trainer, _self_]\n", ""])
+    )
     section, _, leaf = draw(st.sampled_from(vocabulary()["verl_keys"])).partition(".")
     if draw(st.booleans()):
         body = f"{section}: &self {{{leaf or 'x'}: *self}}"  # a mapping that contains itself
@@ -181,11 +278,23 @@ def random_script(draw) -> str:
     """A launch script calling verl's trainer with random overrides, quoting and continuation lines."""
     vocab = vocabulary()
     lines = ["#!/usr/bin/env bash", draw(st.sampled_from(["set -x", "export X=1", "", "cd $HOME"]))]
-    command = draw(st.sampled_from(["python3 -m verl.trainer.main_ppo", "python -m verl.trainer.main_ppo --config-name=ppo_megatron_trainer",
-                                    "ray job submit -- python3 -m verl.trainer.main_ppo"]))
+    command = draw(
+        st.sampled_from(
+            [
+                "python3 -m verl.trainer.main_ppo",
+                "python -m verl.trainer.main_ppo --config-name=ppo_megatron_trainer",
+                "ray job submit -- python3 -m verl.trainer.main_ppo",
+            ]
+        )
+    )
     args = []
     for key in draw(st.lists(st.sampled_from(vocab["verl_keys"]) | st.text(max_size=15), max_size=8)):
-        value = draw(st.sampled_from(["1", "8", "vllm", "'a b'", '"$X"', "${Y:-2}", "[1,2]", "null", "~/m", "\\", "'", "$(", "1e3"]) | st.text(max_size=6))
+        value = draw(
+            st.sampled_from(
+                ["1", "8", "vllm", "'a b'", '"$X"', "${Y:-2}", "[1,2]", "null", "~/m", "\\", "'", "$(", "1e3"]
+            )
+            | st.text(max_size=6)
+        )
         args.append(f"{draw(st.sampled_from(['', '+', '++', '~']))}{key}={value}")
     joiner = draw(st.sampled_from([" \\\n    ", " ", " \\\n", " \\ \n"]))
     lines.append(command + joiner + joiner.join(args) + draw(st.sampled_from(["", " $@", " 2>&1 | tee log"])))
@@ -201,11 +310,17 @@ def random_topo(draw) -> str:
     """An `nvidia-smi topo -m`-like matrix with random symbols, sizes and columns."""
     n = draw(st.integers(0, 10))
     symbols = ["X", "NV1", "NV2", "NV4", "NV12", "NV18", "PIX", "PXB", "PHB", "NODE", "SYS", "SOC", "?", "", "NV"]
-    header = "\t" + "\t".join(f"GPU{i}" for i in range(n)) + draw(st.sampled_from(["", "\tCPU Affinity\tNUMA Affinity", "\tNIC0"]))
+    header = (
+        "\t"
+        + "\t".join(f"GPU{i}" for i in range(n))
+        + draw(st.sampled_from(["", "\tCPU Affinity\tNUMA Affinity", "\tNIC0"]))
+    )
     rows = [header]
     for i in range(n):
         cells = [draw(st.sampled_from(symbols)) for _ in range(n)]
-        rows.append(f"GPU{i}\t" + "\t".join(cells) + draw(st.sampled_from(["", "\t0-31\t0", "\tN/A\tN/A", "\t0-7,16-23\t1"])))
+        rows.append(
+            f"GPU{i}\t" + "\t".join(cells) + draw(st.sampled_from(["", "\t0-31\t0", "\tN/A\tN/A", "\t0-7,16-23\t1"]))
+        )
     return "\n".join(rows) + draw(st.sampled_from(["", "\n\nLegend:\n  X    = Self\n", "\x1b[0m"]))
 
 
@@ -215,15 +330,24 @@ def topologies() -> st.SearchStrategy[str]:
 
 def rows() -> st.SearchStrategy[list]:
     """Data rows near verl's RL/RM/SFT shapes, with wrong types and missing columns mixed in."""
-    message = st.fixed_dictionaries({"role": st.sampled_from(["user", "system", "assistant", "", 3]), "content": scalars()})
+    message = st.fixed_dictionaries(
+        {"role": st.sampled_from(["user", "system", "assistant", "", 3]), "content": scalars()}
+    )
     prompt = st.one_of(st.lists(message, max_size=3), scalars(), st.lists(scalars(), max_size=2))
     row = st.fixed_dictionaries(
         {},
         optional={
-            "prompt": prompt, "data_source": st.sampled_from(["openai/gsm8k", "lighteval/MATH", "mine", 5, None]),
-            "reward_model": st.one_of(st.fixed_dictionaries({"ground_truth": scalars(), "style": st.just("rule")}), scalars()),
-            "chosen": scalars(), "rejected": scalars(), "messages": st.lists(message, max_size=3) | scalars(),
-            "extra_info": values(), "question": scalars(), "answer": scalars(),
+            "prompt": prompt,
+            "data_source": st.sampled_from(["openai/gsm8k", "lighteval/MATH", "mine", 5, None]),
+            "reward_model": st.one_of(
+                st.fixed_dictionaries({"ground_truth": scalars(), "style": st.just("rule")}), scalars()
+            ),
+            "chosen": scalars(),
+            "rejected": scalars(),
+            "messages": st.lists(message, max_size=3) | scalars(),
+            "extra_info": values(),
+            "question": scalars(),
+            "answer": scalars(),
         },
     )
     return st.lists(row | values(), max_size=6)

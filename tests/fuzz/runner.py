@@ -20,7 +20,6 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
 
 from wizard.cli import build_parser, main
 
@@ -36,7 +35,7 @@ class Outcome:
     """How one command ended."""
 
     argv: list[str]
-    code: Optional[int] = None
+    code: int | None = None
     stdout: str = ""
     stderr: str = ""
     crash: str = ""  # a traceback that escaped main()
@@ -55,7 +54,11 @@ class Outcome:
                 out.append(f"a traceback on {name}:\n{text[-3000:]}")
         if self.code == 2:
             lines = [line for line in self.stderr.splitlines() if line.strip()]
-            if len(lines) != 1 or not lines[0].startswith("verl-wizard: error: ") or len(lines[0]) <= len("verl-wizard: error: "):
+            if (
+                len(lines) != 1
+                or not lines[0].startswith("verl-wizard: error: ")
+                or len(lines[0]) <= len("verl-wizard: error: ")
+            ):
                 out.append(f"exit 2 without exactly one 'verl-wizard: error: ...' line on stderr: {self.stderr!r}")
         if self.code in (0, 1) and not self.stdout.strip():
             out.append(f"exit {self.code} with nothing on stdout")
@@ -67,8 +70,8 @@ class Outcome:
 def available_commands() -> set[str]:
     """The subcommands this build of the CLI registers (a command still being written may be absent)."""
     parser = build_parser()
-    for action in parser._actions:  # noqa: SLF001 - argparse keeps subparsers here
-        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
             return set(action.choices)
     return set()
 
@@ -82,7 +85,7 @@ def _snapshot(root: Path) -> dict[str, tuple[int, int]]:
     return out
 
 
-def run_cli(argv: list[str], sandbox: Path, out_dir: Optional[str] = None, time_limit: int = TIME_LIMIT) -> Outcome:
+def run_cli(argv: list[str], sandbox: Path, out_dir: str | None = None, time_limit: int = TIME_LIMIT) -> Outcome:
     """Run ``verl-wizard argv`` with the sandbox as working directory; check what it wrote.
 
     ``out_dir`` (relative to the sandbox) is where the command may write; anything else new or
@@ -108,7 +111,7 @@ def run_cli(argv: list[str], sandbox: Path, out_dir: Optional[str] = None, time_
                 outcome.code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     except Hang as exc:
         outcome.crash = f"HANG: {exc}"
-    except BaseException:  # noqa: BLE001 - any escape is the finding
+    except BaseException:
         outcome.crash = traceback.format_exc()
     finally:
         signal.alarm(0)
@@ -119,7 +122,8 @@ def run_cli(argv: list[str], sandbox: Path, out_dir: Optional[str] = None, time_
     after = _snapshot(sandbox)
     allowed = (out_dir.rstrip("/") + "/") if out_dir else None
     outcome.stray_writes = sorted(
-        name for name, stamp in after.items()
+        name
+        for name, stamp in after.items()
         if before.get(name) != stamp and not (allowed and (name + "/").startswith(allowed))
     )
     return outcome

@@ -29,11 +29,25 @@ from tests.fuzz.runner import available_commands, run_cli
 SCALE = int(os.environ.get("FUZZ_SCALE", "10"))
 COMMANDS = available_commands()
 QUIET = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck))
-SET_FLAGS = st.lists(st.sampled_from([
-    "data.train_batch_size=7", "actor_rollout_ref.rollout.n=0", "trainer.n_gpus_per_node=abc", "nokey=1", "=", "x",
-    "actor_rollout_ref.rollout.name=vllm", "algorithm.adv_estimator='grpo'", "data.max_prompt_length=1e9",
-    "+trainer.nnodes=2", "actor_rollout_ref.model.path=~/m", "trainer.logger=[console,wandb",
-]), max_size=3)
+SET_FLAGS = st.lists(
+    st.sampled_from(
+        [
+            "data.train_batch_size=7",
+            "actor_rollout_ref.rollout.n=0",
+            "trainer.n_gpus_per_node=abc",
+            "nokey=1",
+            "=",
+            "x",
+            "actor_rollout_ref.rollout.name=vllm",
+            "algorithm.adv_estimator='grpo'",
+            "data.max_prompt_length=1e9",
+            "+trainer.nnodes=2",
+            "actor_rollout_ref.model.path=~/m",
+            "trainer.logger=[console,wandb",
+        ]
+    ),
+    max_size=3,
+)
 
 
 def run_in_sandbox(command: str, files: dict[str, bytes | str], argv: list[str], out: str | None = None) -> None:
@@ -83,23 +97,52 @@ def data_check(file: tuple[str, bytes], kind: str | None, fmt: str) -> None:
 
 def data_convert(file: tuple[str, bytes], question: str, answer: str) -> None:
     name, payload = file
-    argv = ["data", "convert", name, "--to", "rl", "--question-key", question, "--answer-key", answer,
-            "--data-source", "openai/gsm8k", "--out", "converted.parquet"]
+    argv = [
+        "data",
+        "convert",
+        name,
+        "--to",
+        "rl",
+        "--question-key",
+        question,
+        "--answer-key",
+        answer,
+        "--data-source",
+        "openai/gsm8k",
+        "--out",
+        "converted.parquet",
+    ]
     run_in_sandbox("data convert", {name: payload}, argv, out="converted.parquet")
 
 
 FMT = st.sampled_from(["text", "json"])
 CASES = {
     # name: (strategy of argument tuples, body, default example count, command it needs)
-    "check_yaml": (st.tuples(yaml_configs() | yaml_answers(), FMT, st.sampled_from(["local", "cluster"]), st.none() | topologies()),
-                   check_yaml, 250, "check"),
+    "check_yaml": (
+        st.tuples(
+            yaml_configs() | yaml_answers(), FMT, st.sampled_from(["local", "cluster"]), st.none() | topologies()
+        ),
+        check_yaml,
+        250,
+        "check",
+    ),
     "check_script": (st.tuples(scripts(), FMT), check_script, 150, "check"),
-    "new_answers": (st.tuples(yaml_answers(), SET_FLAGS, st.none() | st.sampled_from(["grpo-8b-1x8", "workshop-0.5b-1gpu", "nope"]), FMT),
-                    new_from_answers, 250, "new"),
+    "new_answers": (
+        st.tuples(
+            yaml_answers(), SET_FLAGS, st.none() | st.sampled_from(["grpo-8b-1x8", "workshop-0.5b-1gpu", "nope"]), FMT
+        ),
+        new_from_answers,
+        250,
+        "new",
+    ),
     "topo_from": (st.tuples(topologies(), FMT), topo_from, 150, "topo"),
     "data": (st.tuples(data_files(), st.none() | st.sampled_from(["rl", "rm", "sft"]), FMT), data_check, 150, "data"),
-    "data_convert": (st.tuples(data_files(), st.sampled_from(["question", "prompt", "q"]), st.sampled_from(["answer", "a"])),
-                     data_convert, 50, "data"),
+    "data_convert": (
+        st.tuples(data_files(), st.sampled_from(["question", "prompt", "q"]), st.sampled_from(["answer", "a"])),
+        data_convert,
+        50,
+        "data",
+    ),
 }
 
 
@@ -130,11 +173,15 @@ def test_fuzz_large(name, request):
 
 # --- inputs built by hand because random edits rarely make them --------------------------------
 
+
 def _laughs(depth: int) -> str:
     lines = ["l0: &l0 [1, 1, 1, 1, 1, 1, 1, 1, 1]"]
     lines += [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]" for i in range(1, depth + 1)]
-    return "hydra: {searchpath: [pkg://verl.trainer.config]}\ndefaults: [ppo_trainer, _self_]\n" + "\n".join(lines) \
+    return (
+        "hydra: {searchpath: [pkg://verl.trainer.config]}\ndefaults: [ppo_trainer, _self_]\n"
+        + "\n".join(lines)
         + f"\ndata: {{train_batch_size: *l{depth}}}\n"
+    )
 
 
 def test_exponential_yaml_aliases_are_refused_within_seconds():
@@ -154,6 +201,8 @@ def test_a_few_levels_of_yaml_aliases_are_refused_in_one_line():
 
 def test_a_self_referencing_yaml_mapping_is_refused_in_one_line():
     with tempfile.TemporaryDirectory(prefix="fuzz-") as tmp:
-        (Path(tmp) / "config.yaml").write_text("hydra: {searchpath: [x]}\ndefaults: [ppo_trainer, _self_]\ndata: &x {sub: *x}\n")
+        (Path(tmp) / "config.yaml").write_text(
+            "hydra: {searchpath: [x]}\ndefaults: [ppo_trainer, _self_]\ndata: &x {sub: *x}\n"
+        )
         outcome = run_cli(["check", "config.yaml"], Path(tmp), time_limit=5)
     assert not outcome.problems(), outcome.problems()

@@ -44,8 +44,11 @@ def main() -> None:
             }
         panel = screen.query_one("#findings-panel")
         if panel.shown_once and "findings" not in report:
-            report["findings"] = {"ids": [f.id for f in panel.findings], "session": [f.id for f in self.session.findings],
-                                  "options": panel.query_one("#findings-list").option_count}
+            report["findings"] = {
+                "ids": [f.id for f in panel.findings],
+                "session": [f.id for f in self.session.findings],
+                "options": panel.query_one("#findings-list").option_count,
+            }
             self.set_timer(0.2, lambda: report.update(rows=[row.field_name for row in self.screen.query("FieldRow")]))
             self.set_timer(0.3, lambda: self.exit())
         return result

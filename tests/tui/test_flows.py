@@ -203,7 +203,13 @@ async def test_data_step_reads_local_files_when_asked(tmp_path):
     import json
 
     train = tmp_path / "train.jsonl"
-    rows = [{"data_source": "openai/gsm8k", "prompt": "plain string, not a chat list", "reward_model": {"ground_truth": "1"}}] * 3
+    rows = [
+        {
+            "data_source": "openai/gsm8k",
+            "prompt": "plain string, not a chat list",
+            "reward_model": {"ground_truth": "1"},
+        }
+    ] * 3
     train.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
     async with app.run_test(size=(120, 40)) as pilot:

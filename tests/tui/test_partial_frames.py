@@ -26,7 +26,7 @@ class Terminal:
         self.stream = pyte.ByteStream(self.screen)
         self.app = app
         self.frames = {"full": 0, "partial": 0}
-        original = app._display  # noqa: SLF001
+        original = app._display
 
         def display(screen, renderable):
             if renderable is not None and screen is app.screen:
@@ -34,7 +34,7 @@ class Terminal:
                 self.frames["partial" if type(renderable).__name__ == "ChopsUpdate" else "full"] += 1
             return original(screen, renderable)
 
-        app._display = display  # noqa: SLF001
+        app._display = display
 
     def feed(self, data: str) -> None:
         self.stream.feed(data.encode("utf-8"))
@@ -44,8 +44,10 @@ class Terminal:
 
 
 def picture_of(screen: pyte.Screen) -> list[list[tuple]]:
-    return [[(cell.data, cell.fg, cell.bg, cell.bold) for cell in (screen.buffer[y][x] for x in range(screen.columns))]
-            for y in range(screen.lines)]
+    return [
+        [(cell.data, cell.fg, cell.bg, cell.bold) for cell in (screen.buffer[y][x] for x in range(screen.columns))]
+        for y in range(screen.lines)
+    ]
 
 
 def full_repaint(app) -> list[list[tuple]]:
@@ -57,7 +59,7 @@ def full_repaint(app) -> list[list[tuple]]:
     """
     from textual._compositor import LayoutUpdate
 
-    compositor = app.screen._compositor  # noqa: SLF001
+    compositor = app.screen._compositor
     for widget in compositor.visible_widgets:
         forget_painted_lines(widget)
     strips: list[Strip] = compositor.render_strips()
@@ -68,15 +70,18 @@ def full_repaint(app) -> list[list[tuple]]:
 
 
 def forget_painted_lines(widget) -> None:
-    widget._styles_cache.clear()  # noqa: SLF001
-    widget._dirty_regions.add(widget.size.region)  # noqa: SLF001 - a render()-based widget renders its content again
+    widget._styles_cache.clear()
+    widget._dirty_regions.add(widget.size.region)
     if isinstance(widget, WrappedText):
-        widget._painted_for = ()  # noqa: SLF001
+        widget._painted_for = ()
 
 
 def differences(shown, full) -> list[str]:
-    return [f"line {y}: {''.join(c[0] for c in shown[y])!r} != {''.join(c[0] for c in full[y])!r}"
-            for y in range(len(full)) if shown[y] != full[y]]
+    return [
+        f"line {y}: {''.join(c[0] for c in shown[y])!r} != {''.join(c[0] for c in full[y])!r}"
+        for y in range(len(full))
+        if shown[y] != full[y]
+    ]
 
 
 async def edit_and_compare(app, pilot, terminal, actions) -> None:
@@ -92,7 +97,7 @@ async def test_partial_frames_add_up_to_the_full_picture(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         terminal = Terminal(app)
         widget = await edit_at_end_of(app, pilot, "batch.ppo_mini_batch_size", step="batch")
-        assert isinstance(app.screen._compositor, DirtyRegionCompositor)  # noqa: SLF001
+        assert isinstance(app.screen._compositor, DirtyRegionCompositor)
         full_before = terminal.frames["full"]
 
         async def backspace():
@@ -128,8 +133,23 @@ async def test_partial_frames_add_up_to_the_full_picture(tmp_path):
         async def edit_after_the_dialog():
             await pilot.press("end", "backspace")
 
-        await edit_and_compare(app, pilot, terminal, [backspace, digit, backspace, digit, back_to_field, next_finding, fix,
-                                                      help_for_the_field, close_the_help, edit_after_the_dialog])
+        await edit_and_compare(
+            app,
+            pilot,
+            terminal,
+            [
+                backspace,
+                digit,
+                backspace,
+                digit,
+                back_to_field,
+                next_finding,
+                fix,
+                help_for_the_field,
+                close_the_help,
+                edit_after_the_dialog,
+            ],
+        )
         assert terminal.frames["partial"] >= 5  # the comparisons covered partial frames, not full repaints only
         assert fixed and fixed[0] != 25  # the fix was applied
         assert app.screen is not None and not app.screen.is_modal  # the help dialog came and went
@@ -142,7 +162,9 @@ async def test_the_comparison_sees_a_widget_left_out_of_a_partial_frame(tmp_path
     class DropsTheField(DirtyRegionCompositor):
         def render_partial_update(self):
             visible = self.visible_widgets
-            self._visible_widgets = {w: rc for w, rc in visible.items() if getattr(w, "id", "") != "input-batch-ppo_mini_batch_size"}
+            self._visible_widgets = {
+                w: rc for w, rc in visible.items() if getattr(w, "id", "") != "input-batch-ppo_mini_batch_size"
+            }
             try:
                 return DirtyRegionCompositor.render_partial_update(self)
             finally:
@@ -154,8 +176,8 @@ async def test_the_comparison_sees_a_widget_left_out_of_a_partial_frame(tmp_path
         app.goto("batch")
         await pilot.pause()
         broken = DropsTheField()
-        broken.__dict__.update(app.screen._compositor.__dict__)  # noqa: SLF001 - same arrangement, same size
-        app.screen._compositor = broken  # noqa: SLF001
+        broken.__dict__.update(app.screen._compositor.__dict__)
+        app.screen._compositor = broken
         await edit_at_end_of(app, pilot, "batch.ppo_mini_batch_size")
         await pilot.press("backspace")
         await pilot.pause()
@@ -163,7 +185,9 @@ async def test_the_comparison_sees_a_widget_left_out_of_a_partial_frame(tmp_path
         stale = differences(terminal.picture(), full_repaint(app))
         row = app.screen.row_for("batch.ppo_mini_batch_size")
         rows_of_the_field = {f"line {y}:" for y in range(row.input_widget.region.y, row.input_widget.region.bottom)}
-        assert stale and all(line.split(" ", 2)[0] + " " + line.split(" ", 2)[1] in rows_of_the_field for line in stale), stale
+        assert stale and all(
+            line.split(" ", 2)[0] + " " + line.split(" ", 2)[1] in rows_of_the_field for line in stale
+        ), stale
 
 
 async def test_a_keystroke_renders_only_the_widgets_under_what_changed(tmp_path):
@@ -212,6 +236,8 @@ async def test_the_comparison_sees_a_line_an_edit_changed_but_did_not_repaint(tm
         assert chain.text.plain != before
         stale = differences(terminal.picture(), full_repaint(app))
         stale_rows = {int(line.split(" ", 2)[1].rstrip(":")) for line in stale}
-        wrapped_rows = {y for widget in app.screen.query(WrappedText) for y in range(widget.region.y, widget.region.bottom)}
+        wrapped_rows = {
+            y for widget in app.screen.query(WrappedText) for y in range(widget.region.y, widget.region.bottom)
+        }
         assert stale_rows & set(range(chain.region.y, chain.region.bottom)), stale
         assert stale_rows <= wrapped_rows, stale  # the chain and the finding's detail: nothing else is stale

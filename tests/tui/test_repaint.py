@@ -159,7 +159,7 @@ async def test_the_findings_list_scrolls_when_it_outgrows_the_panel_and_stops_wh
         app.apply_edit("batch.ppo_mini_batch_size", 25)  # four findings: more lines than the list has
         await pilot.pause()
         assert listing.show_vertical_scrollbar and listing.max_scroll_y > 0
-        assert listing.virtual_size.height == len(listing._lines)  # noqa: SLF001 - every option's lines
+        assert listing.virtual_size.height == len(listing._lines)
         listing.focus()
         listing.highlighted = listing.option_count - 1
         await pilot.pause()
@@ -186,7 +186,7 @@ async def test_kept_options_keep_rendered_lines_only_for_options_back_at_the_sam
         first, second, third = Option("first"), Option("second"), Option("third")
 
         def cached() -> set[str]:
-            return {str(key[0].prompt) for key in listing._option_render_cache.keys()}  # noqa: SLF001
+            return {str(key[0].prompt) for key in listing._option_render_cache.keys()}  # noqa: SIM118 - LRUCache has no __iter__
 
         def clicked_index(y: int):
             return next(seg.style.meta.get("option") for seg in listing.render_line(y) if seg.style and seg.style.meta)
@@ -248,6 +248,7 @@ async def test_wrapped_text_paints_like_a_static_and_lays_out_only_when_its_heig
         await pilot.pause()
         assert calls[-1] is True and fixed_calls[-1] is False  # the auto-height text grew; the fixed one cannot
         assert auto.size.height == static.size.height == 3
+
         def lines(widget) -> list[str]:
             return ["".join(seg.text for seg in widget.render_line(y)).strip() for y in range(3)]
 
@@ -290,12 +291,19 @@ async def test_kept_options_paint_each_line_as_option_list_does(monkeypatch):
     async with app.run_test(size=(30, 12)) as pilot:
         listing = app.query_one("#list")
         listing.styles.height = 6  # four lines inside the border, for six lines of options
-        listing.set_options([Option("plain"), Option("off", disabled=True), Option("a long option that wraps over lines"),
-                             Option("hovered"), Option("last")])
+        listing.set_options(
+            [
+                Option("plain"),
+                Option("off", disabled=True),
+                Option("a long option that wraps over lines"),
+                Option("hovered"),
+                Option("last"),
+            ]
+        )
         listing.highlighted = 2
         await pilot.pause()
         listing.scroll_to(y=1, animate=False, immediate=True)  # the first line is scrolled out
-        listing._mouse_hovering_over = 3  # noqa: SLF001
+        listing._mouse_hovering_over = 3
         await pilot.pause()
         assert listing.scroll_offset.y == 1
         own = OptionList.render_line
@@ -309,12 +317,14 @@ async def test_kept_options_paint_each_line_as_option_list_does(monkeypatch):
             return painted[y]
 
         listing.render_line = capture
-        listing._styles_cache.clear()  # noqa: SLF001
+        listing._styles_cache.clear()
         listing.render_lines(listing.outer_size.region)  # with the border
         assert len(painted) == listing.scrollable_content_region.height
         assert fallbacks == []  # every line from the options' rendered lines, in the style OptionList would pick
         assert painted == {y: own(listing, y) for y in painted}
         texts = [str(painted[y].text).strip() for y in sorted(painted)]
         assert texts == ["off", "a long option that wraps", "over lines", "hovered"]
-        looks = {str(painted[y].text).strip(): next(seg.style for seg in painted[y] if seg.text.strip()) for y in painted}
+        looks = {
+            str(painted[y].text).strip(): next(seg.style for seg in painted[y] if seg.text.strip()) for y in painted
+        }
         assert len({looks["off"], looks["over lines"], looks["hovered"]}) == 3  # disabled, highlighted, hovered

@@ -20,7 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def probe(*args: str) -> dict:
     """Start the wizard headless in a fresh interpreter (tests/tui/startup_probe.py) and read its report."""
-    proc = subprocess.run([sys.executable, "-m", "tests.tui.startup_probe", *args], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.tui.startup_probe", *args], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -62,11 +64,14 @@ async def test_the_form_of_a_preset_start_holds_the_preset_and_the_topology(tmp_
         assert app.session.value("trainer.n_gpus_per_node") == 8
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--preset", "grpo-8b-1x9"], "--preset grpo-8b-1x9: no such preset; did you mean grpo-8b-1x8?"),
-    (["--answers", "no-such-answers.yaml"], "no-such-answers.yaml"),
-    (["--topology", "9xQ100"], "unknown fake topology '9xQ100'"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--preset", "grpo-8b-1x9"], "--preset grpo-8b-1x9: no such preset; did you mean grpo-8b-1x8?"),
+        (["--answers", "no-such-answers.yaml"], "no-such-answers.yaml"),
+        (["--topology", "9xQ100"], "unknown fake topology '9xQ100'"),
+    ],
+)
 def test_a_name_or_path_that_does_not_exist_is_refused_before_the_app_starts(argv, message):
     from wizard.cli import parse
     from wizard.commands.tui import build_app

@@ -14,9 +14,14 @@ from wizard.errors import ExitStatus
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("check", help="check a config.yaml, a run's .hydra/config.yaml, an answers file or a launch script",
-                              description="Read a verl config or launch script into answers and run every rule on it.")
-    p.add_argument("path", help="config.yaml, .hydra/config.yaml, answers.yaml, or a .sh calling python -m verl.trainer.main_ppo")
+    p = subparsers.add_parser(
+        "check",
+        help="check a config.yaml, a run's .hydra/config.yaml, an answers file or a launch script",
+        description="Read a verl config or launch script into answers and run every rule on it.",
+    )
+    p.add_argument(
+        "path", help="config.yaml, .hydra/config.yaml, answers.yaml, or a .sh calling python -m verl.trainer.main_ppo"
+    )
     _common(p)
     alias = subparsers.add_parser("validate-config", help="alias of check (the spelling some guides use)")
     alias.add_argument("--config", dest="path", required=True, help="the config or script to check")
@@ -24,8 +29,12 @@ def register(subparsers) -> None:
 
 
 def _common(p) -> None:
-    p.add_argument("--mode", choices=("local", "cluster"), default="local",
-                   help="local: paths must exist on this machine; cluster: paths are for the cluster and are not checked")
+    p.add_argument(
+        "--mode",
+        choices=("local", "cluster"),
+        default="local",
+        help="local: paths must exist on this machine; cluster: paths are for the cluster and are not checked",
+    )
     p.add_argument("--topology", help="a fake topology, a `nvidia-smi topo -m` file, or `detect`")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)
@@ -38,8 +47,15 @@ def run(args: argparse.Namespace) -> int:
     source = read_if_manifest(Path(args.path)) or read_check_input(Path(args.path))
     topology, _ = topology_layer(args.topology)
     layered = build([(source.kind, source.flat)])
-    ctx = context_for(layered.answers, layered.flat, mode=args.mode, topology=topology, script=source.script,
-                      deploy=getattr(source, "deploy", None), **gather(layered.answers, args.mode))
+    ctx = context_for(
+        layered.answers,
+        layered.flat,
+        mode=args.mode,
+        topology=topology,
+        script=source.script,
+        deploy=getattr(source, "deploy", None),
+        **gather(layered.answers, args.mode),
+    )
     findings = evaluate(ctx)
     if args.format == "json":
         emit(as_json(findings, source=source.kind, notes=source.notes))

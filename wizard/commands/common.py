@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import yaml
 
-from wizard.detect import yaml_input
 from wizard.core.layers import check_address, flatten_answers_doc
+from wizard.detect import yaml_input
 from wizard.errors import UsageError
 
 
@@ -66,7 +66,7 @@ INSPECTORS = (
 )
 
 
-def gather(answers, mode: str, cache: Optional[dict] = None) -> dict[str, Any]:
+def gather(answers, mode: str, cache: dict | None = None) -> dict[str, Any]:
     """Facts read from local files (data files, model configs) for the rules; nothing is downloaded.
 
     With ``cache`` (a dict the caller keeps, as the TUI's session does across edits) an inspector whose

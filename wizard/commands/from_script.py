@@ -34,8 +34,11 @@ class ImportedScript:
 
     def all_notes(self) -> list[str]:
         """Every line for the user: repairs and notes, then changes, then dropped keys."""
-        return ([*self.notes] + [f"changed: {line}" for line in self.changed]
-                + [f"dropped: {line}" for line in self.dropped])
+        return (
+            [*self.notes]
+            + [f"changed: {line}" for line in self.changed]
+            + [f"dropped: {line}" for line in self.dropped]
+        )
 
     def run_md(self) -> dict[str, Any]:
         """The "Migrated from" section's content for emit.run_md."""
@@ -73,14 +76,18 @@ def import_script(path: str | Path) -> ImportedScript:
     text, notes = repair_continuations(read_text(path), str(path))
     script = parse_launch_script(text, source=str(path))
     flat = script.as_dotted()
-    engine = "megatron" if script.config_name == "ppo_megatron_trainer" or flat.get(ENGINE_GROUP) == "megatron" else "dp"
+    engine = (
+        "megatron" if script.config_name == "ppo_megatron_trainer" or flat.get(ENGINE_GROUP) == "megatron" else "dp"
+    )
     if engine == "megatron":
         flat[ENGINE_GROUP] = "megatron"
     own = foreign_config(script)
     if own:
-        notes.append(f"the script composed its own primary config {own!r}"
-                     f"{' from ' + script.config_path if script.config_path else ''}; the run is rebuilt on verl's "
-                     "ppo_trainer from the script's overrides, so settings that lived only in that file are not carried over")
+        notes.append(
+            f"the script composed its own primary config {own!r}"
+            f"{' from ' + script.config_path if script.config_path else ''}; the run is rebuilt on verl's "
+            "ppo_trainer from the script's overrides, so settings that lived only in that file are not carried over"
+        )
     removed = [o.key for o in script.overrides if o.prefix == "~"]
     if removed:
         notes.append("the script deleted " + ", ".join(removed) + " with ~; config.yaml keeps verl's defaults there")
@@ -96,7 +103,11 @@ def import_script(path: str | Path) -> ImportedScript:
     notes.extend(var_notes)
     migration = migrate_flat(flat, engine)
     if migration.releases:
-        span = migration.releases[0] if len(migration.releases) == 1 else f"{migration.releases[0]} to {migration.releases[-1]}"
+        span = (
+            migration.releases[0]
+            if len(migration.releases) == 1
+            else f"{migration.releases[0]} to {migration.releases[-1]}"
+        )
         best = "" if migration.fits_all else " best (no release has all of them)"
         notes.append(f"its keys fit verl {span}{best}")
         notes.extend(f"default changed: {line}" for line in migration.defaults)
@@ -137,11 +148,11 @@ def _repair(lines: list[str], original: list[int], problem) -> str | None:
         return f"{where}: left out the {'comment' if line.strip() else 'empty'} line that cut the command"
     m = re.search(r"\\[ \t\r]+(?:#.*)?$", line)
     if m:
-        lines[index] = line[:m.start()] + "\\"
+        lines[index] = line[: m.start()] + "\\"
         return f"{where}: removed what followed the line-continuation backslash"
     m = re.search(r"[ \t]+#.*$", line)
     if m:
-        lines[index] = line[:m.start()] + " \\"
+        lines[index] = line[: m.start()] + " \\"
         return f"{where}: moved the line-continuation backslash out of the # comment"
     return None
 
@@ -165,21 +176,31 @@ def _environment_values(flat: dict[str, Any], unresolved: list[str]) -> tuple[di
                 out[key] = parse_override_value(whole.group(2))
             except ValueError:
                 out[key] = whole.group(2)
-            notes.append(f"{key}: ${whole.group(1)} is not set in the script; its default {whole.group(2)!r} is written")
+            notes.append(
+                f"{key}: ${whole.group(1)} is not set in the script; its default {whole.group(2)!r} is written"
+            )
             continue
         names = [m.group(1) or m.group(3) for m in _VAR.finditer(value)]
-        converted = _VAR.sub(lambda m: "${oc.env:" + (m.group(1) or m.group(3))
-                             + ("," + m.group(2) if m.group(2) is not None else "") + "}", value)
+        converted = _VAR.sub(
+            lambda m: (
+                "${oc.env:" + (m.group(1) or m.group(3)) + ("," + m.group(2) if m.group(2) is not None else "") + "}"
+            ),
+            value,
+        )
         try:
             answers_from_flat({key: converted})
         except UsageError:
-            notes.append(f"{key}={value} depends on shell variables the script does not set and needs a typed value; "
-                         f"it is left out: give it with --set {key}=...")
+            notes.append(
+                f"{key}={value} depends on shell variables the script does not set and needs a typed value; "
+                f"it is left out: give it with --set {key}=..."
+            )
             continue
         out[key] = converted
         used.update(names)
         if "$(" in value:
             notes.append(f"{key}: the command substitution in {value!r} is kept as text; bash ran it, verl will not")
     if used:
-        notes.append("read from the environment when verl starts (the script did not set them): " + ", ".join(sorted(used)))
+        notes.append(
+            "read from the environment when verl starts (the script did not set them): " + ", ".join(sorted(used))
+        )
     return out, notes

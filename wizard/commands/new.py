@@ -17,12 +17,19 @@ TARGETS = ("local", "ray-job", "kuberay-job", "kuberay-cluster", "slurm", "k8s-j
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("new", help="write config.yaml, run.sh, answers.yaml and RUN.md for a run",
-                              description="Build answers from a preset, an answers file and --set flags, check them, and write the artefacts.")
+    p = subparsers.add_parser(
+        "new",
+        help="write config.yaml, run.sh, answers.yaml and RUN.md for a run",
+        description="Build answers from a preset, an answers file and --set flags, check them, and write the artefacts.",
+    )
     p.add_argument("--preset", help="start from a preset (see `verl-wizard presets`)")
     p.add_argument("--answers", help="an answers.yaml to replay")
-    p.add_argument("--from-script", metavar="OLD.sh", help="import an old or forked verl launch script, carried over to verl 0.9.1")
-    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="a verl key as a launch script writes it; repeatable")
+    p.add_argument(
+        "--from-script", metavar="OLD.sh", help="import an old or forked verl launch script, carried over to verl 0.9.1"
+    )
+    p.add_argument(
+        "--set", action="append", metavar="KEY=VALUE", help="a verl key as a launch script writes it; repeatable"
+    )
     p.add_argument("--topology", help="a fake topology (2x8xH100), a file of `nvidia-smi topo -m` output, or `detect`")
     p.add_argument("--target", choices=TARGETS, default=None, help="where the run starts (default: local)")
     p.add_argument("--out", required=True, help="folder to write into")
@@ -58,7 +65,9 @@ def run(args: argparse.Namespace) -> int:
 
     layers, topology = collect_layers(args)
     layered = build(layers)
-    ctx = context_for(layered.answers, layered.flat, mode="cluster", topology=topology, **gather(layered.answers, "cluster"))
+    ctx = context_for(
+        layered.answers, layered.flat, mode="cluster", topology=topology, **gather(layered.answers, "cluster")
+    )
     findings = evaluate(ctx)
     written: list[str] = []
     if not has_errors(findings):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from wizard.core.findings import Finding, Severity, has_errors
 from wizard.emit.yaml_text import scalar

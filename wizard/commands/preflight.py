@@ -23,12 +23,19 @@ from wizard.errors import ExitStatus, UsageError
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("preflight", help="connect to a running Ray cluster and check it against a config",
-                              description="Reach a Ray cluster (its GCS address, HEAD:6379) and compare its nodes, GPUs and CPUs "
-                                          "with what the config asks for. Needs Ray in this Python (pip install 'verl-wizard[ray]').")
+    p = subparsers.add_parser(
+        "preflight",
+        help="connect to a running Ray cluster and check it against a config",
+        description="Reach a Ray cluster (its GCS address, HEAD:6379) and compare its nodes, GPUs and CPUs "
+        "with what the config asks for. Needs Ray in this Python (pip install 'verl-wizard[ray]').",
+    )
     p.add_argument("--address", help="the cluster's GCS address HEAD:6379, or auto (default: $RAY_ADDRESS, else auto)")
-    p.add_argument("--config", help="a config.yaml, answers file, launch script or manifest to compare with the cluster")
-    p.add_argument("--timeout", type=float, default=15.0, help="seconds to reach the cluster before giving up (default 15)")
+    p.add_argument(
+        "--config", help="a config.yaml, answers file, launch script or manifest to compare with the cluster"
+    )
+    p.add_argument(
+        "--timeout", type=float, default=15.0, help="seconds to reach the cluster before giving up (default 15)"
+    )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)
 
@@ -64,13 +71,18 @@ def _summary_lines(result, layered) -> list[str]:
     nodes = result.nodes
     gpus = ", ".join(f"{n.gpus:g}" for n in nodes) or "-"
     cpus = ", ".join(f"{n.cpus:g}" for n in nodes) or "-"
-    lines = [f"cluster {result.address} (Ray {result.ray_version}): {len(nodes)} node(s) alive; GPUs per node: {gpus}; CPUs per node: {cpus}"]
+    lines = [
+        f"cluster {result.address} (Ray {result.ray_version}): {len(nodes)} node(s) alive; GPUs per node: {gpus}; CPUs per node: {cpus}"
+    ]
     if layered is not None:
         from wizard.core.plan import build_plan
 
         plan = build_plan(layered.answers)
-        lines.append(f"config: verl asks for {plan.total_gpus} GPU(s) as {plan.nnodes} node(s) x {plan.gpus_per_node}"
-                     + (" plus split pools" if len(plan.pools) > 1 else "") + f", and {3 * plan.gpus_per_node} CPUs on each of those nodes")
+        lines.append(
+            f"config: verl asks for {plan.total_gpus} GPU(s) as {plan.nnodes} node(s) x {plan.gpus_per_node}"
+            + (" plus split pools" if len(plan.pools) > 1 else "")
+            + f", and {3 * plan.gpus_per_node} CPUs on each of those nodes"
+        )
     return lines
 
 

@@ -96,13 +96,19 @@ def _build_app(args: argparse.Namespace, hold_gc: bool):
             session.set_topology(args.topology)
         return session
 
-    return WizardApp(make_session, answers_path=args.answers or "verl-wizard-answers.yaml", settle_gc=hold_gc,
-                     chosen={"preset": args.preset, "answers": args.answers, "topology": args.topology})
+    return WizardApp(
+        make_session,
+        answers_path=args.answers or "verl-wizard-answers.yaml",
+        settle_gc=hold_gc,
+        chosen={"preset": args.preset, "answers": args.answers, "topology": args.topology},
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        sys.stderr.write("verl-wizard: error: the wizard needs a terminal; use `verl-wizard new --preset P --out DIR` in scripts\n")
+        sys.stderr.write(
+            "verl-wizard: error: the wizard needs a terminal; use `verl-wizard new --preset P --out DIR` in scripts\n"
+        )
         return ExitStatus.NEEDS_INPUT
     app = build_app(args, hold_gc=True)
     try:

@@ -13,7 +13,7 @@ files and flags), wizard.core.plan and the rules, the emitters, the TUI.
 from __future__ import annotations
 
 import re
-from typing import Any, Optional, Union
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -56,24 +56,24 @@ class Algorithm(Section):
 
 
 class Models(Section):
-    actor_path: Optional[str] = V(None, "actor_rollout_ref.model.path")
+    actor_path: str | None = V(None, "actor_rollout_ref.model.path")
     """The policy to train: a Hugging Face id (Qwen/Qwen3-8B) or an absolute local folder. The reference
     model is a frozen copy loaded from the same path."""
-    critic_enable: Optional[bool] = V(None, "critic.enable")
+    critic_enable: bool | None = V(None, "critic.enable")
     """Force the critic on or off; unset means: on exactly when the estimator is gae."""
-    critic_path: Optional[str] = V(None, "critic.model.path")
+    critic_path: str | None = V(None, "critic.model.path")
     """The value model's starting checkpoint (usually the actor's). verl adds a fresh value head."""
     reward_model_enable: bool = V(False, "reward.reward_model.enable")
     """Score responses with a reward model served by vLLM/SGLang."""
-    reward_model_path: Optional[str] = V(None, "reward.reward_model.model_path")
+    reward_model_path: str | None = V(None, "reward.reward_model.model_path")
     """The reward model: a sequence classifier with one label (a DisRM), or a generative RM."""
-    custom_reward_path: Optional[str] = V(None, "reward.custom_reward_function.path")
+    custom_reward_path: str | None = V(None, "reward.custom_reward_function.path")
     """A Python file with your reward function (data_source, solution_str, ground_truth, extra_info)."""
     custom_reward_name: str = V("compute_score", "reward.custom_reward_function.name")
     """The function's name inside that file."""
     reward_manager: str = V("naive", "reward.reward_manager.name")
     """How rewards are computed per batch: naive, dapo (overlong penalty), gdpo, remote, rate_limited."""
-    data_source: Optional[str] = None
+    data_source: str | None = None
     """The data_source value of your training rows (openai/gsm8k, lighteval/MATH, ...). With no reward
     model and no custom function, verl's built-in scorer must know it."""
     lora_rank: int = V(0, "actor_rollout_ref.model.lora_rank", ge=0, le=4096)
@@ -89,9 +89,9 @@ class Models(Section):
 
 
 class Data(Section):
-    train_files: Optional[Union[str, list[str]]] = V(None, "data.train_files")
+    train_files: str | list[str] | None = V(None, "data.train_files")
     """Training prompts: parquet, json or jsonl files (absolute paths or hdfs://)."""
-    val_files: Optional[Union[str, list[str]]] = V(None, "data.val_files")
+    val_files: str | list[str] | None = V(None, "data.val_files")
     """Validation prompts, same formats."""
     prompt_key: str = V("prompt", "data.prompt_key")
     """The column that holds each prompt as a chat list of {role, content}."""
@@ -112,9 +112,11 @@ class Batch(Section):
     """Responses sampled per prompt. GRPO-style estimators need more than 1."""
     ppo_mini_batch_size: int = V(256, "actor_rollout_ref.actor.ppo_mini_batch_size", **PositiveSize)
     """Prompts per optimizer step (its responses: × n). train_batch_size / this = updates per epoch."""
-    ppo_micro_batch_size_per_gpu: Optional[int] = V(None, "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", **PositiveSize)
+    ppo_micro_batch_size_per_gpu: int | None = V(
+        None, "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", **PositiveSize
+    )
     """Responses per forward/backward pass on one GPU (gradient accumulation splits the mini-batch)."""
-    ppo_micro_batch_size: Optional[int] = V(None, "actor_rollout_ref.actor.ppo_micro_batch_size", **PositiveSize)
+    ppo_micro_batch_size: int | None = V(None, "actor_rollout_ref.actor.ppo_micro_batch_size", **PositiveSize)
     """Deprecated global micro-batch size; verl 0.9 workers need the per-GPU form instead."""
     use_dynamic_bsz: bool = V(False, "actor_rollout_ref.actor.use_dynamic_bsz")
     """Pack micro-batches by a token budget instead of a fixed count (faster with varied lengths)."""
@@ -122,35 +124,47 @@ class Batch(Section):
     """Token budget per GPU per micro-batch when packing dynamically; × sp must hold one full sequence."""
     ppo_epochs: int = V(1, "actor_rollout_ref.actor.ppo_epochs", ge=1, le=1024)
     """Passes of the actor over each batch of responses."""
-    log_prob_micro_batch_size_per_gpu: Optional[int] = V(None, "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", **PositiveSize)
+    log_prob_micro_batch_size_per_gpu: int | None = V(
+        None, "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", **PositiveSize
+    )
     """Responses per GPU per pass when recomputing the old log-probs."""
-    log_prob_micro_batch_size: Optional[int] = V(None, "actor_rollout_ref.rollout.log_prob_micro_batch_size", **PositiveSize)
+    log_prob_micro_batch_size: int | None = V(
+        None, "actor_rollout_ref.rollout.log_prob_micro_batch_size", **PositiveSize
+    )
     """Deprecated global form of the log-prob micro-batch size."""
-    log_prob_use_dynamic_bsz: Optional[bool] = V(None, "actor_rollout_ref.rollout.log_prob_use_dynamic_bsz")
+    log_prob_use_dynamic_bsz: bool | None = V(None, "actor_rollout_ref.rollout.log_prob_use_dynamic_bsz")
     """Token-budget packing for the old log-probs; unset follows the actor (and it must equal it)."""
-    log_prob_max_token_len_per_gpu: Optional[int] = V(None, "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu", **PositiveSize)
+    log_prob_max_token_len_per_gpu: int | None = V(
+        None, "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu", **PositiveSize
+    )
     """Token budget for the old log-probs; unset follows the actor's."""
-    ref_log_prob_micro_batch_size_per_gpu: Optional[int] = V(None, "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu", **PositiveSize)
+    ref_log_prob_micro_batch_size_per_gpu: int | None = V(
+        None, "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu", **PositiveSize
+    )
     """Responses per GPU per pass of the reference model."""
-    ref_log_prob_micro_batch_size: Optional[int] = V(None, "actor_rollout_ref.ref.log_prob_micro_batch_size", **PositiveSize)
+    ref_log_prob_micro_batch_size: int | None = V(
+        None, "actor_rollout_ref.ref.log_prob_micro_batch_size", **PositiveSize
+    )
     """Deprecated global form of the reference micro-batch size."""
-    ref_log_prob_use_dynamic_bsz: Optional[bool] = V(None, "actor_rollout_ref.ref.log_prob_use_dynamic_bsz")
+    ref_log_prob_use_dynamic_bsz: bool | None = V(None, "actor_rollout_ref.ref.log_prob_use_dynamic_bsz")
     """Token-budget packing for the reference; unset follows the actor."""
-    ref_log_prob_max_token_len_per_gpu: Optional[int] = V(None, "actor_rollout_ref.ref.log_prob_max_token_len_per_gpu", **PositiveSize)
+    ref_log_prob_max_token_len_per_gpu: int | None = V(
+        None, "actor_rollout_ref.ref.log_prob_max_token_len_per_gpu", **PositiveSize
+    )
     """Token budget for the reference; unset follows the actor's."""
-    critic_ppo_mini_batch_size: Optional[int] = V(None, "critic.ppo_mini_batch_size", **PositiveSize)
+    critic_ppo_mini_batch_size: int | None = V(None, "critic.ppo_mini_batch_size", **PositiveSize)
     """Prompts per critic optimizer step; unset follows the actor's."""
-    critic_ppo_micro_batch_size_per_gpu: Optional[int] = V(None, "critic.ppo_micro_batch_size_per_gpu", **PositiveSize)
+    critic_ppo_micro_batch_size_per_gpu: int | None = V(None, "critic.ppo_micro_batch_size_per_gpu", **PositiveSize)
     """Responses per critic forward/backward on one GPU."""
-    critic_ppo_micro_batch_size: Optional[int] = V(None, "critic.ppo_micro_batch_size", **PositiveSize)
+    critic_ppo_micro_batch_size: int | None = V(None, "critic.ppo_micro_batch_size", **PositiveSize)
     """Deprecated global form of the critic micro-batch size."""
-    critic_use_dynamic_bsz: Optional[bool] = V(None, "critic.use_dynamic_bsz")
+    critic_use_dynamic_bsz: bool | None = V(None, "critic.use_dynamic_bsz")
     """Token-budget packing for the critic; unset follows the actor."""
     critic_ppo_max_token_len_per_gpu: int = V(32768, "critic.ppo_max_token_len_per_gpu", **PositiveSize)
     """The critic's token budget per GPU when packing dynamically."""
-    critic_forward_max_token_len_per_gpu: Optional[int] = V(None, "critic.forward_max_token_len_per_gpu", **PositiveSize)
+    critic_forward_max_token_len_per_gpu: int | None = V(None, "critic.forward_max_token_len_per_gpu", **PositiveSize)
     """The critic's token budget for value inference; unset follows its training budget."""
-    critic_ppo_epochs: Optional[int] = V(None, "critic.ppo_epochs", ge=1, le=1024)
+    critic_ppo_epochs: int | None = V(None, "critic.ppo_epochs", ge=1, le=1024)
     """Critic passes over each batch; unset follows the actor."""
 
 
@@ -180,7 +194,7 @@ class Engine(Section):
 
 
 class Rollout(Section):
-    name: Optional[str] = V(None, "actor_rollout_ref.rollout.name")
+    name: str | None = V(None, "actor_rollout_ref.rollout.name")
     """The inference engine that generates responses: vllm, sglang or trtllm. verl 0.9 has no default."""
     mode: str = V("async", "actor_rollout_ref.rollout.mode")
     """Rollout mode; only async exists in verl 0.9."""
@@ -209,7 +223,7 @@ class Cluster(Section):
     """Actor and rollout share GPUs. false only with separate_async."""
     rollout_nnodes: int = V(0, "actor_rollout_ref.rollout.nnodes", ge=0, le=65536)
     """Machines of the standalone rollout pool (separate_async only)."""
-    rollout_n_gpus_per_node: Optional[int] = V(None, "actor_rollout_ref.rollout.n_gpus_per_node", ge=0, le=1024)
+    rollout_n_gpus_per_node: int | None = V(None, "actor_rollout_ref.rollout.n_gpus_per_node", ge=0, le=1024)
     """GPUs per machine of the standalone rollout pool; unset follows n_gpus_per_node."""
     parameter_sync_step: int = V(4, "trainer.v1.separate_async.parameter_sync_step", ge=1, le=MAX_SIZE)
     """Mini-batches between weight syncs to the rollout pool (separate_async)."""
@@ -230,13 +244,13 @@ class Trainer(Section):
     """Tracking run name; also names the checkpoint folder and Kubernetes objects."""
     total_epochs: int = V(30, "trainer.total_epochs", ge=1, le=1 << 20)
     """Passes over the training data."""
-    total_training_steps: Optional[int] = V(None, "trainer.total_training_steps", ge=1, le=1 << 30)
+    total_training_steps: int | None = V(None, "trainer.total_training_steps", ge=1, le=1 << 30)
     """Stop after this many steps (wins over total_epochs)."""
     save_freq: int = V(-1, "trainer.save_freq", ge=-1)
     """Checkpoint every this many steps; -1 never."""
     test_freq: int = V(-1, "trainer.test_freq", ge=-1)
     """Validate every this many steps; -1 never."""
-    logger: Union[str, list[str]] = V(["console", "wandb"], "trainer.logger")
+    logger: str | list[str] = V(["console", "wandb"], "trainer.logger")
     """Tracking backends; wandb needs WANDB_API_KEY in the environment."""
     val_before_train: bool = V(True, "trainer.val_before_train")
     """Run validation once before the first step."""
@@ -258,9 +272,9 @@ def _as_list(value: Any) -> Any:
 class Deploy(Section):
     target: str = Field("local", pattern=r"^(local|ray-job|kuberay-job|kuberay-cluster|slurm|k8s-job)$")
     """Where the run starts: local, ray-job, kuberay-job, kuberay-cluster, slurm or k8s-job."""
-    name: Optional[str] = Field(None, max_length=253)
+    name: str | None = Field(None, max_length=253)
     """Name of the Kubernetes objects and the Slurm job; unset: made from trainer.experiment_name as a DNS label."""
-    namespace: Optional[str] = Field(None, max_length=253)
+    namespace: str | None = Field(None, max_length=253)
     """Kubernetes namespace of the objects; unset: the namespace of your kubectl context."""
     image: str = Field("verlai/verl:vllm024.dev2", min_length=1, max_length=512)
     """Container image of every Ray pod (KubeRay) or of the Job. It must hold verl 0.9.1, its engine (vLLM or
@@ -283,11 +297,11 @@ class Deploy(Section):
     """Add the toleration nvidia.com/gpu:NoSchedule that tainted GPU nodes need."""
     node_selector: list[str] = Field(default_factory=list, max_length=64)
     """Node labels a GPU pod must match, as key=value (nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3)."""
-    ray_address: Optional[str] = Field(None, max_length=512)
+    ray_address: str | None = Field(None, max_length=512)
     """ray-job: the cluster's Jobs API, http://HEAD:8265 (unset: http://127.0.0.1:8265)."""
-    nccl_socket_ifname: Optional[str] = Field(None, max_length=256, pattern=IFNAME)
+    nccl_socket_ifname: str | None = Field(None, max_length=256, pattern=IFNAME)
     """NCCL_SOCKET_IFNAME on every node (eth0, =bond0, ^lo,docker): the interface between nodes."""
-    gloo_socket_ifname: Optional[str] = Field(None, max_length=256, pattern=IFNAME)
+    gloo_socket_ifname: str | None = Field(None, max_length=256, pattern=IFNAME)
     """GLOO_SOCKET_IFNAME on every node: the interface torch's CPU collectives use between nodes."""
     env: list[str] = Field(default_factory=list, max_length=256)
     """Other environment variables for every node, as NAME=value (no secrets: see secret_env)."""
@@ -298,15 +312,15 @@ class Deploy(Section):
     """The Kubernetes Secret that holds secret_env, one key per variable name."""
     auth_mode: str = Field("token", pattern=r"^(token|disabled)$")
     """Ray token authentication: token (one shared token for head, workers and driver) or disabled."""
-    auth_secret: Optional[str] = Field(None, max_length=253)
+    auth_secret: str | None = Field(None, max_length=253)
     """KubeRay: a Secret of yours with the Ray token (key auth_token); unset: KubeRay makes one."""
     ttl_seconds: int = Field(3600, ge=0, le=1 << 30)
     """Seconds a finished RayJob's cluster or Job is kept for its logs before it is deleted."""
     excludes: list[str] = Field(default_factory=lambda: [".git", "__pycache__"], max_length=256)
     """ray-job: files of the working folder that are not uploaded to the cluster."""
-    slurm_partition: Optional[str] = Field(None, max_length=128, pattern=SLURM_WORD)
+    slurm_partition: str | None = Field(None, max_length=128, pattern=SLURM_WORD)
     """Slurm partition (sbatch --partition); unset: the cluster's default."""
-    slurm_account: Optional[str] = Field(None, max_length=128, pattern=SLURM_WORD)
+    slurm_account: str | None = Field(None, max_length=128, pattern=SLURM_WORD)
     """Slurm account (sbatch --account); unset: your default account."""
     slurm_time: str = Field("24:00:00", pattern=r"^[0-9]+(-[0-9]+)?(:[0-9]+){0,2}$")
     """Slurm time limit (sbatch --time), as D-HH:MM:SS or HH:MM:SS."""
@@ -314,7 +328,7 @@ class Deploy(Section):
     """Slurm: seconds to wait for every node to join the Ray cluster before the job fails."""
     ray_port: int = Field(6379, ge=1024, le=65535)
     """Port of the Ray head's GCS (ray start --port)."""
-    ray_init_num_cpus: Optional[int] = V(None, "ray_kwargs.ray_init.num_cpus", ge=1, le=1 << 20)
+    ray_init_num_cpus: int | None = V(None, "ray_kwargs.ray_init.num_cpus", ge=1, le=1 << 20)
     """CPUs of the Ray instance verl starts itself (local runs, k8s-job). Must stay unset when joining a cluster."""
 
     _lists = field_validator("node_selector", "env", "secret_env", "excludes", mode="before")(_as_list)
@@ -346,8 +360,15 @@ class Deploy(Section):
 
 
 SECTIONS: dict[str, type[Section]] = {
-    "algorithm": Algorithm, "models": Models, "data": Data, "batch": Batch, "engine": Engine,
-    "rollout": Rollout, "cluster": Cluster, "trainer": Trainer, "deploy": Deploy,
+    "algorithm": Algorithm,
+    "models": Models,
+    "data": Data,
+    "batch": Batch,
+    "engine": Engine,
+    "rollout": Rollout,
+    "cluster": Cluster,
+    "trainer": Trainer,
+    "deploy": Deploy,
 }
 
 

@@ -62,8 +62,12 @@ def _docstrings() -> dict[str, str]:
     for node in ast.parse(inspect.getsource(answers)).body:
         if not isinstance(node, ast.ClassDef) or node.name not in sections:
             continue
-        for stmt, after in zip(node.body, node.body[1:]):
-            if isinstance(stmt, ast.AnnAssign) and isinstance(after, ast.Expr) and isinstance(getattr(after, "value", None), ast.Constant):
+        for stmt, after in zip(node.body, node.body[1:], strict=False):
+            if (
+                isinstance(stmt, ast.AnnAssign)
+                and isinstance(after, ast.Expr)
+                and isinstance(getattr(after, "value", None), ast.Constant)
+            ):
                 docs[f"{sections[node.name]}.{stmt.target.id}"] = inspect.cleandoc(after.value.value)
     return docs
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import difflib
 import reprlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -37,7 +38,7 @@ class LayeredAnswers:
             return self.sources[address]
         return "wizard default" if address in all_fields() else "verl default"
 
-    def with_values(self, values: dict[str, Any], layer: str = "edited") -> "LayeredAnswers":
+    def with_values(self, values: dict[str, Any], layer: str = "edited") -> LayeredAnswers:
         """A copy with `values` (addresses -> value; None removes the address) set by `layer`."""
         flat = dict(self.flat)
         sources = dict(self.sources)
@@ -119,7 +120,9 @@ def _one_line(exc: ValidationError) -> str:
 def flatten_answers_doc(doc: Any, origin: str) -> dict[str, Any]:
     """An answers file or preset ({section: {field: value}, extra: {verl.key: value}}) -> addresses."""
     if not isinstance(doc, dict):
-        raise UsageError(f"{origin}: expected a mapping of sections (algorithm, models, batch, ...), got {type(doc).__name__}")
+        raise UsageError(
+            f"{origin}: expected a mapping of sections (algorithm, models, batch, ...), got {type(doc).__name__}"
+        )
     flat: dict[str, Any] = {}
     for section, values in doc.items():
         if section in ("name", "description"):

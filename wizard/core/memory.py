@@ -23,7 +23,6 @@ the inference engine's budget and KV cache, Megatron and the runtime's NCCL shar
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from wizard.core.model_facts import ModelFacts
 
@@ -67,8 +66,8 @@ class Phase:
     pool: str
     parts: tuple[Part, ...]
     knobs: tuple[str, ...] = ()
-    kv_cache: Optional[float] = None  # bytes the engine has left for its KV cache (generate phases)
-    kv_needed: Optional[float] = None  # bytes one longest sequence needs in that cache
+    kv_cache: float | None = None  # bytes the engine has left for its KV cache (generate phases)
+    kv_needed: float | None = None  # bytes one longest sequence needs in that cache
 
     @property
     def total(self) -> float:
@@ -84,9 +83,9 @@ class Estimate:
     """Every phase of one plan, and the GPU memory it was compared with (bytes; None when unknown)."""
 
     phases: tuple[Phase, ...]
-    gpu_bytes: Optional[float]
+    gpu_bytes: float | None
 
-    def peak(self, pool: str = "trainer") -> Optional[Phase]:
+    def peak(self, pool: str = "trainer") -> Phase | None:
         candidates = [p for p in self.phases if p.pool == pool]
         return max(candidates, key=lambda p: p.total) if candidates else None
 
@@ -117,16 +116,23 @@ def act_per_token_layer(f: ModelFacts) -> float:
 
 
 def _mlp_width(f: ModelFacts) -> int:
-    return (f.moe_intermediate_size or 0) * (f.num_experts_per_tok or 1) if f.num_experts else (f.intermediate_size or 0)
+    return (
+        (f.moe_intermediate_size or 0) * (f.num_experts_per_tok or 1) if f.num_experts else (f.intermediate_size or 0)
+    )
 
 
-def train_parts(f: ModelFacts, tokens: int, shards: int = 1, checkpointing: bool = True, head: str = "lm",
-                lora_rank: int = 0) -> list[Part]:
+def train_parts(
+    f: ModelFacts, tokens: int, shards: int = 1, checkpointing: bool = True, head: str = "lm", lora_rank: int = 0
+) -> list[Part]:
     """Peak of one FSDP training step on one GPU, as parts (the largest of its moments; see the module doc).
 
     `tokens` is the micro-batch's tokens on this GPU; `head` is "lm" (vocab logits) or "value" (a critic).
     """
-    P = f.param_count() if head == "lm" else f.param_count() - (0 if f.tie_word_embeddings else f.vocab_size * f.hidden_size) + f.hidden_size
+    P = (
+        f.param_count()
+        if head == "lm"
+        else f.param_count() - (0 if f.tie_word_embeddings else f.vocab_size * f.hidden_size) + f.hidden_size
+    )
     trainable = _lora_params(f, lora_rank) if lora_rank else P
     n = max(1, shards)
     weights = Part("weights (fp32, sharded)", FP32 * P / n)
@@ -144,7 +150,13 @@ def train_parts(f: ModelFacts, tokens: int, shards: int = 1, checkpointing: bool
     layer_grads = (BF16 + FP32) * (trainable / max(1, L) if lora_rank else layer)
     end_of_forward = [weights, grads, optim, gathered, Part("activations", saved), logits]
     top_layer = [weights, grads, optim, gathered, Part("activations", saved + bwd + layer_grads)]
-    reduce_root = [weights, grads, optim, gathered, Part("gradient reduction", 0 if lora_rank else (BF16 + FP32) * root)]
+    reduce_root = [
+        weights,
+        grads,
+        optim,
+        gathered,
+        Part("gradient reduction", 0 if lora_rank else (BF16 + FP32) * root),
+    ]
     step = [weights, grads, optim, Part("optimizer step scratch", FP32 * trainable / n)]
     return with_slack(max((end_of_forward, top_layer, reduce_root, step), key=_sum))
 
@@ -157,8 +169,10 @@ def forward_parts(f: ModelFacts, tokens: int, head: str = "lm") -> list[Part]:
     root, layer = _root_params(f, head), f.layer_params()
     h = f.hidden_size or 0
     gathered_root = Part("gathered bf16 weights", BF16 * root)
-    in_layer = [Part("gathered bf16 weights", BF16 * (root + 2 * layer)),
-                Part("activations", tokens * (FWD_HIDDEN * h + FWD_MLP * _mlp_width(f)))]
+    in_layer = [
+        Part("gathered bf16 weights", BF16 * (root + 2 * layer)),
+        Part("activations", tokens * (FWD_HIDDEN * h + FWD_MLP * _mlp_width(f))),
+    ]
     logits = BF16 * tokens * (f.vocab_size or 0) if head == "lm" else FP32 * tokens
     at_head = [gathered_root, Part("activations", 2 * BF16 * tokens * h), Part("logits (bf16)", logits)]
     return with_slack(max((in_layer, at_head), key=_sum))
@@ -173,7 +187,9 @@ def with_slack(parts: list[Part]) -> list[Part]:
     return [*parts, Part("allocator reserve", SLACK_FIXED + SLACK_FRACTION * _sum(parts))]
 
 
-def resident_parts(f: ModelFacts, shards: int, weights: bool, optimizer: bool, label: str, head: str = "lm") -> list[Part]:
+def resident_parts(
+    f: ModelFacts, shards: int, weights: bool, optimizer: bool, label: str, head: str = "lm"
+) -> list[Part]:
     """What a trained model leaves on the GPU while another phase runs (fp32 weights, AdamW moments)."""
     P = f.param_count()
     parts = []
@@ -184,8 +200,9 @@ def resident_parts(f: ModelFacts, shards: int, weights: bool, optimizer: bool, l
     return parts
 
 
-def engine_parts(f: ModelFacts, tp: int, utilization: float, gpu_bytes: float, seq_len: int,
-                 eager: bool = False) -> tuple[list[Part], float, float]:
+def engine_parts(
+    f: ModelFacts, tp: int, utilization: float, gpu_bytes: float, seq_len: int, eager: bool = False
+) -> tuple[list[Part], float, float]:
     """The inference engine's share (formula only): (parts, KV-cache bytes left, KV bytes one sequence needs)."""
     budget = utilization * gpu_bytes
     weights = BF16 * f.param_count() / tp
@@ -193,8 +210,11 @@ def engine_parts(f: ModelFacts, tp: int, utilization: float, gpu_bytes: float, s
     activations = ENGINE_BATCHED_TOKENS * (12 * h + 6 * i / tp) + ENGINE_MAX_SEQS * (f.vocab_size or 0) * 2 * FP32
     graphs = 0.0 if eager else ENGINE_GRAPHS
     kv = budget - weights - activations - graphs
-    parts = [Part("engine weights (bf16 / TP)", weights, False), Part("engine activations and graphs", activations + graphs, False),
-             Part("KV cache", max(0.0, kv), False)]
+    parts = [
+        Part("engine weights (bf16 / TP)", weights, False),
+        Part("engine activations and graphs", activations + graphs, False),
+        Part("KV cache", max(0.0, kv), False),
+    ]
     return parts, kv, seq_len * f.kv_bytes_per_token(tp)
 
 
@@ -208,15 +228,23 @@ def megatron_train_parts(f: ModelFacts, tokens: int, tp: int, pp: int, dp: int, 
     mp = max(1, tp * pp)
     h, L = f.hidden_size or 0, f.num_layers or 0
     per_layer = (BF16 * h) if checkpointing else act_per_token_layer(f) / tp
-    return [Part("weights (bf16, TP·PP)", BF16 * P / mp, False), Part("gradients (fp32, TP·PP)", FP32 * P / mp, False),
-            Part("optimizer (distributed)", 3 * FP32 * P / (mp * max(1, dp)), False),
-            Part("activations", tokens * L * per_layer, False), Part("logits (fp32 / TP)", FP32 * tokens * (f.vocab_size or 0) / tp, False)]
+    return [
+        Part("weights (bf16, TP·PP)", BF16 * P / mp, False),
+        Part("gradients (fp32, TP·PP)", FP32 * P / mp, False),
+        Part("optimizer (distributed)", 3 * FP32 * P / (mp * max(1, dp)), False),
+        Part("activations", tokens * L * per_layer, False),
+        Part("logits (fp32 / TP)", FP32 * tokens * (f.vocab_size or 0) / tp, False),
+    ]
 
 
 # ---------------------------------------------------------------- the phases of one plan
 
-OFFLOAD = {"param": "actor_rollout_ref.actor.fsdp_config.param_offload", "optimizer": "actor_rollout_ref.actor.fsdp_config.optimizer_offload",
-           "critic_param": "critic.fsdp.param_offload", "critic_optimizer": "critic.fsdp.optimizer_offload"}
+OFFLOAD = {
+    "param": "actor_rollout_ref.actor.fsdp_config.param_offload",
+    "optimizer": "actor_rollout_ref.actor.fsdp_config.optimizer_offload",
+    "critic_param": "critic.fsdp.param_offload",
+    "critic_optimizer": "critic.fsdp.optimizer_offload",
+}
 UTIL = "actor_rollout_ref.rollout.gpu_memory_utilization"
 TP = "actor_rollout_ref.rollout.tensor_model_parallel_size"
 RM_UTIL = "reward.reward_model.rollout.gpu_memory_utilization"
@@ -230,8 +258,9 @@ class Budget:
     key: str
 
 
-def _micro_tokens(dynamic: bool, budget: Optional[int], budget_key: str, micro: Optional[int], micro_key: str,
-                  seq_len: int, sp: int) -> Budget:
+def _micro_tokens(
+    dynamic: bool, budget: int | None, budget_key: str, micro: int | None, micro_key: str, seq_len: int, sp: int
+) -> Budget:
     if dynamic:
         return Budget(int(budget or 16384), budget_key)
     return Budget(max(1, int(micro or 1) * seq_len // max(1, sp)), micro_key)
@@ -241,22 +270,51 @@ def token_budgets(answers, plan) -> dict[str, Budget]:
     """Tokens per GPU per micro-batch of the actor update, the log-prob passes, the reference and the critic."""
     b, L, sp = answers.batch, plan.seq_len, plan.actor.sp
     A = "actor_rollout_ref."
-    out = {"update": _micro_tokens(plan.actor.dynamic, b.ppo_max_token_len_per_gpu, A + "actor.ppo_max_token_len_per_gpu",
-                                   b.ppo_micro_batch_size_per_gpu, A + "actor.ppo_micro_batch_size_per_gpu", L, sp)}
+    out = {
+        "update": _micro_tokens(
+            plan.actor.dynamic,
+            b.ppo_max_token_len_per_gpu,
+            A + "actor.ppo_max_token_len_per_gpu",
+            b.ppo_micro_batch_size_per_gpu,
+            A + "actor.ppo_micro_batch_size_per_gpu",
+            L,
+            sp,
+        )
+    }
     lp_budget = b.log_prob_max_token_len_per_gpu or b.ppo_max_token_len_per_gpu
-    out["log-prob"] = _micro_tokens(plan.log_prob_dynamic, lp_budget, A + "rollout.log_prob_max_token_len_per_gpu",
-                                    b.log_prob_micro_batch_size_per_gpu, A + "rollout.log_prob_micro_batch_size_per_gpu", L, sp)
+    out["log-prob"] = _micro_tokens(
+        plan.log_prob_dynamic,
+        lp_budget,
+        A + "rollout.log_prob_max_token_len_per_gpu",
+        b.log_prob_micro_batch_size_per_gpu,
+        A + "rollout.log_prob_micro_batch_size_per_gpu",
+        L,
+        sp,
+    )
     ref_budget = b.ref_log_prob_max_token_len_per_gpu or b.ppo_max_token_len_per_gpu
-    out["ref"] = _micro_tokens(plan.ref_dynamic, ref_budget, A + "ref.log_prob_max_token_len_per_gpu",
-                               b.ref_log_prob_micro_batch_size_per_gpu or b.log_prob_micro_batch_size_per_gpu,
-                               A + "ref.log_prob_micro_batch_size_per_gpu", L, sp)
+    out["ref"] = _micro_tokens(
+        plan.ref_dynamic,
+        ref_budget,
+        A + "ref.log_prob_max_token_len_per_gpu",
+        b.ref_log_prob_micro_batch_size_per_gpu or b.log_prob_micro_batch_size_per_gpu,
+        A + "ref.log_prob_micro_batch_size_per_gpu",
+        L,
+        sp,
+    )
     if plan.critic is not None:
-        out["critic"] = _micro_tokens(plan.critic.dynamic, b.critic_ppo_max_token_len_per_gpu, "critic.ppo_max_token_len_per_gpu",
-                                      b.critic_ppo_micro_batch_size_per_gpu, "critic.ppo_micro_batch_size_per_gpu", L, plan.critic.sp)
+        out["critic"] = _micro_tokens(
+            plan.critic.dynamic,
+            b.critic_ppo_max_token_len_per_gpu,
+            "critic.ppo_max_token_len_per_gpu",
+            b.critic_ppo_micro_batch_size_per_gpu,
+            "critic.ppo_micro_batch_size_per_gpu",
+            L,
+            plan.critic.sp,
+        )
     return out
 
 
-def estimate_memory(answers, plan, models: dict, gpu_memory_mib: Optional[int] = None) -> Estimate:
+def estimate_memory(answers, plan, models: dict, gpu_memory_mib: int | None = None) -> Estimate:
     """Every phase's peak per GPU, as parts. `models` maps roles to ModelFacts (wizard.detect.models);
     phases whose model numbers are unknown are left out, and so are the inference engine's phases when the
     GPU's memory is not known (its share is a fraction of it)."""
@@ -281,7 +339,11 @@ def estimate_memory(answers, plan, models: dict, gpu_memory_mib: Optional[int] =
     e = a.engine
 
     def actor_resident(weights: bool) -> list[Part]:
-        parts = [Part("actor weights (resident)", FP32 * actor.param_count() / shards)] if weights and not e.param_offload else []
+        parts = (
+            [Part("actor weights (resident)", FP32 * actor.param_count() / shards)]
+            if weights and not e.param_offload
+            else []
+        )
         if not e.optimizer_offload:
             parts.append(Part("actor optimizer (resident)", 2 * FP32 * trainable / shards))
         return parts
@@ -289,7 +351,9 @@ def estimate_memory(answers, plan, models: dict, gpu_memory_mib: Optional[int] =
     critic = facts_for(models, a.models.critic_path) if p.critic is not None else None
     critic_resident: list[Part] = []
     if critic is not None and critic.complete:
-        critic_resident = resident_parts(critic, trainer.gpus, not e.critic_param_offload, not e.critic_optimizer_offload, "critic", "value")
+        critic_resident = resident_parts(
+            critic, trainer.gpus, not e.critic_param_offload, not e.critic_optimizer_offload, "critic", "value"
+        )
     split = a.cluster.trainer_mode == "separate_async"
     eager = bool(extra_or_default(a, "actor_rollout_ref.rollout.enforce_eager", p.engine))
     asleep = bool(extra_or_default(a, "actor_rollout_ref.rollout.free_cache_engine", p.engine))
@@ -297,42 +361,116 @@ def estimate_memory(answers, plan, models: dict, gpu_memory_mib: Optional[int] =
     if not split and not asleep and gpu:
         engine_awake = engine_parts(actor, p.rollout_tp, a.rollout.gpu_memory_utilization, gpu, p.seq_len, eager)[0]
     ckpt_key = "actor_rollout_ref.model.enable_gradient_checkpointing"
-    phases = [Phase("actor", "update", "trainer",
-                    (*train_parts(actor, tokens["update"].tokens, shards, a.models.enable_gradient_checkpointing, "lm", lora),
-                     *critic_resident, *engine_awake, runtime), (tokens["update"].key, ckpt_key))]
+    phases = [
+        Phase(
+            "actor",
+            "update",
+            "trainer",
+            (
+                *train_parts(
+                    actor, tokens["update"].tokens, shards, a.models.enable_gradient_checkpointing, "lm", lora
+                ),
+                *critic_resident,
+                *engine_awake,
+                runtime,
+            ),
+            (tokens["update"].key, ckpt_key),
+        )
+    ]
     fwd = forward_parts(actor, tokens["log-prob"].tokens)
-    phases.append(Phase("actor", "log-prob", "trainer", (*fwd, *actor_resident(True), *critic_resident, *engine_awake, runtime),
-                        (tokens["log-prob"].key, OFFLOAD["optimizer"])))
+    phases.append(
+        Phase(
+            "actor",
+            "log-prob",
+            "trainer",
+            (*fwd, *actor_resident(True), *critic_resident, *engine_awake, runtime),
+            (tokens["log-prob"].key, OFFLOAD["optimizer"]),
+        )
+    )
     if p.need_ref and not p.ref_in_actor:
-        phases.append(Phase("ref", "log-prob", "trainer", (*forward_parts(actor, tokens["ref"].tokens), *actor_resident(True),
-                                                           *critic_resident, *engine_awake, runtime), (tokens["ref"].key, OFFLOAD["param"])))
+        phases.append(
+            Phase(
+                "ref",
+                "log-prob",
+                "trainer",
+                (
+                    *forward_parts(actor, tokens["ref"].tokens),
+                    *actor_resident(True),
+                    *critic_resident,
+                    *engine_awake,
+                    runtime,
+                ),
+                (tokens["ref"].key, OFFLOAD["param"]),
+            )
+        )
     if gpu:
         parts, kv, need = engine_parts(actor, p.rollout_tp, a.rollout.gpu_memory_utilization, gpu, p.seq_len, eager)
         if split:
-            phases.append(Phase("rollout", "generate", "rollout", (*parts, runtime_part(p.rollout_tp)), (UTIL, TP), kv, need))
+            phases.append(
+                Phase("rollout", "generate", "rollout", (*parts, runtime_part(p.rollout_tp)), (UTIL, TP), kv, need)
+            )
         else:
-            phases.append(Phase("rollout", "generate", "trainer", (*parts, *actor_resident(False), *critic_resident, runtime),
-                                (UTIL, OFFLOAD["optimizer"]), kv, need))
+            phases.append(
+                Phase(
+                    "rollout",
+                    "generate",
+                    "trainer",
+                    (*parts, *actor_resident(False), *critic_resident, runtime),
+                    (UTIL, OFFLOAD["optimizer"]),
+                    kv,
+                    need,
+                )
+            )
     if not split:
-        largest = Part("largest tensor gathered whole", FP32 * (actor.vocab_size or 0) * (actor.hidden_size or 0), False)
-        sync = [Part("actor weights (fp32, sharded)", FP32 * actor.param_count() / shards), *actor_resident(False),
-                Part("engine weights (bf16 / TP)", BF16 * actor.param_count() / p.rollout_tp, False), largest]
-        phases.append(Phase("rollout", "weight sync", "trainer", (*sync, *critic_resident, runtime), (TP, OFFLOAD["optimizer"])))
+        largest = Part(
+            "largest tensor gathered whole", FP32 * (actor.vocab_size or 0) * (actor.hidden_size or 0), False
+        )
+        sync = [
+            Part("actor weights (fp32, sharded)", FP32 * actor.param_count() / shards),
+            *actor_resident(False),
+            Part("engine weights (bf16 / TP)", BF16 * actor.param_count() / p.rollout_tp, False),
+            largest,
+        ]
+        phases.append(
+            Phase("rollout", "weight sync", "trainer", (*sync, *critic_resident, runtime), (TP, OFFLOAD["optimizer"]))
+        )
     if critic is not None and critic.complete:
         cckpt = bool(extra_or_default(a, "critic.model.enable_gradient_checkpointing", p.engine))
-        phases.append(Phase("critic", "update", "trainer",
-                            (*train_parts(critic, tokens["critic"].tokens, trainer.gpus, cckpt, "value"), *actor_resident(True),
-                             *engine_awake, runtime), (tokens["critic"].key, OFFLOAD["param"])))
+        phases.append(
+            Phase(
+                "critic",
+                "update",
+                "trainer",
+                (
+                    *train_parts(critic, tokens["critic"].tokens, trainer.gpus, cckpt, "value"),
+                    *actor_resident(True),
+                    *engine_awake,
+                    runtime,
+                ),
+                (tokens["critic"].key, OFFLOAD["param"]),
+            )
+        )
     rm = facts_for(models, a.models.reward_model_path) if a.models.reward_model_enable else None
     if rm is not None and rm.complete and gpu:
         rm_util = float(extra_or_default(a, RM_UTIL, p.engine) or 0.5)
         rm_tp = int(extra_or_default(a, "reward.reward_model.rollout.tensor_model_parallel_size", p.engine) or 1)
         parts, kv, need = engine_parts(rm, rm_tp, rm_util, gpu, p.seq_len, True)
         if a.cluster.reward_pool_enable:
-            phases.append(Phase("reward model", "score", "reward model", (*parts, runtime_part(rm_tp)), (RM_UTIL,), kv, need))
+            phases.append(
+                Phase("reward model", "score", "reward model", (*parts, runtime_part(rm_tp)), (RM_UTIL,), kv, need)
+            )
         else:
-            phases.append(Phase("reward model", "score", "trainer", (*parts, *actor_resident(True), *critic_resident, runtime),
-                                (RM_UTIL, OFFLOAD["optimizer"]), kv, need))
+            phases.append(
+                Phase(
+                    "reward model",
+                    "score",
+                    "trainer",
+                    (*parts, *actor_resident(True), *critic_resident, runtime),
+                    (RM_UTIL, OFFLOAD["optimizer"]),
+                    kv,
+                    need,
+                )
+            )
     return Estimate(tuple(phases), gpu)
 
 
@@ -342,7 +480,9 @@ def _megatron_phases(a, p, actor: ModelFacts, gpu, runtime: Part, opt) -> tuple[
     budget = token_budgets(a, p)["update"]
     dp = max(1, p.n_gpus // max(1, e.megatron_tp * e.megatron_pp * e.megatron_cp))
     tokens = max(1, budget.tokens // max(1, e.megatron_cp))
-    update = megatron_train_parts(actor, tokens, e.megatron_tp, e.megatron_pp, dp, a.models.enable_gradient_checkpointing)
+    update = megatron_train_parts(
+        actor, tokens, e.megatron_tp, e.megatron_pp, dp, a.models.enable_gradient_checkpointing
+    )
     phases = [Phase("actor", "update", "trainer", (*update, runtime), (budget.key,))]
     if gpu and a.cluster.trainer_mode != "separate_async":
         parts, kv, need = engine_parts(actor, p.rollout_tp, a.rollout.gpu_memory_utilization, gpu, p.seq_len)
@@ -355,5 +495,7 @@ def memory_parts(estimate: Estimate) -> dict[str, dict[str, list[tuple[str, floa
     """For the TUI's memory bars: role -> phase -> [(part label, GiB, measured)], plus the GPU size under "gpu"."""
     table: dict[str, dict[str, list[tuple[str, float, bool]]]] = {}
     for phase in estimate.phases:
-        table.setdefault(phase.role, {})[phase.phase] = [(part.label, round(part.gib, 2), part.measured) for part in phase.parts]
+        table.setdefault(phase.role, {})[phase.phase] = [
+            (part.label, round(part.gib, 2), part.measured) for part in phase.parts
+        ]
     return table

@@ -9,17 +9,17 @@ fits a node and divides the heads.
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from wizard.core.findings import Fix
-from wizard.core.memory import OFFLOAD, RM_UTIL, TP, UTIL, GIB, Estimate, Phase, estimate_memory
+from wizard.core.memory import GIB, OFFLOAD, RM_UTIL, TP, UTIL, Estimate, Phase, estimate_memory
 
 COMFORT = 0.9
 BUDGET_STEP = 1024
 LORA_RANK = 64  # verl's LoRA example (the grpo-lora preset)
 
 
-def _phase(estimate: Estimate, role: str, phase: str) -> Optional[Phase]:
+def _phase(estimate: Estimate, role: str, phase: str) -> Phase | None:
     return next((p for p in estimate.phases if p.role == role and p.phase == phase), None)
 
 
@@ -33,14 +33,16 @@ class Search:
         self.gpu = gpu_mib * float(1 << 20)
         self.limits = limits  # an error's fix may end over 90%; a warning's must not
 
-    def after(self, values: dict) -> Optional[Phase]:
+    def after(self, values: dict) -> Phase | None:
         try:
             ctx = self.apply(self.ctx, values)
-        except Exception:  # a candidate the answers model refuses is no fix
+        except Exception:  # noqa: BLE001 - a candidate the answers model refuses is no fix
             return None
-        return _phase(estimate_memory(ctx.answers, ctx.plan, self.models, self.gpu_mib), self.phase.role, self.phase.phase)
+        return _phase(
+            estimate_memory(ctx.answers, ctx.plan, self.models, self.gpu_mib), self.phase.role, self.phase.phase
+        )
 
-    def fits(self, values: dict, limit: float) -> Optional[Phase]:
+    def fits(self, values: dict, limit: float) -> Phase | None:
         after = self.after(values)
         if after is None or after.total > limit * self.gpu:
             return None
@@ -48,7 +50,7 @@ class Search:
             return None
         return after
 
-    def best(self, candidates: list, make: Callable[[object], dict]) -> Optional[tuple[object, Phase]]:
+    def best(self, candidates: list, make: Callable[[object], dict]) -> tuple[object, Phase] | None:
         """The first candidate (they come best first) that fits comfortably, else the first that fits at all."""
         for limit in self.limits:
             for value in candidates:
@@ -74,7 +76,7 @@ def budget_fixes(search: Search, key: str, current: int, floor: int) -> list[Fix
     return [Fix({key: value}, _label(f"token budget {value} per GPU", after, search.gpu))]
 
 
-def micro_fixes(search: Search, key: str, current: int, per_gpu_batch: Optional[int]) -> list[Fix]:
+def micro_fixes(search: Search, key: str, current: int, per_gpu_batch: int | None) -> list[Fix]:
     """A smaller micro-batch that still tiles the per-GPU mini-batch."""
     candidates = [m for m in range(current - 1, 0, -1) if per_gpu_batch is None or per_gpu_batch % m == 0]
     found = search.best(candidates, lambda v: {key: v})
@@ -117,14 +119,25 @@ def lora_fixes(search: Search, key: str, current: int, floor: int) -> list[Fix]:
     lora = {"actor_rollout_ref.model.lora_rank": LORA_RANK, "actor_rollout_ref.model.lora_alpha": LORA_RANK // 2}
     candidates = [dict(lora)]
     if key.endswith("max_token_len_per_gpu"):
-        candidates += [{**lora, key: b} for b in range((current - 1) // BUDGET_STEP * BUDGET_STEP, floor - 1, -BUDGET_STEP)]
+        candidates += [
+            {**lora, key: b} for b in range((current - 1) // BUDGET_STEP * BUDGET_STEP, floor - 1, -BUDGET_STEP)
+        ]
     found = search.best(candidates, lambda v: v)
     if found is None:
         return []
     values, after = found
     budget = f" and token budget {values[key]}" if key in values else ""
-    return [Fix(values, _label(f"train LoRA adapters (rank {LORA_RANK}){budget} instead of every weight; the reference becomes the "
-                               "base model", after, search.gpu))]
+    return [
+        Fix(
+            values,
+            _label(
+                f"train LoRA adapters (rank {LORA_RANK}){budget} instead of every weight; the reference becomes the "
+                "base model",
+                after,
+                search.gpu,
+            ),
+        )
+    ]
 
 
 def fixes_for(ctx, phase: Phase, gpu_mib: int, models: dict, valid_tps: list[int], error: bool = True) -> list[Fix]:
@@ -140,11 +153,19 @@ def fixes_for(ctx, phase: Phase, gpu_mib: int, models: dict, valid_tps: list[int
         key = phase.knobs[0]
         if key.endswith("max_token_len_per_gpu"):
             current = _current(a, key)
-            fixes += budget_fixes(search, key, current, floor if phase.role != "critic" else -(-p.seq_len // max(1, p.critic.sp)))
+            fixes += budget_fixes(
+                search, key, current, floor if phase.role != "critic" else -(-p.seq_len // max(1, p.critic.sp))
+            )
         else:
             fixes += micro_fixes(search, key, _current(a, key), per_gpu if phase.phase == "update" else None)
-        if phase.phase == "update" and "actor_rollout_ref.model.enable_gradient_checkpointing" in phase.knobs and not a.models.enable_gradient_checkpointing:
-            fixes += switch_fix(search, {"actor_rollout_ref.model.enable_gradient_checkpointing": True}, "gradient checkpointing on")
+        if (
+            phase.phase == "update"
+            and "actor_rollout_ref.model.enable_gradient_checkpointing" in phase.knobs
+            and not a.models.enable_gradient_checkpointing
+        ):
+            fixes += switch_fix(
+                search, {"actor_rollout_ref.model.enable_gradient_checkpointing": True}, "gradient checkpointing on"
+            )
         if phase.role == "actor" and phase.phase == "update" and not fixes and not a.models.lora_rank:
             fixes += lora_fixes(search, key, _current(a, key), floor)
         if phase.phase == "log-prob" and not a.engine.optimizer_offload:
@@ -159,7 +180,9 @@ def fixes_for(ctx, phase: Phase, gpu_mib: int, models: dict, valid_tps: list[int
         if phase.phase == "generate":
             fixes += tp_fixes(search, p.rollout_tp, valid_tps)
         if any(part.label.startswith("critic") for part in phase.parts):
-            fixes += switch_fix(search, {OFFLOAD["critic_param"]: True, OFFLOAD["critic_optimizer"]: True}, "offload the critic")
+            fixes += switch_fix(
+                search, {OFFLOAD["critic_param"]: True, OFFLOAD["critic_optimizer"]: True}, "offload the critic"
+            )
     elif phase.phase == "weight sync":
         fixes += tp_fixes(search, p.rollout_tp, valid_tps)
         if not a.engine.optimizer_offload:

@@ -18,8 +18,17 @@ from typing import Any
 
 from wizard.core import verl_schema
 
-__all__ = ["KeyFate", "Migration", "fate", "history", "likely_releases", "migrate_flat", "releases", "renames",
-           "sections"]
+__all__ = [
+    "KeyFate",
+    "Migration",
+    "fate",
+    "history",
+    "likely_releases",
+    "migrate_flat",
+    "releases",
+    "renames",
+    "sections",
+]
 
 TARGET = verl_schema.TARGET_VERSION
 # Leaves too common to name a real key from alone (a fork's `enable` is not verl's `enable`).
@@ -48,12 +57,12 @@ def releases() -> list[str]:
 
 
 def _expand(spec: str) -> list[str]:
-    """"0.2.0..0.4.1,0.6.0" -> the releases it names."""
+    """ "0.2.0..0.4.1,0.6.0" -> the releases it names."""
     order = releases()
     out: list[str] = []
     for part in spec.split(","):
         first, _, last = part.partition("..")
-        out.extend(order[order.index(first):order.index(last or first) + 1])
+        out.extend(order[order.index(first) : order.index(last or first) + 1])
     return out
 
 
@@ -121,8 +130,10 @@ class KeyFate:
         if self.kind == "typo":
             return f"{self.key} is not a key of any released verl; did you mean {self.target}?"
         if self.kind == "unknown":
-            return (f"{self.key} is unknown to every released verl ({releases()[0]} to {releases()[-1]}): "
-                    "it belongs to a fork or to the script's own code")
+            return (
+                f"{self.key} is unknown to every released verl ({releases()[0]} to {releases()[-1]}): "
+                "it belongs to a fork or to the script's own code"
+            )
         if self.kind == "other-engine":
             return f"{self.key} exists only with the {self.target} engine"
         return f"{self.key} is a key of verl {TARGET}"
@@ -161,7 +172,7 @@ def fate(key: str, engine: str = "dp") -> KeyFate:
         close = closest_real_key(key, engine)
         return KeyFate(key, "typo", close) if close else KeyFate(key, "unknown")
     name, entry = found
-    suffix = key[len(name):]
+    suffix = key[len(name) :]
     target, version, seen = name, None, set()
     while target not in seen:
         seen.add(target)
@@ -181,7 +192,7 @@ def _live_releases(entry: dict) -> tuple[str, ...]:
     """The releases that had the key and still read it (a retired placeholder does not count)."""
     had = _expand(entry["in"])
     if "retired" in entry:
-        had = had[:had.index(entry["retired"])]
+        had = had[: had.index(entry["retired"])]
     return tuple(had)
 
 
@@ -253,10 +264,10 @@ class Migration:
     """The overrides carried over to the target, and what was done to get there."""
 
     flat: dict[str, Any]
-    changed: list[str] = field(default_factory=list)   # one line per key moved, renamed or filled in
-    dropped: list[str] = field(default_factory=list)   # one line per key left out, with the reason
+    changed: list[str] = field(default_factory=list)  # one line per key moved, renamed or filled in
+    dropped: list[str] = field(default_factory=list)  # one line per key left out, with the reason
     releases: list[str] = field(default_factory=list)  # the releases the original keys fit best
-    fits_all: bool = False                              # whether those releases have every known key
+    fits_all: bool = False  # whether those releases have every known key
     defaults: list[str] = field(default_factory=list)  # answered keys the script left to a default that changed
 
 
@@ -288,8 +299,9 @@ def migrate_flat(flat: dict[str, Any], engine: str = "dp") -> Migration:
             result.dropped.append(f"{key}={_show(value)}: {_drop_reason(f)}")
     for f, value in moved:
         if f.target in out and out[f.target] != value:
-            result.dropped.append(f"{f.key}={_show(value)}: the script also sets {f.target}={_show(out[f.target])}, "
-                                  "which wins")
+            result.dropped.append(
+                f"{f.key}={_show(value)}: the script also sets {f.target}={_show(out[f.target])}, which wins"
+            )
             continue
         out[f.target] = value
         why = f": {f.reason}" if f.reason else ""
@@ -357,4 +369,6 @@ def _fill_mandatory(out: dict[str, Any], result: Migration, engine: str) -> None
             at = newest if newest in old else old[-1]
             value, why = default_in(key, at), f"verl {at}'s default"
         out[key] = value
-        result.changed.append(f"{key}={value}: not set by the script; verl {TARGET} has no default, so {why} is written")
+        result.changed.append(
+            f"{key}={value}: not set by the script; verl {TARGET} has no default, so {why} is written"
+        )

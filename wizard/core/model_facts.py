@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 CATALOGUE_FILE = Path(__file__).with_name("model_catalogue.json")
 
@@ -34,28 +34,28 @@ class ModelFacts:
     source: str
     location: str
     architectures: tuple[str, ...] = ()
-    model_type: Optional[str] = None
-    num_labels: Optional[int] = None
-    hidden_size: Optional[int] = None
-    num_layers: Optional[int] = None
-    num_heads: Optional[int] = None
-    num_kv_heads: Optional[int] = None
-    head_dim: Optional[int] = None
-    intermediate_size: Optional[int] = None
-    vocab_size: Optional[int] = None
-    tie_word_embeddings: Optional[bool] = None
-    attention_bias: Optional[bool] = None
-    qk_norm: Optional[bool] = None
-    num_experts: Optional[int] = None
-    num_experts_per_tok: Optional[int] = None
-    moe_intermediate_size: Optional[int] = None
-    shared_expert_intermediate_size: Optional[int] = None
-    dtype: Optional[str] = None
-    max_position_embeddings: Optional[int] = None
-    has_tokenizer: Optional[bool] = None
-    tokenizer_vocab: Optional[int] = None
-    tokenizer_fingerprint: Optional[str] = None
-    tokenizer_family: Optional[str] = None
+    model_type: str | None = None
+    num_labels: int | None = None
+    hidden_size: int | None = None
+    num_layers: int | None = None
+    num_heads: int | None = None
+    num_kv_heads: int | None = None
+    head_dim: int | None = None
+    intermediate_size: int | None = None
+    vocab_size: int | None = None
+    tie_word_embeddings: bool | None = None
+    attention_bias: bool | None = None
+    qk_norm: bool | None = None
+    num_experts: int | None = None
+    num_experts_per_tok: int | None = None
+    moe_intermediate_size: int | None = None
+    shared_expert_intermediate_size: int | None = None
+    dtype: str | None = None
+    max_position_embeddings: int | None = None
+    has_tokenizer: bool | None = None
+    tokenizer_vocab: int | None = None
+    tokenizer_fingerprint: str | None = None
+    tokenizer_family: str | None = None
     notes: tuple[str, ...] = field(default=())
 
     # ---- what kind of model it is ----
@@ -133,7 +133,7 @@ class ModelFacts:
         return 2 * (self.num_layers or 0) * heads_per_gpu * self.head_size * dtype_bytes
 
 
-def num_labels_of(config: dict[str, Any]) -> Optional[int]:
+def num_labels_of(config: dict[str, Any]) -> int | None:
     """transformers' rule: num_labels if given, else the size of id2label, else its default of 2."""
     if isinstance(config.get("num_labels"), int):
         return config["num_labels"]
@@ -143,7 +143,7 @@ def num_labels_of(config: dict[str, Any]) -> Optional[int]:
     return 2
 
 
-def _int(config: dict[str, Any], *keys: str) -> Optional[int]:
+def _int(config: dict[str, Any], *keys: str) -> int | None:
     for key in keys:
         value = config.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
@@ -155,7 +155,10 @@ def facts_from_config(config: dict[str, Any], path: str, source: str, location: 
     """ModelFacts from the dict of a config.json (multimodal configs: the numbers of their text_config)."""
     text = config
     if not isinstance(config.get("hidden_size"), int) and isinstance(config.get("text_config"), dict):
-        text = {**config["text_config"], **{k: v for k, v in config.items() if k in ("architectures", "num_labels", "id2label")}}
+        text = {
+            **config["text_config"],
+            **{k: v for k, v in config.items() if k in ("architectures", "num_labels", "id2label")},
+        }
     archs = config.get("architectures") or ()
     qk_norm = text.get("qk_norm")
     model_type = text.get("model_type") or config.get("model_type")
@@ -203,18 +206,23 @@ def catalogue_entries() -> dict[str, dict[str, Any]]:
     return table
 
 
-def from_catalogue(model_id: str) -> Optional[ModelFacts]:
+def from_catalogue(model_id: str) -> ModelFacts | None:
     """The catalogue's facts for a hub id (case-insensitive, aliases such as -Instruct included), or None."""
     entry = catalogue_entries().get(model_id.strip().rstrip("/").lower())
     if entry is None:
         return None
     return facts_from_config(
-        entry["config"], model_id, CATALOGUE, f"catalogue entry {entry['id']}",
-        has_tokenizer=True, tokenizer_vocab=entry.get("tokenizer_vocab"), tokenizer_family=entry.get("tokenizer_family"),
+        entry["config"],
+        model_id,
+        CATALOGUE,
+        f"catalogue entry {entry['id']}",
+        has_tokenizer=True,
+        tokenizer_vocab=entry.get("tokenizer_vocab"),
+        tokenizer_family=entry.get("tokenizer_family"),
     )
 
 
-def facts_for(models: dict, path: Optional[str]) -> Optional[ModelFacts]:
+def facts_for(models: dict, path: str | None) -> ModelFacts | None:
     """The facts read for `path` under any role (a fix may point one role at another role's model), or None."""
     if not path:
         return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Optional
+from typing import Any
 
 from wizard.core import verl_schema
 from wizard.core.answers import Answers
@@ -27,11 +27,11 @@ class BatchChain:
     mini_batch_responses: int
     mini_batches_per_step: Fraction
     mini_batch_per_gpu: Fraction
-    micro_batch_per_gpu: Optional[int]
-    micro_steps_per_mini_batch: Optional[Fraction]
+    micro_batch_per_gpu: int | None
+    micro_steps_per_mini_batch: Fraction | None
     epochs: int
     dynamic: bool
-    token_budget_per_gpu: Optional[int]
+    token_budget_per_gpu: int | None
     sp: int
 
     @property
@@ -62,7 +62,7 @@ class Plan:
     ref_in_actor: bool
     model_parallel: int  # Megatron TP·PP·CP of the actor; 1 for FSDP
     actor: BatchChain
-    critic: Optional[BatchChain]
+    critic: BatchChain | None
     rollout_tp: int
     rollout_replicas: Fraction
     pools: tuple[Pool, ...]
@@ -132,8 +132,16 @@ def build_plan(answers: Answers) -> Plan:
     dp = Fraction(N, mp if engine == "megatron" else sp)
     dynamic = a.batch.use_dynamic_bsz
     actor = _chain(
-        "actor", B, n, dp, a.batch.ppo_mini_batch_size, a.batch.ppo_micro_batch_size_per_gpu,
-        a.batch.ppo_epochs, dynamic, a.batch.ppo_max_token_len_per_gpu, sp,
+        "actor",
+        B,
+        n,
+        dp,
+        a.batch.ppo_mini_batch_size,
+        a.batch.ppo_micro_batch_size_per_gpu,
+        a.batch.ppo_epochs,
+        dynamic,
+        a.batch.ppo_max_token_len_per_gpu,
+        sp,
     )
     critic = None
     if need_critic(a):
@@ -148,17 +156,25 @@ def build_plan(answers: Answers) -> Plan:
             cdp = Fraction(N, csp)
         cdyn = a.batch.critic_use_dynamic_bsz if a.batch.critic_use_dynamic_bsz is not None else dynamic
         critic = _chain(
-            "critic", B, n, cdp,
+            "critic",
+            B,
+            n,
+            cdp,
             a.batch.critic_ppo_mini_batch_size or a.batch.ppo_mini_batch_size,
-            a.batch.critic_ppo_micro_batch_size_per_gpu, a.batch.critic_ppo_epochs or a.batch.ppo_epochs,
-            cdyn, a.batch.critic_ppo_max_token_len_per_gpu, csp,
+            a.batch.critic_ppo_micro_batch_size_per_gpu,
+            a.batch.critic_ppo_epochs or a.batch.ppo_epochs,
+            cdyn,
+            a.batch.critic_ppo_max_token_len_per_gpu,
+            csp,
         )
     pools = [Pool("trainer", a.cluster.nnodes, a.cluster.n_gpus_per_node)]
     if a.models.reward_model_enable and a.cluster.reward_pool_enable:
         pools.append(Pool("reward model", a.cluster.reward_pool_nnodes, a.cluster.reward_pool_n_gpus_per_node))
     if a.cluster.trainer_mode == "separate_async":
         per_node = a.cluster.rollout_n_gpus_per_node
-        pools.append(Pool("rollout", a.cluster.rollout_nnodes, a.cluster.n_gpus_per_node if per_node is None else per_node))
+        pools.append(
+            Pool("rollout", a.cluster.rollout_nnodes, a.cluster.n_gpus_per_node if per_node is None else per_node)
+        )
     rollout_gpus = pools[-1].gpus if a.cluster.trainer_mode == "separate_async" else N
     log_prob_dynamic = dynamic if a.batch.log_prob_use_dynamic_bsz is None else a.batch.log_prob_use_dynamic_bsz
     ref_dynamic = dynamic if a.batch.ref_log_prob_use_dynamic_bsz is None else a.batch.ref_log_prob_use_dynamic_bsz

@@ -13,7 +13,6 @@ from wizard.core.preset_files import COUNT_DEFAULTS, preset_dir
 from wizard.errors import UsageError
 
 
-
 @dataclass(frozen=True)
 class Preset:
     name: str
@@ -29,7 +28,12 @@ class Preset:
         return int(self.values.get("trainer.n_gpus_per_node", COUNT_DEFAULTS["n_gpus_per_node"]))
 
     def summary(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description, "nnodes": self.nnodes, "n_gpus_per_node": self.n_gpus_per_node}
+        return {
+            "name": self.name,
+            "description": self.description,
+            "nnodes": self.nnodes,
+            "n_gpus_per_node": self.n_gpus_per_node,
+        }
 
 
 def preset_names() -> list[str]:

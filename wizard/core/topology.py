@@ -168,9 +168,7 @@ def _twin_classes(scores: tuple, localities: tuple, elig: list[int]) -> list[int
     for p, a in enumerate(elig):
         for k, q in enumerate(reps):
             b = elig[q]
-            if localities[a] == localities[b] and all(
-                scores[a][c] == scores[b][c] for c in elig if c not in (a, b)
-            ):
+            if localities[a] == localities[b] and all(scores[a][c] == scores[b][c] for c in elig if c not in (a, b)):
                 out.append(k)
                 break
         else:
@@ -341,9 +339,7 @@ def naive_tp_groups(topology: Topology, size: int) -> list[list[int]]:
     return [list(range(s, s + size)) for s in range(0, total - size + 1, size)]
 
 
-def better_groups_exist(
-    topology: Topology, size: int, naive_groups: list[list[int]] | None = None
-) -> list[list[int]]:
+def better_groups_exist(topology: Topology, size: int, naive_groups: list[list[int]] | None = None) -> list[list[int]]:
     """For rule PLACE-003: the planner's groups if the naive ones cross a weak link (NODE/SYS) and the plan is better; else [].
 
     "Better" compares the groups' qualities sorted worst first (so a plan with a better worst group,
@@ -390,10 +386,7 @@ def topology_to_json(topology: Topology) -> dict[str, Any]:
     """The `topo --format json` object of DESIGN.md section 4 (groups per node, local indices)."""
     return {
         "source": topology.source,
-        "gpus": [
-            {"index": g.index, "name": g.name, "memory_mib": g.memory_mib, "numa": g.numa}
-            for g in topology.gpus
-        ],
+        "gpus": [{"index": g.index, "name": g.name, "memory_mib": g.memory_mib, "numa": g.numa} for g in topology.gpus],
         "links": [list(row) for row in topology.links],
         "tp_groups": {str(k): v for k, v in recommended_tp_groups(topology).items()},
         "unknown": list(topology.unknown),

@@ -58,7 +58,9 @@ def flatten_config(tree: dict, engine: str, prefix: str = "", _open: tuple[int, 
     """
     if id(tree) in _open or len(_open) > MAX_DEPTH:
         where = prefix.rstrip(".") or "the top level"
-        raise UsageError(f"{where}: a mapping that contains itself or nests deeper than {MAX_DEPTH} levels; not a verl config")
+        raise UsageError(
+            f"{where}: a mapping that contains itself or nests deeper than {MAX_DEPTH} levels; not a verl config"
+        )
     flat: dict[str, Any] = {}
     for key, value in tree.items():
         dotted = f"{prefix}{key}"
@@ -105,7 +107,11 @@ def read_yaml_config(path: Path, text: str) -> CheckInput:
             flat[ENGINE_GROUP] = "megatron"
         return CheckInput("wizard config", flat)
     actor = doc.get("actor_rollout_ref", {})
-    strategy = actor.get("actor", {}).get("strategy") if isinstance(actor, dict) and isinstance(actor.get("actor"), dict) else None
+    strategy = (
+        actor.get("actor", {}).get("strategy")
+        if isinstance(actor, dict) and isinstance(actor.get("actor"), dict)
+        else None
+    )
     engine = "megatron" if strategy == "megatron" else "dp"
     full = flatten_config(doc, engine)
     defaults = verl_schema.defaults(engine)
@@ -113,7 +119,11 @@ def read_yaml_config(path: Path, text: str) -> CheckInput:
     if engine == "megatron":
         flat[ENGINE_GROUP] = "megatron"
     kind = "composed config" if len(full) > 200 else "wizard config"
-    return CheckInput(kind, flat, [f"read {len(full)} keys, {len(flat)} differ from verl's defaults"] if kind == "composed config" else [])
+    return CheckInput(
+        kind,
+        flat,
+        [f"read {len(full)} keys, {len(flat)} differ from verl's defaults"] if kind == "composed config" else [],
+    )
 
 
 def _looks_like_verl(doc: dict) -> bool:
@@ -134,7 +144,9 @@ def read_launch_script(path: Path, text: str) -> CheckInput:
     flat = dict(script.as_dotted())
     notes = []
     if script.config_name and script.config_name not in ("ppo_trainer", "ppo_megatron_trainer"):
-        notes.append(f"the script uses its own primary config {script.config_name!r}; only its command-line overrides were checked")
+        notes.append(
+            f"the script uses its own primary config {script.config_name!r}; only its command-line overrides were checked"
+        )
     if script.config_name == "ppo_megatron_trainer":
         flat[ENGINE_GROUP] = "megatron"
     if script.unresolved_vars:
@@ -144,6 +156,6 @@ def read_launch_script(path: Path, text: str) -> CheckInput:
 
 def read_check_input(path: Path) -> CheckInput:
     text = read_text(path)
-    if path.suffix in (".sh", ".bash") or "verl.trainer.main_ppo" in text and path.suffix not in (".yaml", ".yml"):
+    if path.suffix in (".sh", ".bash") or ("verl.trainer.main_ppo" in text and path.suffix not in (".yaml", ".yml")):
         return read_launch_script(path, text)
     return read_yaml_config(path, text)

@@ -16,7 +16,7 @@ import math
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from wizard.detect.data_read import Budget, DataReadError, format_of, open_rows
 from wizard.detect.data_rows import ChatFacts, PairFacts, RewardFacts, candidate_columns, detect_kind, message_text
@@ -36,11 +36,11 @@ class FileReport:
     role: str = "file"  # train | val | file
     status: str = "read"  # read | not checked | unreadable
     note: str = ""
-    format: Optional[str] = None
-    kind: Optional[str] = None
+    format: str | None = None
+    kind: str | None = None
     kind_source: str = ""  # given | detected
     columns: list[str] = field(default_factory=list)
-    rows_total: Optional[int] = None
+    rows_total: int | None = None
     rows_exact: bool = False
     rows_read: int = 0
     bytes_read: int = 0
@@ -51,8 +51,8 @@ class FileReport:
     prompt_key: str = "prompt"
     messages_key: str = "messages"
     chats: dict[str, ChatFacts] = field(default_factory=dict)
-    reward: Optional[RewardFacts] = None
-    pairs: Optional[PairFacts] = None
+    reward: RewardFacts | None = None
+    pairs: PairFacts | None = None
     length_label: str = ""
     length_exact: bool = False
 
@@ -61,9 +61,30 @@ class FileReport:
         return self.status == "read"
 
     def to_json(self) -> dict[str, Any]:
-        doc = {k: getattr(self, k) for k in ("path", "role", "status", "note", "format", "kind", "kind_source", "columns",
-                                             "rows_total", "rows_exact", "rows_read", "bytes_read", "size", "complete",
-                                             "where", "prompt_key", "messages_key", "length_label", "length_exact")}
+        doc = {
+            k: getattr(self, k)
+            for k in (
+                "path",
+                "role",
+                "status",
+                "note",
+                "format",
+                "kind",
+                "kind_source",
+                "columns",
+                "rows_total",
+                "rows_exact",
+                "rows_read",
+                "bytes_read",
+                "size",
+                "complete",
+                "where",
+                "prompt_key",
+                "messages_key",
+                "length_label",
+                "length_exact",
+            )
+        }
         doc["seconds"] = round(self.seconds, 3)
         doc["chats"] = {name: facts.to_json() for name, facts in self.chats.items()}
         doc["lengths"] = {name: length_summary(facts.lengths) for name, facts in self.chats.items() if facts.lengths}
@@ -83,18 +104,32 @@ class DataReport:
         return {"files": [f.to_json() for f in self.files.values()], "length_label": self.length_label}
 
 
-def length_summary(lengths: list[int]) -> dict[str, Optional[int]]:
+def length_summary(lengths: list[int]) -> dict[str, int | None]:
     from wizard.detect.data_tokens import percentile
 
-    return {"rows": len(lengths), "p50": percentile(lengths, 50), "p95": percentile(lengths, 95),
-            "max": lengths[-1] if lengths else None}
+    return {
+        "rows": len(lengths),
+        "p50": percentile(lengths, 50),
+        "p95": percentile(lengths, 95),
+        "max": lengths[-1] if lengths else None,
+    }
 
 
 # --- one file ----------------------------------------------------------------------------------
 
-def scan_file(path: str, *, resolved: Optional[str] = None, role: str = "file", kind: Optional[str] = None,
-              prompt_key: str = "prompt", messages_key: str = "messages", source_key: str = "data_source",
-              counter=None, budget: Budget = COMMAND_BUDGET) -> FileReport:
+
+def scan_file(
+    path: str,
+    *,
+    resolved: str | None = None,
+    role: str = "file",
+    kind: str | None = None,
+    prompt_key: str = "prompt",
+    messages_key: str = "messages",
+    source_key: str = "data_source",
+    counter=None,
+    budget: Budget = COMMAND_BUDGET,
+) -> FileReport:
     """Read `path` (or `resolved`, its local form) within `budget`; raises DataReadError when it cannot be read."""
     started = time.monotonic()
     local = resolved or path
@@ -105,9 +140,12 @@ def scan_file(path: str, *, resolved: Optional[str] = None, role: str = "file", 
         stream = open_rows(local, budget)
     except OSError as exc:
         raise DataReadError(f"cannot read ({exc.strerror or exc})") from None
-    report = FileReport(path=path, role=role, format=stream.format, prompt_key=prompt_key, messages_key=messages_key,
-                        size=stream.size)
-    report.kind, report.kind_source = (kind, "given") if kind else (detect_kind(stream.columns, prompt_key, messages_key), "detected")
+    report = FileReport(
+        path=path, role=role, format=stream.format, prompt_key=prompt_key, messages_key=messages_key, size=stream.size
+    )
+    report.kind, report.kind_source = (
+        (kind, "given") if kind else (detect_kind(stream.columns, prompt_key, messages_key), "detected")
+    )
     chats = _plan_chats(report.kind, stream.columns, prompt_key, messages_key)
     report.chats = {c.column: c for c in chats}
     needed = list(report.chats)
@@ -119,7 +157,9 @@ def scan_file(path: str, *, resolved: Optional[str] = None, role: str = "file", 
         needed += ["prompt", "chosen", "rejected"]
     stream.select(needed)
     expected = min(budget.max_rows, stream.total_rows or budget.max_rows)
-    meters = {c.column: _Meter(counter, c, expected) for c in chats if report.kind == "rl"} if counter is not None else {}
+    meters = (
+        {c.column: _Meter(counter, c, expected) for c in chats if report.kind == "rl"} if counter is not None else {}
+    )
     try:
         for row in stream:
             index = stream.index
@@ -192,7 +232,7 @@ class _Meter:
         facts.length_stride = self.stride
 
 
-def local_problem(path: str) -> Optional[str]:
+def local_problem(path: str) -> str | None:
     """Why a local path cannot be a data file verl reads (missing, a folder, a format verl refuses); None if fine."""
     if not os.path.exists(path):
         return "no such file on this machine"
@@ -208,7 +248,8 @@ def local_problem(path: str) -> Optional[str]:
 
 # --- the hook: every data file of the answers ------------------------------------------------------
 
-def not_checked_reason(path: str, mode: str) -> Optional[str]:
+
+def not_checked_reason(path: str, mode: str) -> str | None:
     """Why a configured path is not read on this machine, or None when it should be."""
     if path.startswith(REMOTE) or "://" in path:
         return f"not checked here: a remote path ({path.split('://')[0]}://); verl copies it to local disk at start"
@@ -223,7 +264,7 @@ def data_paths(answers) -> list[tuple[str, str]]:
     """(role, path) for every train and val file the answers name, in order, without repeats."""
     seen, out = set(), []
     for role, value in (("train", answers.data.train_files), ("val", answers.data.val_files)):
-        for path in ([value] if isinstance(value, str) else list(value or [])):
+        for path in [value] if isinstance(value, str) else list(value or []):
             if isinstance(path, str) and path and path not in seen:
                 seen.add(path)
                 out.append((role, path))
@@ -233,9 +274,15 @@ def data_paths(answers) -> list[tuple[str, str]]:
 def data_inputs(answers, mode: str = "local") -> tuple:
     """Everything inspect_data reads from the answers (a cache key)."""
     extra = answers.extra
-    return (mode, tuple(data_paths(answers)), answers.models.actor_path, answers.data.prompt_key,
-            repr(extra.get("actor_rollout_ref.model.tokenizer_path")), repr(extra.get("data.apply_chat_template_kwargs")),
-            repr(extra.get("data.reward_fn_key")))
+    return (
+        mode,
+        tuple(data_paths(answers)),
+        answers.models.actor_path,
+        answers.data.prompt_key,
+        repr(extra.get("actor_rollout_ref.model.tokenizer_path")),
+        repr(extra.get("data.apply_chat_template_kwargs")),
+        repr(extra.get("data.reward_fn_key")),
+    )
 
 
 def inspect_data(answers, mode: str = "local") -> dict[str, Any]:
@@ -249,27 +296,41 @@ def inspect_data(answers, mode: str = "local") -> dict[str, Any]:
             report.files[path] = FileReport(path=path, role=role, status="not checked", note=reason)
             continue
         if counter is None:
-            counter = counter_for_model(extra.get("actor_rollout_ref.model.tokenizer_path") or answers.models.actor_path,
-                                        extra.get("data.apply_chat_template_kwargs"))
+            counter = counter_for_model(
+                extra.get("actor_rollout_ref.model.tokenizer_path") or answers.models.actor_path,
+                extra.get("data.apply_chat_template_kwargs"),
+            )
             report.length_label = counter.label
         local = os.path.expanduser(path)
         if path.startswith("~") and not os.path.exists(local):
-            report.files[path] = FileReport(path=path, role=role, status="not checked",
-                                            note=f"not checked here: {local} does not exist either")
+            report.files[path] = FileReport(
+                path=path, role=role, status="not checked", note=f"not checked here: {local} does not exist either"
+            )
             continue
         try:
             report.files[path] = scan_file(
-                path, resolved=local, role=role, kind="rl", prompt_key=answers.data.prompt_key,
-                source_key=str(extra.get("data.reward_fn_key") or "data_source"), counter=counter, budget=HOOK_BUDGET)
+                path,
+                resolved=local,
+                role=role,
+                kind="rl",
+                prompt_key=answers.data.prompt_key,
+                source_key=str(extra.get("data.reward_fn_key") or "data_source"),
+                counter=counter,
+                budget=HOOK_BUDGET,
+            )
         except DataReadError as exc:
             report.files[path] = FileReport(path=path, role=role, status="unreadable", note=str(exc))
-        except Exception as exc:  # never let a strange file stop `check`: it is a finding
-            report.files[path] = FileReport(path=path, role=role, status="unreadable",
-                                            note=f"could not be read ({type(exc).__name__}: {str(exc)[:120]})")
+        except Exception as exc:  # noqa: BLE001 - never let a strange file stop `check`: it is a finding
+            report.files[path] = FileReport(
+                path=path,
+                role=role,
+                status="unreadable",
+                note=f"could not be read ({type(exc).__name__}: {str(exc)[:120]})",
+            )
     return {"data": report}
 
 
-def counter_for_model(model_path: Optional[str], template_kwargs=None):
+def counter_for_model(model_path: str | None, template_kwargs=None):
     """The actor's own tokenizer when its folder is on this machine (what verl will use), else the estimate."""
     from wizard.detect.data_tokens import EstimateCounter, TokenizerError, load_counter
 
@@ -295,14 +356,16 @@ def _read_bytes(report: FileReport) -> str:
     return f"{_size(report.bytes_read)} of {_size(report.size)}"
 
 
-def summary_lines(report: FileReport, max_prompt_length: Optional[int] = None) -> list[str]:
+def summary_lines(report: FileReport, max_prompt_length: int | None = None) -> list[str]:
     """A few lines for people (the `data` command, the TUI's Data step): what was read and what it holds."""
     if not report.read:
         return [f"{report.path}: {report.status}: {report.note}"]
     total = "?" if report.rows_total is None else f"{'' if report.rows_exact else '~'}{report.rows_total:,}"
-    lines = [f"{report.path}: {report.format}, {report.kind} data ({report.kind_source}), {total} rows",
-             f"  read: {report.where} ({report.rows_read:,} rows, {_read_bytes(report)}, {report.seconds:.2f} s)",
-             f"  columns: {', '.join(report.columns) or 'none'}"]
+    lines = [
+        f"{report.path}: {report.format}, {report.kind} data ({report.kind_source}), {total} rows",
+        f"  read: {report.where} ({report.rows_read:,} rows, {_read_bytes(report)}, {report.seconds:.2f} s)",
+        f"  columns: {', '.join(report.columns) or 'none'}",
+    ]
     if report.reward is not None and (report.reward.sources or report.reward.more_sources):
         shown = ", ".join(f"{s} ({n:,})" for s, n in report.reward.sources.most_common(5))
         more = ", ..." if report.reward.more_sources or len(report.reward.sources) > 5 else ""
@@ -314,6 +377,8 @@ def summary_lines(report: FileReport, max_prompt_length: Optional[int] = None) -
         line = f"  {name!r} tokens ({report.length_label}): p50 {s['p50']}, p95 {s['p95']}, max {s['max']}"
         if max_prompt_length is not None:
             over = sum(1 for n in facts.lengths if n > max_prompt_length) + facts.length_failures
-            line += f"; over max_prompt_length {max_prompt_length}: {over} of {len(facts.lengths) + facts.length_failures}"
+            line += (
+                f"; over max_prompt_length {max_prompt_length}: {over} of {len(facts.lengths) + facts.length_failures}"
+            )
         lines.append(line)
     return lines

@@ -15,7 +15,7 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from wizard.detect.data_read import Budget, DataReadError, open_rows
 
@@ -33,7 +33,7 @@ class ConvertResult:
     out: str
 
 
-def _text(value: Any) -> Optional[str]:
+def _text(value: Any) -> str | None:
     if value is None:
         return None
     if isinstance(value, str):
@@ -47,18 +47,34 @@ def _schema():
     import pyarrow as pa
 
     message = pa.struct([("role", pa.string()), ("content", pa.string())])
-    return pa.schema([
-        ("data_source", pa.string()),
-        ("prompt", pa.list_(message)),
-        ("ability", pa.string()),
-        ("reward_model", pa.struct([("style", pa.string()), ("ground_truth", pa.string())])),
-        ("extra_info", pa.struct([("split", pa.string()), ("index", pa.int64()), ("question", pa.string()), ("answer", pa.string())])),
-    ])
+    return pa.schema(
+        [
+            ("data_source", pa.string()),
+            ("prompt", pa.list_(message)),
+            ("ability", pa.string()),
+            ("reward_model", pa.struct([("style", pa.string()), ("ground_truth", pa.string())])),
+            (
+                "extra_info",
+                pa.struct(
+                    [("split", pa.string()), ("index", pa.int64()), ("question", pa.string()), ("answer", pa.string())]
+                ),
+            ),
+        ]
+    )
 
 
-def convert_to_rl(src: str, out: str, *, question_key: str, answer_key: str, data_source: str,
-                  system: Optional[str] = None, template: Optional[str] = None, ability: str = "",
-                  split: str = "train") -> ConvertResult:
+def convert_to_rl(
+    src: str,
+    out: str,
+    *,
+    question_key: str,
+    answer_key: str,
+    data_source: str,
+    system: str | None = None,
+    template: str | None = None,
+    ability: str = "",
+    split: str = "train",
+) -> ConvertResult:
     """Write `out` (parquet) from `src`; raises ConvertError (bad rows, columns) or DataReadError (unreadable input)."""
     try:
         import pyarrow as pa
@@ -90,10 +106,18 @@ def convert_to_rl(src: str, out: str, *, question_key: str, answer_key: str, dat
                 if answer is None or not answer.strip():
                     raise ConvertError(f"{src}: {where} has no {answer_key!r}; a rule-based reward needs the answer")
                 content = template.replace("{question}", question) if template is not None else question
-                prompt = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": content}]
-                batch.append({"data_source": data_source, "prompt": prompt, "ability": ability,
-                              "reward_model": {"style": "rule", "ground_truth": answer},
-                              "extra_info": {"split": split, "index": rows, "question": question, "answer": answer}})
+                prompt = ([{"role": "system", "content": system}] if system else []) + [
+                    {"role": "user", "content": content}
+                ]
+                batch.append(
+                    {
+                        "data_source": data_source,
+                        "prompt": prompt,
+                        "ability": ability,
+                        "reward_model": {"style": "rule", "ground_truth": answer},
+                        "extra_info": {"split": split, "index": rows, "question": question, "answer": answer},
+                    }
+                )
                 rows += 1
                 if len(batch) >= WRITE_BATCH:
                     writer.write_table(pa.Table.from_pylist(batch, schema=schema))

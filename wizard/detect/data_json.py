@@ -12,7 +12,8 @@ from __future__ import annotations
 import codecs
 import itertools
 import json
-from typing import Any, Iterator, Optional
+from collections.abc import Iterator
+from typing import Any
 
 from wizard.detect.data_read import CHUNK, DataReadError, RowStream
 
@@ -40,11 +41,13 @@ class _Chars:
         try:
             text = self.decoder.decode(data, final=not data)
         except UnicodeDecodeError as exc:
-            raise DataReadError(f"not UTF-8 text (invalid byte at offset {offset + exc.start}); save it as UTF-8") from None
+            raise DataReadError(
+                f"not UTF-8 text (invalid byte at offset {offset + exc.start}); save it as UTF-8"
+            ) from None
         if data and data.startswith(b"\xef\xbb\xbf") and offset == 0:
             text = text.lstrip("\ufeff")
         self.line += self.buf.count("\n", 0, self.pos)
-        self.buf = self.buf[self.pos:] + text
+        self.buf = self.buf[self.pos :] + text
         self.pos = 0
         if not data:
             self.eof = True
@@ -75,8 +78,10 @@ class _Chars:
                 if self.fill(want):
                     want *= 2  # doubling keeps a long row linear, not quadratic
                     continue
-                raise DataReadError(f"JSON syntax error in the row starting at line {self.where_line()}: {exc.msg}") from None
-            self.spans_lines = "\n" in self.buf[self.pos:end]
+                raise DataReadError(
+                    f"JSON syntax error in the row starting at line {self.where_line()}: {exc.msg}"
+                ) from None
+            self.spans_lines = "\n" in self.buf[self.pos : end]
             self.pos = end
             return value
 
@@ -84,7 +89,7 @@ class _Chars:
         """Bytes of the file used so far (characters past the read-ahead; exact for ASCII)."""
         return self.base - (len(self.buf) - self.pos)
 
-    def where_line(self, at: Optional[int] = None) -> int:
+    def where_line(self, at: int | None = None) -> int:
         return self.line + self.buf.count("\n", 0, self.pos if at is None else at)
 
 
@@ -100,7 +105,7 @@ def open_json(stream: RowStream) -> None:
         yield from head
         yield from rows
 
-    stream._rows = all_rows
+    stream._rows = all_rows  # noqa: SLF001 - the stream's own row source, set by its reader
 
 
 def _as_row(value: Any, index: int) -> dict:
@@ -167,14 +172,16 @@ def _array_rows(stream, chars, decoder, limit, seen) -> Iterator[dict]:
         elif c == "":
             raise DataReadError(f"JSON array not closed: the file ends after {stream.rows_read} rows (truncated?)")
         elif c != "]":
-            raise DataReadError(f"JSON syntax error at line {chars.where_line()}: expected ',' or ']' after row {stream.rows_read - 1}")
+            raise DataReadError(
+                f"JSON syntax error at line {chars.where_line()}: expected ',' or ']' after row {stream.rows_read - 1}"
+            )
         if _spent(stream):
             stream.where = f"the first {stream.rows_read} rows (a JSON array is read from the start)"
             _estimate_total(stream)
             return
 
 
-def _wrapper_key(value: dict) -> Optional[str]:
+def _wrapper_key(value: dict) -> str | None:
     """The key of a list of row-like objects (not chat messages) inside a lone object, as in {"data": [...]}."""
     for key, inner in value.items():
         if isinstance(inner, list) and inner and all(isinstance(x, dict) and "role" not in x for x in inner):
@@ -198,7 +205,9 @@ def _single_object(stream, value: dict, seen) -> Iterator[dict]:
         return
     inner = _wrapper_key(value)
     hint = f" (the rows seem to be under {inner!r}: write that list itself)" if inner else ""
-    raise DataReadError(f"a single JSON object, not rows{hint}: write one object per line (jsonl) or an array of objects")
+    raise DataReadError(
+        f"a single JSON object, not rows{hint}: write one object per line (jsonl) or an array of objects"
+    )
 
 
 def _lines_rows(stream, chars, decoder, limit, seen, first: dict, one_per_line: bool) -> Iterator[dict]:
@@ -264,7 +273,9 @@ def _windows(stream: RowStream, start: int, seen) -> Iterator[dict]:
                 try:
                     text = line.decode("utf-8").strip()
                 except UnicodeDecodeError as exc:
-                    raise DataReadError(f"not UTF-8 text (invalid byte at offset {at + exc.start}); save it as UTF-8") from None
+                    raise DataReadError(
+                        f"not UTF-8 text (invalid byte at offset {at + exc.start}); save it as UTF-8"
+                    ) from None
                 if not text:
                     continue
                 try:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 import os
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator, Optional
 
 FORMATS = {".parquet": "parquet", ".json": "json", ".jsonl": "jsonl"}
 CHUNK = 1 << 20
@@ -34,7 +34,7 @@ class Budget:
     seconds: float = 10.0
 
 
-def format_of(path: str) -> Optional[str]:
+def format_of(path: str) -> str | None:
     """'parquet' | 'json' | 'jsonl' by the name's ending, as verl decides; None for anything else."""
     for ending, fmt in FORMATS.items():
         if path.endswith(ending):
@@ -51,16 +51,16 @@ class RowStream:
         self.budget = budget
         self.size = os.path.getsize(path)
         self.columns: list[str] = []
-        self.total_rows: Optional[int] = None
+        self.total_rows: int | None = None
         self.total_exact = False
         self.rows_read = 0
-        self.index: Optional[int] = None  # the file row of the row just yielded; None where unknown
+        self.index: int | None = None  # the file row of the row just yielded; None where unknown
         self.bytes_read = 0
         self.complete = False
         self.where = ""
         self._deadline = time.monotonic() + budget.seconds
         self._rows: Callable[[], Iterator[dict]] = lambda: iter(())
-        self.selected: Optional[list[str]] = None
+        self.selected: list[str] | None = None
 
     def out_of_time(self) -> bool:
         return time.monotonic() > self._deadline
@@ -77,7 +77,9 @@ def open_rows(path: str, budget: Budget) -> RowStream:
     """Open `path` for sampling: columns are known after this (parquet: the schema; JSON: the first row)."""
     fmt = format_of(path)
     if fmt is None:
-        raise DataReadError("not a .parquet, .json or .jsonl file; verl picks its reader by the file name and refuses others")
+        raise DataReadError(
+            "not a .parquet, .json or .jsonl file; verl picks its reader by the file name and refuses others"
+        )
     stream = RowStream(path, fmt, budget)
     if fmt == "parquet":
         _open_parquet(stream)
@@ -89,6 +91,7 @@ def open_rows(path: str, budget: Budget) -> RowStream:
 
 
 # --- parquet ---------------------------------------------------------------------------------
+
 
 def _short(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
@@ -104,11 +107,11 @@ def _open_parquet(stream: RowStream) -> None:
         pf = pq.ParquetFile(stream.path, buffer_size=CHUNK, pre_buffer=False)
         meta = pf.metadata
         names = list(pf.schema_arrow.names)
-    except Exception as exc:  # pyarrow raises several types for a bad footer
+    except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a bad footer
         raise DataReadError(f"not a readable parquet file, truncated or corrupt ({_short(exc)})") from None
     stream.columns = names
     stream.total_rows, stream.total_exact = meta.num_rows, True
-    stream._rows = lambda: _parquet_rows(stream, pf, names if stream.selected is None else stream.selected)
+    stream._rows = lambda: _parquet_rows(stream, pf, names if stream.selected is None else stream.selected)  # noqa: SLF001 - the stream's own row source, set by its reader
 
 
 def _spread(n_items: int, k: int) -> list[int]:
@@ -141,7 +144,9 @@ def _parquet_rows(stream: RowStream, pf, columns: list[str]) -> Iterator[dict]:
     try:
         for g in chosen:
             taken = 0
-            for batch in pf.iter_batches(batch_size=min(1024, per_group or 1024), row_groups=[g], columns=columns, use_threads=False):
+            for batch in pf.iter_batches(
+                batch_size=min(1024, per_group or 1024), row_groups=[g], columns=columns, use_threads=False
+            ):
                 if per_group is not None:
                     batch = batch.slice(0, per_group - taken)
                 stream.bytes_read += batch.nbytes
@@ -160,7 +165,7 @@ def _parquet_rows(stream: RowStream, pf, columns: list[str]) -> Iterator[dict]:
                 break
     except DataReadError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - pyarrow raises several types mid-file
         raise DataReadError(f"parquet data unreadable after {stream.rows_read} rows ({_short(exc)})") from None
     stream.complete = per_group is None and stream.rows_read == total
     if stream.complete:

@@ -15,13 +15,24 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 KINDS = ("rl", "rm", "sft")
 KNOWN_ROLES = ("system", "user", "assistant", "tool")
 # Column names that often hold the prompt when data.prompt_key does not match.
-PROMPT_LIKE = ("prompt", "question", "query", "problem", "instruction", "input", "messages", "conversations",
-               "conversation", "text", "chat")
+PROMPT_LIKE = (
+    "prompt",
+    "question",
+    "query",
+    "problem",
+    "instruction",
+    "input",
+    "messages",
+    "conversations",
+    "conversation",
+    "text",
+    "chat",
+)
 MAX_SOURCES = 50  # distinct data_source values remembered per file
 
 
@@ -89,13 +100,13 @@ class ChatFacts:
     good: int = 0
     problems: Counts = field(default_factory=Counts)
     unknown_roles: Counter = field(default_factory=Counter)
-    example: Optional[str] = None  # a short repr of the first bad value
+    example: str | None = None  # a short repr of the first bad value
     lengths: list[int] = field(default_factory=list)  # prompt tokens of the well-formed rows, sorted at the end
     length_failures: int = 0  # rows the chat template refused (verl counts them as over-long)
     length_failure: str = ""
     length_stride: int = 1  # 1: every well-formed row was measured; k: every k-th (long prompts, big sample)
 
-    def add(self, row: int, value: Any) -> Optional[list]:
+    def add(self, row: int, value: Any) -> list | None:
         """Check one row's value; returns the messages when they are a well-formed chat list."""
         self.rows += 1
         before = sum(self.problems.counts.values())
@@ -106,7 +117,7 @@ class ChatFacts:
             self.good += 1
         return messages
 
-    def _check(self, row: int, value: Any) -> Optional[list]:
+    def _check(self, row: int, value: Any) -> list | None:
         p = self.problems
         if value is None:
             p.hit("missing", row)
@@ -151,15 +162,24 @@ class ChatFacts:
         self.lengths.sort()
 
     def to_json(self) -> dict[str, Any]:
-        return {"column": self.column, "rows": self.rows, "well_formed": self.good,
-                "problems": dict(self.problems.counts), "first_row": dict(self.problems.first),
-                "unknown_roles": dict(self.unknown_roles), "example": self.example,
-                "template_failures": self.length_failures, "length_stride": self.length_stride}
+        return {
+            "column": self.column,
+            "rows": self.rows,
+            "well_formed": self.good,
+            "problems": dict(self.problems.counts),
+            "first_row": dict(self.problems.first),
+            "unknown_roles": dict(self.unknown_roles),
+            "example": self.example,
+            "template_failures": self.length_failures,
+            "length_stride": self.length_stride,
+        }
 
 
 def _has_media(message: dict) -> bool:
     content = message.get("content")
-    return isinstance(content, list) and any(isinstance(p, dict) and p.get("type") not in (None, "text") for p in content)
+    return isinstance(content, list) and any(
+        isinstance(p, dict) and p.get("type") not in (None, "text") for p in content
+    )
 
 
 def _short_repr(value: Any, limit: int = 80) -> str:
@@ -195,9 +215,14 @@ class RewardFacts:
             self.problems.hit("no_ground_truth", row)
 
     def to_json(self) -> dict[str, Any]:
-        return {"source_key": self.source_key, "rows": self.rows, "data_sources": dict(self.sources.most_common(20)),
-                "more_sources": self.more_sources or len(self.sources) > 20,
-                "problems": dict(self.problems.counts), "first_row": dict(self.problems.first)}
+        return {
+            "source_key": self.source_key,
+            "rows": self.rows,
+            "data_sources": dict(self.sources.most_common(20)),
+            "more_sources": self.more_sources or len(self.sources) > 20,
+            "problems": dict(self.problems.counts),
+            "first_row": dict(self.problems.first),
+        }
 
 
 @dataclass

@@ -14,7 +14,7 @@ import json
 import os
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from wizard.detect.data_rows import message_text
 
@@ -33,7 +33,7 @@ class EstimateCounter:
     label = ESTIMATE_LABEL
     has_template = False
 
-    def count_batch(self, conversations: list[list[dict]]) -> list[Optional[int]]:
+    def count_batch(self, conversations: list[list[dict]]) -> list[int | None]:
         return [estimate_tokens(c) for c in conversations]
 
 
@@ -52,30 +52,46 @@ class TokenCounter:
 
     exact = True
 
-    def __init__(self, tokenizer, template: Optional[str], specials: dict[str, str], source: str,
-                 template_kwargs: Optional[dict] = None):
+    def __init__(
+        self,
+        tokenizer,
+        template: str | None,
+        specials: dict[str, str],
+        source: str,
+        template_kwargs: dict | None = None,
+    ):
         self.tokenizer = tokenizer
         self.specials = specials
         self.template_kwargs = dict(template_kwargs or {})
         self.has_template = template is not None
         self._template = _compile(template) if template is not None else None
-        how = "chat template applied" if self.has_template else "no chat template: contents joined (verl would fail to apply one)"
+        how = (
+            "chat template applied"
+            if self.has_template
+            else "no chat template: contents joined (verl would fail to apply one)"
+        )
         self.label = f"tokenizer {source} ({how})"
         self.last_error = ""
 
     def render(self, messages: list[dict]) -> str:
         if self._template is None:
             return "\n".join(message_text(m) for m in messages)
-        return self._template.render(messages=messages, add_generation_prompt=True, tools=None, documents=None,
-                                     **self.specials, **self.template_kwargs)
+        return self._template.render(
+            messages=messages,
+            add_generation_prompt=True,
+            tools=None,
+            documents=None,
+            **self.specials,
+            **self.template_kwargs,
+        )
 
-    def count_batch(self, conversations: list[list[dict]]) -> list[Optional[int]]:
-        texts: list[Optional[str]] = []
+    def count_batch(self, conversations: list[list[dict]]) -> list[int | None]:
+        texts: list[str | None] = []
         self.last_error = ""
         for messages in conversations:
             try:
                 texts.append(self.render(messages))
-            except Exception as exc:  # a template's raise_exception, or a bad value: verl drops such a row
+            except Exception as exc:  # noqa: BLE001 - a template's raise_exception, or a bad value: verl drops such a row
                 texts.append(None)
                 if not self.last_error:
                     text = str(exc).strip()
@@ -124,15 +140,19 @@ def find_tokenizer(spec: str) -> Path:
     if cached is not None:
         return cached
     if "/" in spec and not spec.startswith(("/", ".", "~")):
-        raise TokenizerError(f"{spec}: not a local folder and not in the Hugging Face cache; download it first "
-                             f"(huggingface-cli download {spec} --include 'tokenizer*') or give its folder")
+        raise TokenizerError(
+            f"{spec}: not a local folder and not in the Hugging Face cache; download it first "
+            f"(huggingface-cli download {spec} --include 'tokenizer*') or give its folder"
+        )
     raise TokenizerError(f"{spec}: no such folder")
 
 
-def _in_hf_cache(repo_id: str) -> Optional[Path]:
+def _in_hf_cache(repo_id: str) -> Path | None:
     if repo_id.count("/") != 1:
         return None
-    home = Path(os.environ.get("HF_HUB_CACHE") or Path(os.environ.get("HF_HOME", "~/.cache/huggingface")).expanduser() / "hub")
+    home = Path(
+        os.environ.get("HF_HUB_CACHE") or Path(os.environ.get("HF_HOME", "~/.cache/huggingface")).expanduser() / "hub"
+    )
     snapshots = home / f"models--{repo_id.replace('/', '--')}" / "snapshots"
     if not snapshots.is_dir():
         return None
@@ -148,7 +168,7 @@ def _read_json(path: Path) -> dict:
     return doc if isinstance(doc, dict) else {}
 
 
-def _template_of(folder: Path, config: dict) -> Optional[str]:
+def _template_of(folder: Path, config: dict) -> str | None:
     jinja = folder / "chat_template.jinja"
     if jinja.is_file():
         return jinja.read_text(encoding="utf-8")
@@ -172,7 +192,7 @@ def _specials(config: dict) -> dict[str, str]:
     return out
 
 
-def load_counter(spec: str, template_kwargs: Optional[dict] = None) -> TokenCounter:
+def load_counter(spec: str, template_kwargs: dict | None = None) -> TokenCounter:
     """A TokenCounter for a tokenizer folder, tokenizer.json, or cached Hugging Face id; raises TokenizerError."""
     try:
         from tokenizers import Tokenizer
@@ -182,13 +202,15 @@ def load_counter(spec: str, template_kwargs: Optional[dict] = None) -> TokenCoun
     file = folder / "tokenizer.json"
     try:
         tokenizer = Tokenizer.from_file(str(file))
-    except Exception as exc:
-        raise TokenizerError(f"{file}: not a tokenizer file ({str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__})") from None
+    except Exception as exc:  # noqa: BLE001 - tokenizers raises its own untyped errors
+        raise TokenizerError(
+            f"{file}: not a tokenizer file ({str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__})"
+        ) from None
     config = _read_json(folder / "tokenizer_config.json") if (folder / "tokenizer_config.json").is_file() else {}
     return TokenCounter(tokenizer, _template_of(folder, config), _specials(config), str(folder), template_kwargs)
 
 
-def percentile(sorted_values: list[int], q: float) -> Optional[int]:
+def percentile(sorted_values: list[int], q: float) -> int | None:
     """The q-th percentile (0..100) of sorted values, nearest rank; None when empty."""
     if not sorted_values:
         return None

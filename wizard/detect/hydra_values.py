@@ -73,9 +73,7 @@ _PRIMITIVE_TOKENS = frozenset(
     {"ID", "NULL", "INT", "FLOAT", "BOOL", "INTERPOLATION", "UNQUOTED_CHAR", "COLON", "ESC", "WS"}
 )
 _DICT_KEY_TOKENS = _PRIMITIVE_TOKENS - {"COLON", "INTERPOLATION"}
-_SWEEP_FUNCTIONS = frozenset(
-    {"choice", "range", "interval", "glob", "sort", "shuffle", "tag", "extend_list"}
-)
+_SWEEP_FUNCTIONS = frozenset({"choice", "range", "interval", "glob", "sort", "shuffle", "tag", "extend_list"})
 
 _KEY_SEG = r"(?:[A-Za-z_$][A-Za-z0-9_$-]*|" + _INT_U + r")"
 _PACKAGE = r"(?:[A-Za-z_$][A-Za-z0-9_$-]*|" + _KEY_SEG + r"(?:\." + _KEY_SEG + r")+)"
@@ -98,7 +96,7 @@ def split_override(arg: str) -> tuple[str, str, str | None] | None:
         if arg.startswith(candidate):
             prefix = candidate
             break
-    rest = arg[len(prefix):]
+    rest = arg[len(prefix) :]
     key, eq, value = rest.partition("=")
     if not OVERRIDE_KEY_RE.fullmatch(key):
         return None
@@ -119,7 +117,7 @@ def _tokenize(text: str) -> list[tuple[str, str]]:
                     best_name, best_len = name, len(m.group())
         if not best_len:
             raise ValueError(f"Hydra cannot read the character {text[pos]!r} at position {pos + 1}")
-        tokens.append((best_name, text[pos:pos + best_len]))
+        tokens.append((best_name, text[pos : pos + best_len]))
         pos += best_len
     return tokens
 
@@ -134,7 +132,7 @@ def _unescape_quoted(token: str) -> str:
     while m is not None:
         start, stop = m.span()
         out.append(body[:start])
-        out.append(body[start + 1:stop:2])
+        out.append(body[start + 1 : stop : 2])
         body = body[stop:]
         m = pattern.search(body)
     if len(body) > 1:
@@ -166,9 +164,7 @@ class _Parser:
             return ""
         first = self.element()
         if self.peek() == "COMMA":
-            raise ValueError(
-                "a,b is a Hydra sweep, rejected on a single run: write [a,b] for a list or quote it"
-            )
+            raise ValueError("a,b is a Hydra sweep, rejected on a single run: write [a,b] for a list or quote it")
         if self.pos != len(self.tokens):
             raise ValueError(f"unexpected {self.tokens[self.pos][1]!r}")
         return first
@@ -214,7 +210,7 @@ class _Parser:
         start = self.pos
         while self.peek() in allowed:
             self.pos += 1
-        run = self.tokens[start:self.pos]
+        run = self.tokens[start : self.pos]
         if not run:
             found = self.tokens[self.pos][1] if self.pos < len(self.tokens) else "the end"
             raise ValueError(f"unexpected {found!r}")

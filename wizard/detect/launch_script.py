@@ -85,8 +85,9 @@ def _check_text(text: str | bytes, source: str) -> str:
         except UnicodeDecodeError:
             raise UsageError(f"{source} is not a shell script: it is not UTF-8 text") from None
     if len(text) > MAX_SCRIPT_CHARS:
-        raise UsageError(f"{source} is too large for a launch script "
-                         f"({len(text)} characters, the limit is {MAX_SCRIPT_CHARS})")
+        raise UsageError(
+            f"{source} is too large for a launch script ({len(text)} characters, the limit is {MAX_SCRIPT_CHARS})"
+        )
     controls = sum(1 for c in text if c == "\ufffd" or (c < " " and c not in "\t\n\r\f\v\x1b"))
     if "\x00" in text or controls > max(8, len(text) // 100):
         raise UsageError(f"{source} is not a shell script: it holds binary data")
@@ -94,10 +95,15 @@ def _check_text(text: str | bytes, source: str) -> str:
 
 
 def _unclosed_quote_problems(lexer: Lexer) -> list[ScriptProblem]:
-    return [ScriptProblem(
-        "unterminated-quote", line,
-        f"line {line}: the {quote} quote opened here is never closed; bash stops with a "
-        "syntax error and runs nothing from here on") for line, quote in lexer.unclosed_quotes]
+    return [
+        ScriptProblem(
+            "unterminated-quote",
+            line,
+            f"line {line}: the {quote} quote opened here is never closed; bash stops with a "
+            "syntax error and runs nothing from here on",
+        )
+        for line, quote in lexer.unclosed_quotes
+    ]
 
 
 def _find_entry(fields: list[str]) -> tuple[int, str] | None:
@@ -136,8 +142,8 @@ def _continuation_problem(text: str, commands: list[Command], index: int, expand
     """Explain a verl command cut short: the cause, and the override-like lines bash runs on their own."""
     command, lines, orphans = commands[index], text.split("\n"), []
     prev_end = command.end_line
-    for later in commands[index + 1:]:
-        if any(g.strip() and not g.lstrip().startswith("#") for g in lines[prev_end:later.line - 1]):
+    for later in commands[index + 1 :]:
+        if any(g.strip() and not g.lstrip().startswith("#") for g in lines[prev_end : later.line - 1]):
             break
         fields = [(f, w.line) for w in later.words if not w.junk for f, _ in expander.word(w, [])]
         if not fields or not all(_looks_like_override(f) for f, _ in fields):
@@ -148,20 +154,24 @@ def _continuation_problem(text: str, commands: list[Command], index: int, expand
     lost = ""
     if keys:
         shown = ", ".join(keys[:6]) + (f" and {len(keys) - 6} more" if len(keys) > 6 else "")
-        lost = (f"; bash runs lines {orphans[0][1]}-{orphans[-1][1]} as separate commands, so verl "
-                f"never gets {shown}")
+        lost = f"; bash runs lines {orphans[0][1]}-{orphans[-1][1]} as separate commands, so verl never gets {shown}"
     if command.cut:
         line, why = command.cut
-        stray = " and passes the text after the backslash to Hydra, which rejects it" if why in (
-            "space", "crlf", "comment") else ""
+        stray = (
+            " and passes the text after the backslash to Hydra, which rejects it"
+            if why in ("space", "crlf", "comment")
+            else ""
+        )
         if not stray and not lost:
             return None  # the command ended where the author's overrides end: nothing is lost
-        return ScriptProblem("broken-continuation", line,
-                             f"line {line}: {_CUT_CAUSES[why]} ends the command here{stray}{lost}")
+        return ScriptProblem(
+            "broken-continuation", line, f"line {line}: {_CUT_CAUSES[why]} ends the command here{stray}{lost}"
+        )
     if lost:
         line = command.end_line
-        return ScriptProblem("missing-backslash", line,
-                             f"line {line} does not end with a backslash, so the command ends there{lost}")
+        return ScriptProblem(
+            "missing-backslash", line, f"line {line} does not end with a backslash, so the command ends there{lost}"
+        )
     return None
 
 
@@ -184,8 +194,11 @@ def _read_args(script: LaunchScript, args: list[tuple[str, bool, Word]]) -> None
         parts = split_override(text)
         line = word.line
         if parts is None:
-            script.problems.append(ScriptProblem(
-                "not-an-override", line, f"line {line}: {text!r} is not a key=value override; Hydra rejects it"))
+            script.problems.append(
+                ScriptProblem(
+                    "not-an-override", line, f"line {line}: {text!r} is not a key=value override; Hydra rejects it"
+                )
+            )
             continue
         prefix, key, raw = parts
         value = raw
@@ -194,13 +207,18 @@ def _read_args(script: LaunchScript, args: list[tuple[str, bool, Word]]) -> None
                 value = parse_override_value(raw)
             except ValueError as exc:
                 if clean:
-                    script.problems.append(ScriptProblem(
-                        "bad-value", line, f"line {line}: Hydra rejects the value of {key}={raw}: {exc}"))
+                    script.problems.append(
+                        ScriptProblem("bad-value", line, f"line {line}: Hydra rejects the value of {key}={raw}: {exc}")
+                    )
             if raw == "" and prefix != "~" and not word.raw.endswith(("''", '""')):
-                script.problems.append(ScriptProblem(
-                    "empty-value", line,
-                    f"line {line}: {prefix}{key}= has an empty value, which Hydra reads as the empty string "
-                    "(an unset variable?)"))
+                script.problems.append(
+                    ScriptProblem(
+                        "empty-value",
+                        line,
+                        f"line {line}: {prefix}{key}= has an empty value, which Hydra reads as the empty string "
+                        "(an unset variable?)",
+                    )
+                )
         script.overrides.append(Override(key, raw or "", value, prefix, line))
 
 
@@ -212,10 +230,14 @@ def _duplicates(overrides: list[Override]) -> list[ScriptProblem]:
         if override.prefix == "~":
             continue
         if old is not None and repr(old.value) != repr(override.value):
-            problems.append(ScriptProblem(
-                "duplicate-key", override.line,
-                f"{override.key} is set twice: {old.raw_value!r} on line {old.line} and "
-                f"{override.raw_value!r} on line {override.line}; Hydra keeps the last one"))
+            problems.append(
+                ScriptProblem(
+                    "duplicate-key",
+                    override.line,
+                    f"{override.key} is set twice: {old.raw_value!r} on line {old.line} and "
+                    f"{override.raw_value!r} on line {override.line}; Hydra keeps the last one",
+                )
+            )
         seen[override.key] = override
     return problems
 
@@ -233,8 +255,10 @@ def parse_launch_script(text: str | bytes, source: str = "<script>") -> LaunchSc
     try:
         return _read_script(text, source)
     except ExpansionTooLarge:
-        raise UsageError(f"{source}: its variables expand to more than {MAX_EXPANDED_CHARS} characters; "
-                         "this is not a launch script the wizard can read") from None
+        raise UsageError(
+            f"{source}: its variables expand to more than {MAX_EXPANDED_CHARS} characters; "
+            "this is not a launch script the wizard can read"
+        ) from None
 
 
 def _read_script(text: str, source: str) -> LaunchScript:
@@ -248,10 +272,10 @@ def _read_script(text: str, source: str) -> LaunchScript:
         lengths = [assignment_len(w) for w in words]
         head = words[0].raw if words else ""
         if words and all(lengths):
-            for word, length in zip(words, lengths):
+            for word, length in zip(words, lengths, strict=False):
                 expander.assign(word, length)
         elif head in ("export", "declare", "typeset", "readonly", "local"):
-            for word, length in zip(words[1:], lengths[1:]):
+            for word, length in zip(words[1:], lengths[1:], strict=False):
                 if length:
                     expander.assign(word, length)
         elif head == "unset":
@@ -264,18 +288,24 @@ def _read_script(text: str, source: str) -> LaunchScript:
             if entry is None:
                 continue
             if script is not None:
-                script.problems.append(ScriptProblem(
-                    "multiple-commands", command.line,
-                    f"line {command.line}: another verl command; only the first one is read"))
+                script.problems.append(
+                    ScriptProblem(
+                        "multiple-commands",
+                        command.line,
+                        f"line {command.line}: another verl command; only the first one is read",
+                    )
+                )
                 continue
             script = LaunchScript(source, entry[1], problems=_unclosed_quote_problems(lexer))
             script.unresolved_vars = list(dict.fromkeys(missing))
-            _read_args(script, fields[entry[0]:])
+            _read_args(script, fields[entry[0] :])
             script.problems.extend(_duplicates(script.overrides))
             cut = _continuation_problem(text, commands, index, expander)
             script.problems.extend([cut] if cut else [])
     if script is None:
-        raise UsageError(f"{source}: no `python -m verl.trainer.main_ppo` command was found; "
-                         "give the script that launches training, or its config.yaml")
+        raise UsageError(
+            f"{source}: no `python -m verl.trainer.main_ppo` command was found; "
+            "give the script that launches training, or its config.yaml"
+        )
     script.problems.sort(key=lambda problem: problem.line)
     return script

@@ -13,7 +13,6 @@ import json
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Optional
 
 from wizard.core.rules.deploy_facts import TOKEN_SLURM, TOKEN_SUBMITTER, DeployFacts, NodeGroup
 from wizard.detect.config_files import read_launch_script, read_text, read_yaml_config
@@ -37,13 +36,13 @@ class _Walk:
         self.history: dict[str, list[str]] = {}
         self.commands = Lexer(text).run()
 
-    def value(self, name: str) -> Optional[str]:
+    def value(self, name: str) -> str | None:
         if name not in self.x.env:
             return None
         value, missing = self.x.env[name]
         return value if not missing else f"${{{name}}}"  # a $-placeholder: set at run time, not written here
 
-    def env(self, only: Optional[set] = None) -> dict[str, str]:
+    def env(self, only: set | None = None) -> dict[str, str]:
         names = self.exported if only is None else self.exported & only
         return {n: v for n in sorted(names) if (v := self.value(n)) is not None}
 
@@ -65,11 +64,11 @@ class _Walk:
             lengths = [assignment_len(w) for w in words]
             head = words[0].raw
             if all(lengths):
-                for word, length in zip(words, lengths):
+                for word, length in zip(words, lengths, strict=False):
                     self._assign(word, length)
                 continue
             if head == "export":
-                for word, length in zip(words[1:], lengths[1:]):
+                for word, length in zip(words[1:], lengths[1:], strict=False):
                     if length:
                         self._assign(word, length)
                     self.exported.add(word.parts[0][1][:length].rstrip("+=") if length else word.raw)
@@ -83,7 +82,7 @@ class _Walk:
             while words and lengths and lengths[0]:
                 saved = dict(self.x.env)
                 self.x.assign(words[0], lengths[0])
-                name = words[0].parts[0][1][:lengths[0]].rstrip("+=")
+                name = words[0].parts[0][1][: lengths[0]].rstrip("+=")
                 prefix[name] = self.value(name) or ""
                 self.x.env = saved
                 words, lengths = words[1:], lengths[1:]
@@ -91,7 +90,7 @@ class _Walk:
             yield fields, prefix, command.line
 
 
-def _option(fields: list[str], *names: str) -> Optional[str]:
+def _option(fields: list[str], *names: str) -> str | None:
     """The value of --name=value / --name value / -n value among fields."""
     for i, f in enumerate(fields):
         for name in names:
@@ -102,7 +101,7 @@ def _option(fields: list[str], *names: str) -> Optional[str]:
     return None
 
 
-def _int(text: Optional[str]) -> Optional[int]:
+def _int(text: str | None) -> int | None:
     m = re.search(r"(\d+)\s*$", text or "")
     return int(m.group(1)) if m else None
 
@@ -116,12 +115,21 @@ def _directives(text: str) -> dict[str, str]:
                 key, _, value = f[2:].partition("=")
                 out[key] = value
             elif f.startswith("-") and len(f) == 2 and i + 1 < len(fields):
-                out[{"N": "nodes", "c": "cpus-per-task", "n": "ntasks", "t": "time", "p": "partition", "A": "account"}.get(f[1], f[1])] = fields[i + 1]
+                out[
+                    {
+                        "N": "nodes",
+                        "c": "cpus-per-task",
+                        "n": "ntasks",
+                        "t": "time",
+                        "p": "partition",
+                        "A": "account",
+                    }.get(f[1], f[1])
+                ] = fields[i + 1]
     return out
 
 
 def _srun_env(walk: _Walk, fields: list[str], prefix: dict[str, str]) -> dict[str, str]:
-    spec = _option(fields[:_tool_index(fields)], "--export")
+    spec = _option(fields[: _tool_index(fields)], "--export")
     if spec is None or spec.upper().startswith("ALL"):
         env = walk.env()
     elif spec.upper() == "NONE":
@@ -134,7 +142,7 @@ def _srun_env(walk: _Walk, fields: list[str], prefix: dict[str, str]) -> dict[st
     return env
 
 
-def _resolved(value: Optional[str]) -> bool:
+def _resolved(value: str | None) -> bool:
     """A value written in the script (not one that only exists when it runs)."""
     return bool(value) and "$" not in value and "`" not in value
 
@@ -147,7 +155,7 @@ def _tool_index(fields: list[str]) -> int:
     return len(fields)
 
 
-def _auth(env: dict[str, str], submitter: bool = False) -> tuple[Optional[str], Optional[str]]:
+def _auth(env: dict[str, str], submitter: bool = False) -> tuple[str | None, str | None]:
     mode = env.get("RAY_AUTH_MODE")
     if submitter and mode == "token":
         source = TOKEN_SUBMITTER  # the ray CLI's own lookup in the shell that runs the script
@@ -196,14 +204,21 @@ def read_sbatch(path: Path, text: str) -> ManifestInput:
     for fields, prefix, line in walk.run():
         at = next((i for i in range(len(fields) - 1) if fields[i].endswith("ray") and fields[i + 1] == "start"), None)
         if at is not None:
-            opts = fields[at + 2:]
+            opts = fields[at + 2 :]
             env = _srun_env(walk, fields, prefix) if fields[0].endswith("srun") else {**walk.env(), **prefix}
             mode, source = _auth(env)
             is_head = "--head" in opts
-            group = NodeGroup("head" if is_head else "worker", 1 if is_head else max(nodes - 1, 0),
-                              _int(_option(opts, "--num-gpus")) or per_node or 0,
-                              float(_int(_option(opts, "--num-cpus")) or cpus) if (_option(opts, "--num-cpus") or cpus) else None,
-                              env, {}, mode, source, f"ray start {'--head' if is_head else '(workers)'} (line {line})")
+            group = NodeGroup(
+                "head" if is_head else "worker",
+                1 if is_head else max(nodes - 1, 0),
+                _int(_option(opts, "--num-gpus")) or per_node or 0,
+                float(_int(_option(opts, "--num-cpus")) or cpus) if (_option(opts, "--num-cpus") or cpus) else None,
+                env,
+                {},
+                mode,
+                source,
+                f"ray start {'--head' if is_head else '(workers)'} (line {line})",
+            )
             if not is_head and _resolved(_option(opts, "--address")):
                 addresses.append(("ray-start", _option(opts, "--address"), f"line {line}"))
             head, workers = (group, workers) if is_head else (head, workers or group)
@@ -211,17 +226,30 @@ def read_sbatch(path: Path, text: str) -> ManifestInput:
             driver_env = _srun_env(walk, fields, prefix) if fields[0].endswith("srun") else {**walk.env(), **prefix}
             if _resolved(driver_env.get("RAY_ADDRESS")):
                 addresses.append(("ray-init", driver_env["RAY_ADDRESS"], f"line {line} RAY_ADDRESS"))
-    problems = [f"line {text[:m.start()].count(chr(10)) + 1}: {m.group(1)}=(\"${m.group(2)}\") puts every host name into one array "
-                f"element (verl issue 548): the head step gets them all and no worker starts; write {m.group(1)}=(${m.group(2)}) "
-                f"or use mapfile" for m in _ONE_ELEMENT.finditer(text)]
+    problems = [
+        f'line {text[: m.start()].count(chr(10)) + 1}: {m.group(1)}=("${m.group(2)}") puts every host name into one array '
+        f"element (verl issue 548): the head step gets them all and no worker starts; write {m.group(1)}=(${m.group(2)}) "
+        f"or use mapfile"
+        for m in _ONE_ELEMENT.finditer(text)
+    ]
     groups = tuple(g for g in (head, workers) if g is not None and g.replicas > 0)
     if head is None:
         problems.append("no `ray start --head` step: nothing starts the Ray head")
     d_mode, d_source = _auth(driver_env)
-    facts = DeployFacts(target="slurm", origin="manifest", source=str(path), groups=groups, driver_env=driver_env,
-                        driver_auth_mode=d_mode, driver_token_source=d_source, driver_where="driver step (python -m verl...)",
-                        addresses=tuple(addresses), joins_cluster=True, problems=tuple(problems),
-                        inline_secrets=tuple(g.where for g in groups if g.token_source == "written in the script"))
+    facts = DeployFacts(
+        target="slurm",
+        origin="manifest",
+        source=str(path),
+        groups=groups,
+        driver_env=driver_env,
+        driver_auth_mode=d_mode,
+        driver_token_source=d_source,
+        driver_where="driver step (python -m verl...)",
+        addresses=tuple(addresses),
+        joins_cluster=True,
+        problems=tuple(problems),
+        inline_secrets=tuple(g.where for g in groups if g.token_source == "written in the script"),
+    )
     flat, notes, script = _config(path, text)
     flat["deploy.target"] = "slurm"
     return ManifestInput("Slurm batch script", flat, notes, script, deploy=facts)
@@ -230,12 +258,12 @@ def read_sbatch(path: Path, text: str) -> ManifestInput:
 def read_ray_job_script(path: Path, text: str) -> ManifestInput:
     walk = _Walk(text, {})
     address, runtime, driver = None, {}, {}
-    for fields, prefix, line in walk.run():
+    for fields, prefix, _line in walk.run():
         at = next((i for i in range(len(fields) - 1) if fields[i].endswith("ray") and fields[i + 1] == "job"), None)
         if at is None or at + 2 >= len(fields) or fields[at + 2] != "submit":
             continue
         cut = fields.index("--") if "--" in fields else len(fields)
-        opts = fields[at + 3:cut]
+        opts = fields[at + 3 : cut]
         env = {**walk.env(), **prefix}
         address = _option(opts, "--address") or env.get("RAY_API_SERVER_ADDRESS") or env.get("RAY_ADDRESS")
         raw = _option(opts, "--runtime-env-json")
@@ -246,7 +274,9 @@ def read_ray_job_script(path: Path, text: str) -> ManifestInput:
             runtime = json.loads(raw) if raw else {}
         except json.JSONDecodeError:
             runtime = {}
-        driver = {str(k): str(v) for k, v in ((runtime.get("env_vars") or {}) if isinstance(runtime, dict) else {}).items()}
+        driver = {
+            str(k): str(v) for k, v in ((runtime.get("env_vars") or {}) if isinstance(runtime, dict) else {}).items()
+        }
         mode, source = _auth(env, submitter=True)
         break
     else:
@@ -254,8 +284,17 @@ def read_ray_job_script(path: Path, text: str) -> ManifestInput:
     addresses = [("jobs-api", address, "ray job submit --address")] if _resolved(address) else []
     if _resolved(driver.get("RAY_ADDRESS")):
         addresses.append(("ray-init", driver["RAY_ADDRESS"], "runtime_env env_vars RAY_ADDRESS"))
-    facts = DeployFacts(target="ray-job", origin="manifest", source=str(path), driver_env=driver, driver_auth_mode=mode,
-                        driver_token_source=source, driver_where="the job (runtime_env)", addresses=tuple(addresses), joins_cluster=True)
+    facts = DeployFacts(
+        target="ray-job",
+        origin="manifest",
+        source=str(path),
+        driver_env=driver,
+        driver_auth_mode=mode,
+        driver_token_source=source,
+        driver_where="the job (runtime_env)",
+        addresses=tuple(addresses),
+        joins_cluster=True,
+    )
     flat, notes, script = _config(path, text)
     flat["deploy.target"] = "ray-job"
     notes.insert(0, "read as a `ray job submit` script")

@@ -13,7 +13,7 @@ import re
 import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import yaml
 
@@ -31,7 +31,7 @@ _QTY = re.compile(r"^([0-9.]+)(m|k|Ki|M|Mi|G|Gi|T|Ti)?$")
 class ManifestInput(CheckInput):
     """A CheckInput that also carries what the manifest provides (for ctx.deploy)."""
 
-    deploy: Optional[DeployFacts] = None
+    deploy: DeployFacts | None = None
 
 
 def looks_like_manifest(path: Path, text: str) -> bool:
@@ -44,7 +44,7 @@ def looks_like_manifest(path: Path, text: str) -> bool:
     return bool(re.search(r"^#SBATCH\s", text, re.M) or re.search(r"^[^#\n]*\bray\s+job\s+submit\b", text, re.M))
 
 
-def read_if_manifest(path: Path) -> Optional[ManifestInput]:
+def read_if_manifest(path: Path) -> ManifestInput | None:
     """The manifest at path read for `check`, or None when the file is not a manifest (or cannot be read here)."""
     try:
         text = read_text(path)
@@ -63,7 +63,7 @@ def read_manifest(path: Path) -> ManifestInput:
     return read_script_manifest(path, text)
 
 
-def quantity(value: Any) -> Optional[float]:
+def quantity(value: Any) -> float | None:
     """A Kubernetes quantity ("32", "500m", 8) as a number of units; None when absent or unreadable."""
     if value is None:
         return None
@@ -79,7 +79,7 @@ def _container_env(container: dict) -> tuple[dict[str, str], dict[str, str]]:
     for item in container.get("env") or []:
         if not isinstance(item, dict) or "name" not in item:
             continue
-        ref = ((item.get("valueFrom") or {}).get("secretKeyRef") or {})
+        ref = (item.get("valueFrom") or {}).get("secretKeyRef") or {}
         if ref:
             secret[str(item["name"])] = f"{ref.get('name')}/{ref.get('key')}"
         elif "value" in item:
@@ -112,7 +112,7 @@ class _K8sReader:
         self.inline: list[str] = []
 
     def group(self, spec: dict, role: str, where: str, replicas: int, auth: tuple) -> tuple[NodeGroup, dict, dict]:
-        pod = ((spec.get("template") or {}).get("spec") or {})
+        pod = (spec.get("template") or {}).get("spec") or {}
         containers = [c for c in pod.get("containers") or [] if isinstance(c, dict)]
         c = containers[0] if containers else {}
         res = c.get("resources") or {}
@@ -120,7 +120,9 @@ class _K8sReader:
         params = spec.get("rayStartParams") or {}
         gpus = next((quantity(limits.get(k, requests.get(k))) for k in GPU_KEYS if k in limits or k in requests), None)
         gpus = quantity(params["num-gpus"]) if "num-gpus" in params else gpus
-        cpus = quantity(params["num-cpus"]) if "num-cpus" in params else quantity(limits.get("cpu", requests.get("cpu")))
+        cpus = (
+            quantity(params["num-cpus"]) if "num-cpus" in params else quantity(limits.get("cpu", requests.get("cpu")))
+        )
         literal, secret = _container_env(c)
         self.names.extend(("Secret", ref.split("/")[0]) for ref in secret.values())
         for other in containers:
@@ -154,7 +156,12 @@ class _K8sReader:
                 runtime = yaml_input.load_one(spec.get("runtimeEnvYAML") or "") or {}
             except (yaml.YAMLError, yaml_input.YAMLShapeError):
                 runtime = {}
-            driver_env.update({str(k): str(v) for k, v in ((runtime.get("env_vars") or {}) if isinstance(runtime, dict) else {}).items()})
+            driver_env.update(
+                {
+                    str(k): str(v)
+                    for k, v in ((runtime.get("env_vars") or {}) if isinstance(runtime, dict) else {}).items()
+                }
+            )
             sub = (((spec.get("submitterPodTemplate") or {}).get("spec") or {}).get("containers") or [{}])[0]
             sub_literal, sub_secret = _container_env(sub if isinstance(sub, dict) else {})
             d_mode, d_source = _auth_of(sub_literal, sub_secret, *default)
@@ -162,9 +169,17 @@ class _K8sReader:
         else:
             d_mode, d_source, where = head.auth_mode, head.token_source, "driver (kubectl exec on the head)"
         return DeployFacts(
-            target=TARGET_OF_KIND[kind], origin="manifest", source=str(self.path), groups=tuple(groups),
-            driver_env=driver_env, driver_auth_mode=d_mode, driver_token_source=d_source, driver_where=where,
-            entrypoint=spec.get("entrypoint") if kind == "RayJob" else None, joins_cluster=True)
+            target=TARGET_OF_KIND[kind],
+            origin="manifest",
+            source=str(self.path),
+            groups=tuple(groups),
+            driver_env=driver_env,
+            driver_auth_mode=d_mode,
+            driver_token_source=d_source,
+            driver_where=where,
+            entrypoint=spec.get("entrypoint") if kind == "RayJob" else None,
+            joins_cluster=True,
+        )
 
     def plain(self, doc: dict) -> DeployFacts:
         kind = doc["kind"]
@@ -173,22 +188,35 @@ class _K8sReader:
         g, literal, _ = self.group({"template": {"spec": pod}}, "head", f"{kind} container", 1, (None, None))
         if g.auth_mode == "token" and g.token_source is None:
             g = replace(g, token_source=TOKEN_LOCAL)  # verl's ray.init starts Ray in this container and makes the token
-        shm_volumes = {v.get("name") for v in pod.get("volumes") or [] if isinstance(v, dict)
-                       and ((v.get("emptyDir") or {}).get("medium") == "Memory")}
+        shm_volumes = {
+            v.get("name")
+            for v in pod.get("volumes") or []
+            if isinstance(v, dict) and ((v.get("emptyDir") or {}).get("medium") == "Memory")
+        }
         missing = []
         for c in pod.get("containers") or []:
             mounts = [m for m in c.get("volumeMounts") or [] if isinstance(m, dict)]
             if not any(m.get("mountPath") == "/dev/shm" and m.get("name") in shm_volumes for m in mounts):
                 missing.append(f"{kind} container {c.get('name', '?')}")
-        return DeployFacts(target="k8s-job", origin="manifest", source=str(self.path), groups=(g,), driver_env=literal,
-                           driver_auth_mode=g.auth_mode, driver_token_source=g.token_source, driver_where=f"{kind} container",
-                           shm_missing=tuple(missing))
+        return DeployFacts(
+            target="k8s-job",
+            origin="manifest",
+            source=str(self.path),
+            groups=(g,),
+            driver_env=literal,
+            driver_auth_mode=g.auth_mode,
+            driver_token_source=g.token_source,
+            driver_where=f"{kind} container",
+            shm_missing=tuple(missing),
+        )
 
     def read(self) -> tuple[DeployFacts, dict]:
         main = next((d for d in self.docs if d.get("kind") in TARGET_OF_KIND), None)
         if main is None:
             kinds = ", ".join(str(d.get("kind")) for d in self.docs) or "nothing"
-            raise UsageError(f"{self.path}: holds {kinds}; check reads a RayJob, RayCluster, Job or Pod (with its config)")
+            raise UsageError(
+                f"{self.path}: holds {kinds}; check reads a RayJob, RayCluster, Job or Pod (with its config)"
+            )
         for d in self.docs:
             meta = d.get("metadata") or {}
             if meta.get("name") is not None:
@@ -198,12 +226,17 @@ class _K8sReader:
             if d.get("kind") == "Secret" and (d.get("data") or d.get("stringData")):
                 self.inline.append(f"Secret {meta.get('name', '?')}")
         facts = self.ray(main) if main["kind"] in ("RayJob", "RayCluster") else self.plain(main)
-        facts = replace(facts, names=tuple(sorted(set(self.names))), addresses=tuple(self.addresses), images=tuple(dict.fromkeys(self.images)),
-                        inline_secrets=tuple(self.inline))
+        facts = replace(
+            facts,
+            names=tuple(sorted(set(self.names))),
+            addresses=tuple(self.addresses),
+            images=tuple(dict.fromkeys(self.images)),
+            inline_secrets=tuple(self.inline),
+        )
         return facts, main
 
 
-def _command_text(main: dict) -> Optional[str]:
+def _command_text(main: dict) -> str | None:
     if main["kind"] == "RayJob":
         return (main.get("spec") or {}).get("entrypoint")
     pod = ((main.get("spec") or {}).get("template") or {}).get("spec") if main["kind"] == "Job" else main.get("spec")
@@ -217,7 +250,7 @@ def _command_text(main: dict) -> Optional[str]:
 def config_for(path: Path, docs: list[dict], main: dict) -> CheckInput:
     """The config the manifest runs: its ConfigMap's config.yaml, a config.yaml beside it, or its command's overrides."""
     for d in docs:
-        text = ((d.get("data") or {}).get("config.yaml") if d.get("kind") == "ConfigMap" else None)
+        text = (d.get("data") or {}).get("config.yaml") if d.get("kind") == "ConfigMap" else None
         if isinstance(text, str):
             found = read_yaml_config(path, text)
             found.notes.insert(0, f"config from the ConfigMap {(d.get('metadata') or {}).get('name')}")
@@ -230,7 +263,9 @@ def config_for(path: Path, docs: list[dict], main: dict) -> CheckInput:
     command = _command_text(main)
     if command and "verl.trainer.main_ppo" in command:
         return read_launch_script(path, command)
-    return CheckInput("manifest", {}, [f"{path} carries no config.yaml and no verl overrides; compared with verl's defaults"])
+    return CheckInput(
+        "manifest", {}, [f"{path} carries no config.yaml and no verl overrides; compared with verl's defaults"]
+    )
 
 
 def read_k8s(path: Path, text: str) -> ManifestInput:

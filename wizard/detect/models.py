@@ -14,7 +14,7 @@ import os
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from wizard.core.model_facts import CATALOGUE, HF_CACHE, LOCAL, ModelFacts, facts_from_config, from_catalogue
 
@@ -45,7 +45,7 @@ def inspect_models(answers, mode: str) -> dict[str, Any]:
     return {"models": found}
 
 
-def read_model(path: str) -> Optional[ModelFacts]:
+def read_model(path: str) -> ModelFacts | None:
     """The facts of one model path, or None when neither a folder, the cache nor the catalogue knows it."""
     if not path or path.startswith("~") or "://" in path:
         return None  # ~ is ROLE-007's business; remote file systems are not read
@@ -74,7 +74,7 @@ def hub_cache_dir() -> Path:
     return base / "huggingface" / "hub"
 
 
-def hub_cache_snapshot(model_id: str) -> Optional[Path]:
+def hub_cache_snapshot(model_id: str) -> Path | None:
     """The cached snapshot folder of a hub id that holds a config.json (the `main` ref first), or None."""
     repo = hub_cache_dir() / ("models--" + model_id.replace("/", "--"))
     snapshots = repo / "snapshots"
@@ -89,12 +89,14 @@ def hub_cache_snapshot(model_id: str) -> Optional[Path]:
     return max(with_config, key=lambda d: d.stat().st_mtime) if with_config else None
 
 
-def read_folder(folder: Path, path: str, source: str) -> Optional[ModelFacts]:
+def read_folder(folder: Path, path: str, source: str) -> ModelFacts | None:
     """Facts from a checkpoint folder; a folder without a readable config.json gives facts with a note only."""
     config_file = folder / "config.json"
     tokenizer = read_tokenizer(folder)
     if not config_file.is_file():
-        return ModelFacts(path=path, source=source, location=str(folder), notes=("no config.json in the folder",), **tokenizer)
+        return ModelFacts(
+            path=path, source=source, location=str(folder), notes=("no config.json in the folder",), **tokenizer
+        )
     try:
         if config_file.stat().st_size > CONFIG_LIMIT:
             raise ValueError("larger than 4 MiB")
@@ -102,7 +104,9 @@ def read_folder(folder: Path, path: str, source: str) -> Optional[ModelFacts]:
         if not isinstance(config, dict):
             raise ValueError("not a JSON object")
     except (OSError, ValueError) as exc:
-        return ModelFacts(path=path, source=source, location=str(config_file), notes=(f"config.json unreadable: {exc}",), **tokenizer)
+        return ModelFacts(
+            path=path, source=source, location=str(config_file), notes=(f"config.json unreadable: {exc}",), **tokenizer
+        )
     facts = facts_from_config(config, path, source, str(config_file), **tokenizer)
     known = from_catalogue(path) if source != CATALOGUE else None
     if known is not None:  # a cached copy of a catalogued model: its tokenizer family is known too
@@ -119,7 +123,9 @@ def read_tokenizer(folder: Path) -> dict[str, Any]:
         file = folder / name
         if file.is_file():
             stat = file.stat()
-            size, fingerprint = _vocab_table(str(file), stat.st_mtime_ns, stat.st_size, str(folder / "added_tokens.json"))
+            size, fingerprint = _vocab_table(
+                str(file), stat.st_mtime_ns, stat.st_size, str(folder / "added_tokens.json")
+            )
             if size is not None:
                 return {"has_tokenizer": True, "tokenizer_vocab": size, "tokenizer_fingerprint": fingerprint}
     file = folder / present[0]
@@ -131,7 +137,7 @@ def read_tokenizer(folder: Path) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=32)
-def _vocab_table(file: str, mtime_ns: int, size: int, added_file: str) -> tuple[Optional[int], Optional[str]]:
+def _vocab_table(file: str, mtime_ns: int, size: int, added_file: str) -> tuple[int | None, str | None]:
     """(len(tokenizer), fingerprint) from tokenizer.json or vocab.json (+ added_tokens.json); (None, None) if unreadable."""
     if size > TOKENIZER_LIMIT:
         return None, None

@@ -117,7 +117,7 @@ class _Calls:
 def _init(pynvml: Any) -> None:
     try:
         pynvml.nvmlInit()
-    except Exception as exc:  # noqa: BLE001 - every init failure means "no usable GPU"
+    except Exception as exc:
         name = type(exc).__name__
         if "LibraryNotFound" in name:
             why = "the NVIDIA driver library libnvidia-ml.so.1 is not installed"
@@ -137,7 +137,7 @@ def detect_nvml(timings: dict[str, float] | None = None, sys_root: str = "/sys")
     sysfs is mounted (tests point it elsewhere). Raises NoGPUError when NVML is unusable.
     """
     try:
-        import pynvml  # noqa: PLC0415 - imported here so that importing wizard never needs it
+        import pynvml
     except ImportError as exc:
         why = "the nvidia-ml-py package is not installed (pip install nvidia-ml-py)"
         raise NoGPUError(f"no NVIDIA GPU here: {why}") from exc
@@ -296,7 +296,9 @@ def _read_nics(sys_root: str, n: int, unknown: list[str]) -> tuple[list[NIC], bo
         unknown.append("RDMA NICs: NVML does not list network adapters and /sys/class/infiniband is absent")
         return [], False
     if names:
-        unknown.append("link level of RDMA NICs to GPUs: NVML does not report it (pass nvidia-smi topo -m output to see it)")
+        unknown.append(
+            "link level of RDMA NICs to GPUs: NVML does not report it (pass nvidia-smi topo -m output to see it)"
+        )
     return [NIC(name=f"NIC{k}", device=d, links=["?"] * n) for k, d in enumerate(names)], True
 
 

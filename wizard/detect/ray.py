@@ -11,6 +11,7 @@ This process never imports ray.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -21,15 +22,20 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
 
 from wizard.core.rules.deploy_facts import DeployFacts, NodeGroup
 
 TCP_TIMEOUT_S = 3.0
 CURRENT_CLUSTER = Path("/tmp/ray/ray_current_cluster")
 _HOST_PORT = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})$")
-DRIVER_VARS = ("CUDA_VISIBLE_DEVICES", "RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES", "RAY_ADDRESS", "RAY_DEDUP_LOGS",
-               "NCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME")
+DRIVER_VARS = (
+    "CUDA_VISIBLE_DEVICES",
+    "RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES",
+    "RAY_ADDRESS",
+    "RAY_DEDUP_LOGS",
+    "NCCL_SOCKET_IFNAME",
+    "GLOO_SOCKET_IFNAME",
+)
 
 PROBE = r"""
 import json, os, sys
@@ -86,11 +92,15 @@ class ProbeResult:
     seconds: float = 0.0
 
     def summary(self) -> dict:
-        return {"address": self.address, "ray_version": self.ray_version, "seconds": round(self.seconds, 2),
-                "nodes": [{"ip": n.ip, "gpus": n.gpus, "cpus": n.cpus, "head": n.head} for n in self.nodes]}
+        return {
+            "address": self.address,
+            "ray_version": self.ray_version,
+            "seconds": round(self.seconds, 2),
+            "nodes": [{"ip": n.ip, "gpus": n.gpus, "cpus": n.cpus, "head": n.head} for n in self.nodes],
+        }
 
 
-def resolve_address(address: Optional[str], environ=os.environ) -> tuple[str, str]:
+def resolve_address(address: str | None, environ=os.environ) -> tuple[str, str]:
     """(address as given or found, where it came from): --address, else RAY_ADDRESS, else the local cluster ('auto')."""
     if address:
         return address.strip(), "--address"
@@ -99,11 +109,13 @@ def resolve_address(address: Optional[str], environ=os.environ) -> tuple[str, st
     return "auto", "default"
 
 
-def address_problem(address: str) -> Optional[str]:
+def address_problem(address: str) -> str | None:
     """Why the address cannot be a GCS address that preflight connects to, or None when its form is right."""
     if re.match(r"^https?://", address):
-        return (f"{address} is the Jobs API (dashboard) address; preflight, ray.init and ray start need the GCS address "
-                f"HEAD:6379 (ray job submit is the one that takes http://HEAD:8265)")
+        return (
+            f"{address} is the Jobs API (dashboard) address; preflight, ray.init and ray start need the GCS address "
+            f"HEAD:6379 (ray job submit is the one that takes http://HEAD:8265)"
+        )
     if address.startswith("ray://"):
         return f"{address} is a Ray Client address; give the GCS address HEAD:6379 instead"
     if address == "auto" or _HOST_PORT.match(address):
@@ -111,7 +123,7 @@ def address_problem(address: str) -> Optional[str]:
     return f"{address!r} is not HOST:PORT; give the head's GCS address, e.g. 10.0.0.1:6379, or auto for a cluster on this machine"
 
 
-def local_cluster_address() -> Optional[str]:
+def local_cluster_address() -> str | None:
     """The address `ray start` recorded for the cluster on this machine, if any."""
     try:
         text = CURRENT_CLUSTER.read_text().strip()
@@ -120,14 +132,14 @@ def local_cluster_address() -> Optional[str]:
     return text or None
 
 
-def tcp_answer(host: str, port: int, timeout: float = TCP_TIMEOUT_S) -> Optional[str]:
+def tcp_answer(host: str, port: int, timeout: float = TCP_TIMEOUT_S) -> str | None:
     """None when something accepts a TCP connection at host:port, else why not, in a few words."""
     try:
         with socket.create_connection((host.strip("[]"), port), timeout=timeout):
             return None
     except socket.gaierror:
         return f"the host name {host} does not resolve"
-    except socket.timeout:
+    except TimeoutError:
         return f"no answer within {timeout:g} s"
     except ConnectionRefusedError:
         return "connection refused"
@@ -135,17 +147,22 @@ def tcp_answer(host: str, port: int, timeout: float = TCP_TIMEOUT_S) -> Optional
         return exc.strerror or type(exc).__name__
 
 
-def _run_probe(address: str, timeout: float) -> tuple[Optional[dict], str]:
+def _run_probe(address: str, timeout: float) -> tuple[dict | None, str]:
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-c", PROBE, address], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            stdin=subprocess.DEVNULL, text=True, env=env, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", PROBE, address],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(timeout=max(1.0, timeout))
     except subprocess.TimeoutExpired:
-        try:
+        with contextlib.suppress(OSError):
             os.killpg(proc.pid, signal.SIGKILL)  # the probe's own session: it and nothing else
-        except OSError:
-            pass
         proc.communicate()
         return None, ""
     line = next((x for x in out.splitlines() if x.startswith("PROBE ")), None)
@@ -159,8 +176,13 @@ def probe(address: str, timeout: float = 15.0) -> ProbeResult:
     if address == "auto":
         found = local_cluster_address()
         if found is None:
-            return ProbeResult(address, False, "dead", "no Ray cluster runs on this machine (auto found no "
-                               f"{CURRENT_CLUSTER}); start one with `ray start --head` or pass --address HEAD:6379")
+            return ProbeResult(
+                address,
+                False,
+                "dead",
+                "no Ray cluster runs on this machine (auto found no "
+                f"{CURRENT_CLUSTER}); start one with `ray start --head` or pass --address HEAD:6379",
+            )
         address, shown = found, f"auto ({found})"
     problem = address_problem(address)
     if problem:
@@ -168,35 +190,66 @@ def probe(address: str, timeout: float = 15.0) -> ProbeResult:
     host, port = address.rsplit(":", 1)
     why = tcp_answer(host, int(port), min(TCP_TIMEOUT_S, timeout))
     if why is not None:
-        return ProbeResult(shown, False, "dead", f"nothing answers at {address} ({why}); start the head with "
-                           f"`ray start --head --port={port}` or pass --address HEAD:PORT of a running cluster's GCS",
-                           seconds=time.monotonic() - start)
+        return ProbeResult(
+            shown,
+            False,
+            "dead",
+            f"nothing answers at {address} ({why}); start the head with "
+            f"`ray start --head --port={port}` or pass --address HEAD:PORT of a running cluster's GCS",
+            seconds=time.monotonic() - start,
+        )
     result, err = _run_probe(address, timeout - (time.monotonic() - start))
     took = time.monotonic() - start
     if result is None:
         tail = err.strip().splitlines()[-1] if err.strip() else ""
-        return ProbeResult(shown, False, "timeout", f"something accepts connections at {address} but no Ray GCS answered within "
-                           f"{timeout:g} s (is it the dashboard port 8265? preflight needs the GCS port, usually 6379)"
-                           + (f"; last output: {tail[:200]}" if tail else ""), seconds=took)
+        return ProbeResult(
+            shown,
+            False,
+            "timeout",
+            f"something accepts connections at {address} but no Ray GCS answered within "
+            f"{timeout:g} s (is it the dashboard port 8265? preflight needs the GCS port, usually 6379)"
+            + (f"; last output: {tail[:200]}" if tail else ""),
+            seconds=took,
+        )
     if result["ok"]:
-        nodes = [RayNode(str(n.get("ip")), float(n["resources"].get("GPU", 0)), float(n["resources"].get("CPU", 0)), bool(n.get("head")))
-                 for n in result["nodes"] if n.get("alive")]
+        nodes = [
+            RayNode(
+                str(n.get("ip")),
+                float(n["resources"].get("GPU", 0)),
+                float(n["resources"].get("CPU", 0)),
+                bool(n.get("head")),
+            )
+            for n in result["nodes"]
+            if n.get("alive")
+        ]
         return ProbeResult(shown, True, ray_version=result.get("ray_version", ""), nodes=nodes, seconds=took)
     kind = result.get("kind", "error")
     if kind == "auth":
         mode = result.get("auth_mode")
         if mode != "token":
-            message = (f"the cluster at {address} uses token authentication and this driver does not (RAY_AUTH_MODE is "
-                       f"{mode or 'unset'}): export RAY_AUTH_MODE=token and RAY_AUTH_TOKEN=<the head's token> (`ray get-auth-token` "
-                       "on the head), the same way on every node and for verl's driver")
+            message = (
+                f"the cluster at {address} uses token authentication and this driver does not (RAY_AUTH_MODE is "
+                f"{mode or 'unset'}): export RAY_AUTH_MODE=token and RAY_AUTH_TOKEN=<the head's token> (`ray get-auth-token` "
+                "on the head), the same way on every node and for verl's driver"
+            )
         else:
-            message = (f"the cluster at {address} refused this driver's token: RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH, "
-                       "~/.ray/auth_token) differs from the head's; use the head's token (`ray get-auth-token` on the head)")
+            message = (
+                f"the cluster at {address} refused this driver's token: RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH, "
+                "~/.ray/auth_token) differs from the head's; use the head's token (`ray get-auth-token` on the head)"
+            )
         return ProbeResult(shown, False, "auth", message, seconds=took)
     if kind == "no-ray":
-        return ProbeResult(shown, False, "no-ray", f"Ray is not installed in this Python ({result.get('error')}); "
-                           "pip install 'verl-wizard[ray]' (the same Ray version as the cluster)", seconds=took)
-    return ProbeResult(shown, False, "error", f"Ray at {address} answered with an error: {result.get('error')}", seconds=took)
+        return ProbeResult(
+            shown,
+            False,
+            "no-ray",
+            f"Ray is not installed in this Python ({result.get('error')}); "
+            "pip install 'verl-wizard[ray]' (the same Ray version as the cluster)",
+            seconds=took,
+        )
+    return ProbeResult(
+        shown, False, "error", f"Ray at {address} answered with an error: {result.get('error')}", seconds=took
+    )
 
 
 def driver_env(environ=os.environ) -> dict[str, str]:
@@ -206,7 +259,16 @@ def driver_env(environ=os.environ) -> dict[str, str]:
 
 def cluster_facts(result: ProbeResult, environ=os.environ, target: str = "local") -> DeployFacts:
     """The live cluster as DeployFacts: one group per node, this shell as the driver."""
-    groups = tuple(NodeGroup("head" if n.head else "worker", 1, int(n.gpus), n.cpus, where=f"node {n.ip}") for n in result.nodes)
-    return DeployFacts(target=target, origin="cluster", source=result.address, groups=groups, driver_env=driver_env(environ),
-                       driver_where="this shell (the driver)", joins_cluster=True,
-                       addresses=(("ray-init", environ["RAY_ADDRESS"], "RAY_ADDRESS"),) if environ.get("RAY_ADDRESS") else ())
+    groups = tuple(
+        NodeGroup("head" if n.head else "worker", 1, int(n.gpus), n.cpus, where=f"node {n.ip}") for n in result.nodes
+    )
+    return DeployFacts(
+        target=target,
+        origin="cluster",
+        source=result.address,
+        groups=groups,
+        driver_env=driver_env(environ),
+        driver_where="this shell (the driver)",
+        joins_cluster=True,
+        addresses=(("ray-init", environ["RAY_ADDRESS"], "RAY_ADDRESS"),) if environ.get("RAY_ADDRESS") else (),
+    )

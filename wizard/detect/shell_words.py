@@ -83,7 +83,7 @@ class Lexer:
             elif c in "$`":
                 self._start()
                 end = self._scan_expansion(self.i)
-                span = t[self.i:end]
+                span = t[self.i : end]
                 self.parts.append(("var", span) if len(span) > 1 else ("lit", span))
                 self.line += span.count("\n")
                 self.i = end
@@ -114,7 +114,7 @@ class Lexer:
     def _flush(self) -> None:
         if self.parts is None:
             return
-        word = Word(self.parts, self.word_line, self.t[self.word_start:self.i], self.word_junk)
+        word = Word(self.parts, self.word_line, self.t[self.word_start : self.i], self.word_junk)
         self.parts = None
         if self.skip_target:
             self.skip_target = False
@@ -154,7 +154,7 @@ class Lexer:
         if end < 0:
             self._unterminated("'")
             end = len(self.t)
-        body = self.t[self.i + 1:end]
+        body = self.t[self.i + 1 : end]
         self.parts.append(("qlit", body))
         self.line += body.count("\n")
         self.i = end + 1
@@ -194,7 +194,7 @@ class Lexer:
         if t[k] == "`":
             end = t.find("`", k + 1)
             return len(t) if end < 0 else end + 1
-        nxt = t[k + 1:k + 2]
+        nxt = t[k + 1 : k + 2]
         if nxt in ("(", "{"):
             close, depth, j = ")" if nxt == "(" else "}", 0, k + 1
             while j < len(t):
@@ -213,7 +213,7 @@ class Lexer:
                         return j + 1
                 j += 1
             return len(t)
-        name = re.match(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]", t[k + 1:k + 64])
+        name = re.match(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]", t[k + 1 : k + 64])
         return k + 1 + (len(name.group()) if name else 0)
 
     def _newline(self) -> None:
@@ -226,7 +226,7 @@ class Lexer:
             while self.i < len(self.t):
                 end = self.t.find("\n", self.i)
                 end = len(self.t) if end < 0 else end
-                body = self.t[self.i:end]
+                body = self.t[self.i : end]
                 self.i, self.line = end + 1, self.line + 1
                 if (body.lstrip("\t") if strip_tabs else body) == delimiter:
                     break
@@ -235,7 +235,7 @@ class Lexer:
     def _comment(self) -> None:
         end = self.t.find("\n", self.i)
         end = len(self.t) if end < 0 else end
-        if self.words and self.t[self.i:end].rstrip(" \t\r").endswith("\\"):
+        if self.words and self.t[self.i : end].rstrip(" \t\r").endswith("\\"):
             self.cut = (self.line, "comment-backslash")
         elif self.words and self.joined:
             self.cut = (self.line, "comment-line")
@@ -248,13 +248,13 @@ class Lexer:
             self.parts = None  # the file descriptor of `2>&1`
         self._flush()
         if is_redirect:
-            op = re.match(r"&>>?|<<<|<<-?|<>|<&|>>|>&|>\||[<>]", t[self.i:self.i + 3]).group()
+            op = re.match(r"&>>?|<<<|<<-?|<>|<&|>>|>&|>\||[<>]", t[self.i : self.i + 3]).group()
             self.skip_target = True
             self.heredoc = op == "<<-" if op in ("<<", "<<-") else None
             self.i += len(op)
             return
         self._end_command()
-        self.i += 2 if t[self.i:self.i + 2] in ("&&", "||", ";;", "|&") else 1
+        self.i += 2 if t[self.i : self.i + 2] in ("&&", "||", ";;", "|&") else 1
 
 
 class ExpansionTooLarge(Exception):

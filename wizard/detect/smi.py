@@ -105,9 +105,7 @@ def parse_topo_matrix(data: str | bytes, origin: str = "the input") -> Topology:
     lines = text.split("\n")
     start = next((k for k, line in enumerate(lines) if _header_tokens(line)), None)
     if start is None:
-        raise UsageError(
-            f"{origin} holds no nvidia-smi topo -m matrix (no header line starting with GPU0 was found)"
-        )
+        raise UsageError(f"{origin} holds no nvidia-smi topo -m matrix (no header line starting with GPU0 was found)")
     gpu_cols, nic_cols, extra_cols = _split_columns(_header_tokens(lines[start]) or [], origin)
     device_cols = gpu_cols + nic_cols
     n, width = len(gpu_cols), len(gpu_cols) + len(nic_cols)
@@ -135,9 +133,7 @@ def parse_topo_matrix(data: str | bytes, origin: str = "the input") -> Topology:
     nic_links: dict[str, list[str]] = {c: [] for c in nic_cols}
     for i, col in enumerate(gpu_cols):
         if col not in rows:
-            raise UsageError(
-                f"{origin}: the matrix is truncated: the header names {n} GPUs but row {col} is missing"
-            )
+            raise UsageError(f"{origin}: the matrix is truncated: the header names {n} GPUs but row {col} is missing")
         cells = rows[col]
         if len(cells) < width:
             raise UsageError(f"{origin}: row {col} has {len(cells)} cells where the header names {width} devices")
@@ -148,7 +144,9 @@ def parse_topo_matrix(data: str | bytes, origin: str = "the input") -> Topology:
                 raise UsageError(f"{origin}: row {col}, column {device_cols[j]}: {cell!r} is no nvidia-smi link symbol")
             symbols.append(sym)
         if symbols[i] != "X":
-            raise UsageError(f"{origin}: row {col} has {symbols[i]!r} on the diagonal where X belongs (columns shifted?)")
+            raise UsageError(
+                f"{origin}: row {col} has {symbols[i]!r} on the diagonal where X belongs (columns shifted?)"
+            )
         if "X" in symbols[:i] + symbols[i + 1 : n]:
             raise UsageError(f"{origin}: row {col} has X off the diagonal (columns shifted?)")
         links.append(symbols[:n])
@@ -156,7 +154,9 @@ def parse_topo_matrix(data: str | bytes, origin: str = "the input") -> Topology:
             nic_links[nic].append(symbols[n + j])
         rest = cells[width:]
         if len(rest) > len(extra_cols):
-            raise UsageError(f"{origin}: row {col} has {len(rest)} cells after the devices; the header names {len(extra_cols)}")
+            raise UsageError(
+                f"{origin}: row {col} has {len(rest)} cells after the devices; the header names {len(extra_cols)}"
+            )
         values = dict(zip(extra_cols, rest, strict=False))
         gpus.append(
             GPU(
@@ -173,7 +173,10 @@ def parse_topo_matrix(data: str | bytes, origin: str = "the input") -> Topology:
                 )
 
     nic_devices = _nic_legend(lines[end:])
-    nics = [NIC(name=c, device=nic_devices.get(c, c if not c.startswith("NIC") else None), links=nic_links[c]) for c in nic_cols]
+    nics = [
+        NIC(name=c, device=nic_devices.get(c, c if not c.startswith("NIC") else None), links=nic_links[c])
+        for c in nic_cols
+    ]
     for c in nic_cols:
         if c not in rows:
             notes.append(f"row {c} is missing; its links to the GPUs were read from the GPU rows")
@@ -184,7 +187,9 @@ def parse_topo_matrix(data: str | bytes, origin: str = "the input") -> Topology:
         if all(g.cpu_affinity is None for g in gpus):
             unknown.append("NUMA node of each GPU: no NUMA or CPU Affinity column")
         else:
-            unknown.append("NUMA node of each GPU: only CPU Affinity is shown; GPUs with the same CPU list count as one node")
+            unknown.append(
+                "NUMA node of each GPU: only CPU Affinity is shown; GPUs with the same CPU list count as one node"
+            )
     if any(_header_tokens(line) for line in lines[end:]):
         notes.append(f"{origin} holds more than one matrix; the first was read")
     return Topology(source="file", gpus=gpus, links=links, nics=nics, unknown=unknown, notes=notes)

@@ -35,7 +35,7 @@ def load_topology(spec: str) -> Topology:
     """
     spec = spec.strip()
     if spec == "detect":
-        from wizard.detect.nvml import detect_nvml  # noqa: PLC0415 - NVML only when asked for
+        from wizard.detect.nvml import detect_nvml
 
         return detect_nvml()
     if spec and os.path.exists(spec):

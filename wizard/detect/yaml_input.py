@@ -7,7 +7,8 @@ document exponentially. Such a document is refused here with a one-line reason i
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import yaml
 
@@ -45,7 +46,9 @@ def check_shape(doc: Any) -> None:
         if key in sizes:
             return sizes[key]
         if key in on_path:
-            raise YAMLShapeError("an alias refers to a mapping or list that contains it (a cycle); write the values out")
+            raise YAMLShapeError(
+                "an alias refers to a mapping or list that contains it (a cycle); write the values out"
+            )
         on_path.add(key)
         children = list(node.items()) if isinstance(node, dict) else [(None, v) for v in node]
         total = 1

@@ -8,9 +8,9 @@ from wizard import __version__
 from wizard.core.findings import Finding
 from wizard.core.layers import LayeredAnswers, to_answers_doc
 from wizard.core.plan import Plan
+from wizard.emit.manifests import render_manifests
 from wizard.emit.run_md import render_run_md
 from wizard.emit.run_script import render_run_script
-from wizard.emit.manifests import render_manifests
 from wizard.emit.verl_config import render_config
 
 

@@ -11,8 +11,9 @@ from wizard.emit.verl_config import chain_summary
 from wizard.emit.yaml_text import one_line
 
 
-def render_run_md(answers: Answers, plan: Plan, findings: list[Finding], files: list[str],
-                  migrated: dict | None = None) -> str:
+def render_run_md(
+    answers: Answers, plan: Plan, findings: list[Finding], files: list[str], migrated: dict | None = None
+) -> str:
     """RUN.md; `migrated` ({source, changed, dropped, notes}) adds the "Migrated from" section of an import."""
     v = verl_schema.TARGET_VERSION
     engine = answers.rollout.name or "vllm"
@@ -48,11 +49,16 @@ def render_run_md(answers: Answers, plan: Plan, findings: list[Finding], files: 
 
 def _migrated_section(migrated: dict, version: str) -> list[str]:
     """Every change and every dropped key of a launch-script import, so nothing is lost silently."""
-    out = [f"## Migrated from `{one_line(migrated['source'])}`", "",
-           f"The run was read from that launch script and carried over to verl {version}."]
-    for title, items, empty in (("Keys changed", migrated.get("changed"), "none"),
-                                ("Keys dropped (no verl " + version + " equivalent)", migrated.get("dropped"), "none"),
-                                ("Notes", migrated.get("notes"), None)):
+    out = [
+        f"## Migrated from `{one_line(migrated['source'])}`",
+        "",
+        f"The run was read from that launch script and carried over to verl {version}.",
+    ]
+    for title, items, empty in (
+        ("Keys changed", migrated.get("changed"), "none"),
+        ("Keys dropped (no verl " + version + " equivalent)", migrated.get("dropped"), "none"),
+        ("Notes", migrated.get("notes"), None),
+    ):
         if items or empty:
             out += ["", f"### {title}", *([f"- {one_line(item)}" for item in items] if items else [f"- {empty}"])]
     return out

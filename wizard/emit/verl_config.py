@@ -64,9 +64,13 @@ def comments_for(layered: LayeredAnswers, plan: Plan) -> dict[str, str]:
         "actor_rollout_ref.rollout.tensor_model_parallel_size": f"{float(plan.rollout_replicas):g} inference replicas of {plan.rollout_tp} GPU(s)",
     }
     if chain.micro_steps_per_mini_batch is not None:
-        notes["actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu"] = f"{float(chain.micro_steps_per_mini_batch):g} micro-steps (gradient accumulation) per mini-batch on each GPU"
+        notes["actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu"] = (
+            f"{float(chain.micro_steps_per_mini_batch):g} micro-steps (gradient accumulation) per mini-batch on each GPU"
+        )
     if chain.dynamic:
-        notes["actor_rollout_ref.actor.ppo_max_token_len_per_gpu"] = f"token budget x sp {chain.sp} >= prompt+response {plan.seq_len}"
+        notes["actor_rollout_ref.actor.ppo_max_token_len_per_gpu"] = (
+            f"token budget x sp {chain.sp} >= prompt+response {plan.seq_len}"
+        )
     for address, layer in layered.sources.items():
         if address not in notes and layer in ("detected", "--set", "edited"):
             notes[address] = f"from {layer}"
@@ -79,27 +83,43 @@ def chain_summary(answers: Answers, plan: Plan) -> list[str]:
     lines = [
         f"Batch chain: {c.prompts_per_step} prompts x n {answers.batch.rollout_n} = {c.responses_per_step} responses per step"
         f" -> {float(c.mini_batches_per_step):g} mini-batches of {c.mini_batch_responses} -> {float(c.mini_batch_per_gpu):g} per GPU (dp {c.dp})"
-        + (f" -> {float(c.micro_steps_per_mini_batch):g} micro-steps of {c.micro_batch_per_gpu}" if c.micro_steps_per_mini_batch is not None else "")
+        + (
+            f" -> {float(c.micro_steps_per_mini_batch):g} micro-steps of {c.micro_batch_per_gpu}"
+            if c.micro_steps_per_mini_batch is not None
+            else ""
+        )
         + (f" -> packed by {c.token_budget_per_gpu} tokens per GPU" if c.dynamic else "")
         + f"; {float(c.optimizer_steps_per_step):g} optimizer steps per step.",
         f"GPUs: {plan.nnodes} node(s) x {plan.gpus_per_node} = {plan.n_gpus}; rollout: {float(plan.rollout_replicas):g} replica(s) of TP {plan.rollout_tp}"
         + (f"; Megatron TP*PP*CP = {plan.model_parallel}" if plan.engine == "megatron" else "")
-        + (f"; total with split pools: {plan.total_gpus}" if len(plan.pools) > 1 else "") + ".",
+        + (f"; total with split pools: {plan.total_gpus}" if len(plan.pools) > 1 else "")
+        + ".",
     ]
     if plan.critic is not None:
         k = plan.critic
-        lines.append(f"Critic chain: {k.mini_batch_responses} responses per mini-batch -> {float(k.mini_batch_per_gpu):g} per GPU (dp {k.dp})"
-                     + (f" -> {float(k.micro_steps_per_mini_batch):g} micro-steps of {k.micro_batch_per_gpu}" if k.micro_steps_per_mini_batch is not None else "") + ".")
+        lines.append(
+            f"Critic chain: {k.mini_batch_responses} responses per mini-batch -> {float(k.mini_batch_per_gpu):g} per GPU (dp {k.dp})"
+            + (
+                f" -> {float(k.micro_steps_per_mini_batch):g} micro-steps of {k.micro_batch_per_gpu}"
+                if k.micro_steps_per_mini_batch is not None
+                else ""
+            )
+            + "."
+        )
     return lines
 
 
 def render_config(layered: LayeredAnswers, plan: Plan) -> str:
     overrides = verl_overrides(layered.answers, plan)
     ordered = sorted(overrides.items(), key=lambda kv: _section_rank(kv[0]))
-    tree = {"hydra": {"searchpath": ["pkg://verl.trainer.config"]}, "defaults": defaults_list(plan), **nest(dict(ordered))}
+    tree = {
+        "hydra": {"searchpath": ["pkg://verl.trainer.config"]},
+        "defaults": defaults_list(plan),
+        **nest(dict(ordered)),
+    }
     header = [
         f"# Written by verl-wizard {__version__} for verl {verl_schema.TARGET_VERSION}. Only values that differ from verl's defaults are here.",
-        "# Run: python3 -m verl.trainer.main_ppo --config-path=\"$PWD\" --config-name=config   (from this folder; see RUN.md)",
+        '# Run: python3 -m verl.trainer.main_ppo --config-path="$PWD" --config-name=config   (from this folder; see RUN.md)',
         *[f"# {line}" for line in chain_summary(layered.answers, plan)],
     ]
     return "\n".join(header + render(tree, comments_for(layered, plan))) + "\n"

@@ -37,7 +37,9 @@ def write_all(out_dir: Path, files: dict[str, str], force: bool = False) -> list
         raise UsageError(f"--out {out_dir}: exists and is not a folder; choose another --out")
     clashing = conflicts(out_dir, files) if out_dir.exists() else []
     if clashing and not force:
-        raise UsageError(f"--out {out_dir}: {', '.join(clashing)} already exist(s) with other content; use --force to overwrite")
+        raise UsageError(
+            f"--out {out_dir}: {', '.join(clashing)} already exist(s) with other content; use --force to overwrite"
+        )
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -47,7 +47,9 @@ def one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def render(tree: dict[str, Any], comments: dict[str, str] | None = None, prefix: str = "", indent: int = 0) -> list[str]:
+def render(
+    tree: dict[str, Any], comments: dict[str, str] | None = None, prefix: str = "", indent: int = 0
+) -> list[str]:
     comments = comments or {}
     lines: list[str] = []
     pad = "  " * indent

@@ -98,7 +98,9 @@ def all_entries() -> set[tuple[str, int]]:
     """(rule id, index) of every message pattern and (table name, index) of every fragment entry."""
     patterns, fragments = _tables()
     entries = {(rule_id, i) for rule_id, found in patterns.items() for i in range(len(found))}
-    return entries | {(name, i) for name, table in fragments.items() if isinstance(table, list) for i in range(len(table))}
+    return entries | {
+        (name, i) for name, table in fragments.items() if isinstance(table, list) for i in range(len(table))
+    }
 
 
 def describe_entry(entry: tuple[str, int]) -> str:

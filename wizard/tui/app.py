@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import gc
 import importlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Optional, Union
+from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
@@ -29,8 +30,15 @@ from wizard.tui.steps import STEPS, field_for, step_of
 if TYPE_CHECKING:
     from wizard.tui.session import Session
 
-SCREENS = {"start": "start.StartScreen", "models": "models.ModelsScreen", "data": "data.DataScreen", "batch": "batch.BatchScreen",
-           "hardware": "hardware.HardwareScreen", "deployment": "deployment.DeploymentScreen", "review": "review.ReviewScreen"}
+SCREENS = {
+    "start": "start.StartScreen",
+    "models": "models.ModelsScreen",
+    "data": "data.DataScreen",
+    "batch": "batch.BatchScreen",
+    "hardware": "hardware.HardwareScreen",
+    "deployment": "deployment.DeploymentScreen",
+    "review": "review.ReviewScreen",
+}
 
 
 def screen_class(step: str):
@@ -50,8 +58,13 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         Binding("ctrl+c", "quit_now", "dialog.cancel", show=False, priority=True, id="cancel-ctrl-c"),
     ]
 
-    def __init__(self, session: Union[Session, Callable[[], Session]], answers_path: str = "verl-wizard-answers.yaml",
-                 settle_gc: bool = False, chosen: Optional[dict] = None) -> None:
+    def __init__(
+        self,
+        session: Session | Callable[[], Session],
+        answers_path: str = "verl-wizard-answers.yaml",
+        settle_gc: bool = False,
+        chosen: dict | None = None,
+    ) -> None:
         """`session` is the session, or a function that builds it (then it is built after the first paint).
 
         chosen: what the command line loaded ("preset", "answers", "topology"; None for each not given), which
@@ -68,7 +81,7 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         self._make_session = session if callable(session) else None
         self.answers_path = answers_path
         self.chosen = chosen or {}
-        self.start_error: Optional[str] = None
+        self.start_error: str | None = None
         self.written: list[str] = []
         self.step = "start"  # every start paints the Start step first
 
@@ -125,7 +138,10 @@ class WizardApp(LocalizedBindings, App[list[str]]):
 
     def _breakpoint_class(self) -> str:
         names = []
-        for breakpoints, extent in ((self.HORIZONTAL_BREAKPOINTS, self.size.width), (self.VERTICAL_BREAKPOINTS, self.size.height)):
+        for breakpoints, extent in (
+            (self.HORIZONTAL_BREAKPOINTS, self.size.width),
+            (self.VERTICAL_BREAKPOINTS, self.size.height),
+        ):
             names += [next((name for at, name in sorted(breakpoints, reverse=True) if extent >= at), "")]
         return " ".join(name for name in names if name)
 
@@ -185,7 +201,7 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         self.goto(message.step)
 
     # -- session-level actions ----------------------------------------------------------------------
-    def choose_preset(self, name: Optional[str]) -> None:
+    def choose_preset(self, name: str | None) -> None:
         self.session.load_preset(name)
         self.refresh_step()
 
@@ -206,7 +222,7 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         self.refresh_step()
         return t("start.imported", what=path, n=len(notes))
 
-    def set_topology(self, spec: Optional[str]) -> None:
+    def set_topology(self, spec: str | None) -> None:
         self.session.set_topology(spec)
         self.refresh_step()
 
@@ -227,7 +243,9 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         from wizard.tui.screens.dialogs import HelpDialog
 
         focused = self.focused
-        row = next((a for a in ([focused] + list(focused.ancestors) if focused else []) if hasattr(a, "field_name")), None)
+        row = next(
+            (a for a in ([focused] + list(focused.ancestors) if focused else []) if hasattr(a, "field_name")), None
+        )
         if row is None:
             self.push_screen(HelpDialog(t("key.help"), t("help.none")))
             return
@@ -307,4 +325,4 @@ def exit_report(written: list[str], out_dir: str) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["WizardApp", "exit_report", "__version__"]
+__all__ = ["WizardApp", "__version__", "exit_report"]

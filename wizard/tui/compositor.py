@@ -13,7 +13,7 @@ order); full updates are unchanged.
 
 from __future__ import annotations
 
-from textual._compositor import Compositor  # noqa: PLC2701 - see the module's docstring
+from textual._compositor import Compositor
 from textual.geometry import Region
 
 

@@ -51,7 +51,9 @@ def read_plain(text: str) -> tuple[str, int, int] | None:
         if not line[0].isspace():
             key, sep, value = line.partition(":")
             value = value.strip()
-            if not sep or not (key.isascii() and key.isidentifier()) or key == "extra":  # extra may set trainer.* keys itself
+            if (
+                not sep or not (key.isascii() and key.isidentifier()) or key == "extra"
+            ):  # extra may set trainer.* keys itself
                 return None
             section = key
             if key == "description":
@@ -74,8 +76,14 @@ def read_plain(text: str) -> tuple[str, int, int] | None:
 
 
 def _plain(value: str) -> bool:
-    return bool(value) and not value.startswith(_NOT_PLAIN_START) and ": " not in value and " #" not in value \
-        and not value.endswith(":") and value.lower() not in _RESOLVED_WORDS
+    return (
+        bool(value)
+        and not value.startswith(_NOT_PLAIN_START)
+        and ": " not in value
+        and " #" not in value
+        and not value.endswith(":")
+        and value.lower() not in _RESOLVED_WORDS
+    )
 
 
 def _read_yaml(text: str) -> tuple[str, int, int]:

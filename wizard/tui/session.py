@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from wizard.commands.common import gather
 from wizard.core.findings import Finding, Fix, Severity, has_errors
@@ -16,7 +16,6 @@ from wizard.core.layers import LayeredAnswers, build, canonical_address
 from wizard.core.rules import RuleContext, context_for, evaluate
 from wizard.core.rules.fix_checks import KeptFixChecks
 from wizard.errors import UsageError
-
 
 REMOVED = object()  # an edit that deletes a key set by a lower layer
 
@@ -28,14 +27,14 @@ class Session:
     layers: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     edits: dict[str, Any] = field(default_factory=dict)
     topology: Any = None
-    topology_spec: Optional[str] = None
+    topology_spec: str | None = None
     out_dir: str = "verl-run"
-    preset: Optional[str] = None
+    preset: str | None = None
     mode: str = "cluster"  # "local": data and model paths are read and checked on this machine
     layered: LayeredAnswers = field(init=False)
     facts_cache: dict = field(default_factory=dict, repr=False)  # gather's reads, reused while their inputs hold
-    _ctx: Optional[RuleContext] = field(init=False, default=None, repr=False)
-    _findings: Optional[list[Finding]] = field(init=False, default=None, repr=False)
+    _ctx: RuleContext | None = field(init=False, default=None, repr=False)
+    _findings: list[Finding] | None = field(init=False, default=None, repr=False)
     _plan: Any = field(init=False, default=None, repr=False)
     fix_checks: KeptFixChecks = field(init=False, default_factory=KeptFixChecks, repr=False)  # kept across edits
 
@@ -57,8 +56,13 @@ class Session:
         """The rules' context (the plan, gathered facts) for the current answers."""
         if self._ctx is None:
             answers = self.layered.answers
-            self._ctx = context_for(answers, self.layered.flat, mode=self.mode, topology=self.topology,
-                                    **gather(answers, self.mode, self.facts_cache))
+            self._ctx = context_for(
+                answers,
+                self.layered.flat,
+                mode=self.mode,
+                topology=self.topology,
+                **gather(answers, self.mode, self.facts_cache),
+            )
         return self._ctx
 
     @property
@@ -124,7 +128,7 @@ class Session:
         self.edits, self.layered = edits, layered
         self.evaluate()
 
-    def load_preset(self, name: Optional[str]) -> None:
+    def load_preset(self, name: str | None) -> None:
         from wizard.core.presets import load_preset
 
         self.layers = [layer for layer in self.layers if layer[0] != "preset"]
@@ -147,7 +151,9 @@ class Session:
         from wizard.commands.from_script import migrate_script
 
         flat, notes = migrate_script(path)
-        self.layers = [layer for layer in self.layers if layer[0] not in ("launch script", "preset")] + [("launch script", flat)]
+        self.layers = [layer for layer in self.layers if layer[0] not in ("launch script", "preset")] + [
+            ("launch script", flat)
+        ]
         self.edits = {}
         self.refresh()
         return notes
@@ -156,7 +162,7 @@ class Session:
         self.mode = mode
         self.evaluate()
 
-    def set_topology(self, spec: Optional[str]) -> None:
+    def set_topology(self, spec: str | None) -> None:
         from wizard.commands.common import topology_layer
 
         topology, detected = topology_layer(spec) if spec else (None, {})
@@ -187,7 +193,11 @@ class Session:
         states = {}
         for name, text in self.render_files().items():
             path = out / name
-            states[name] = "new" if not path.exists() else ("same" if path.is_file() and path.read_bytes() == text.encode() else "changed")
+            states[name] = (
+                "new"
+                if not path.exists()
+                else ("same" if path.is_file() and path.read_bytes() == text.encode() else "changed")
+            )
         return states
 
     def diff(self, name: str) -> str:
@@ -196,7 +206,9 @@ class Session:
         path = Path(self.out_dir) / name
         old = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
         new = self.render_files()[name]
-        return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"{name} (on disk)", f"{name} (new)"))
+        return "".join(
+            difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"{name} (on disk)", f"{name} (new)")
+        )
 
     def write(self, force: bool = False) -> list[str]:
         from wizard.emit.writer import write_all

@@ -8,8 +8,9 @@ same family (so a one-key fix never trades one mistake for another).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Any
 
 from wizard.core.answers import Answers
 from wizard.core.findings import Finding, Severity
@@ -67,11 +68,11 @@ def registered() -> list[tuple[Rule, tuple[str, ...]]]:
     return _RULES
 
 
-def context_for(answers: Answers, flat: Optional[dict] = None, **kwargs: Any) -> RuleContext:
+def context_for(answers: Answers, flat: dict | None = None, **kwargs: Any) -> RuleContext:
     return RuleContext(answers=answers, plan=build_plan(answers), flat=dict(flat or {}), **kwargs)
 
 
-def run_rules(ctx: RuleContext, family: Optional[str] = None) -> list[Finding]:
+def run_rules(ctx: RuleContext, family: str | None = None) -> list[Finding]:
     """All findings, unverified fixes, optionally only those of one family prefix (e.g. "BATCH").
 
     With a family, only the modules that declare it run (the others cannot emit its ids).
@@ -86,7 +87,7 @@ def run_rules(ctx: RuleContext, family: Optional[str] = None) -> list[Finding]:
     return findings
 
 
-def evaluate(ctx: RuleContext, kept: Optional[KeptFixChecks] = None) -> list[Finding]:
+def evaluate(ctx: RuleContext, kept: KeptFixChecks | None = None) -> list[Finding]:
     """All findings, errors first, each error and warning carrying only fixes that were checked to work.
 
     `kept` (held by a caller that evaluates again after each edit, as the TUI's session does) keeps the fix
@@ -96,7 +97,9 @@ def evaluate(ctx: RuleContext, kept: Optional[KeptFixChecks] = None) -> list[Fin
 
     findings = run_rules(ctx)
     checks = FixChecks(ctx, kept)
-    checked = [with_working_fixes(f, findings, checks) if f.severity is not Severity.INFO and f.fixes else f for f in findings]
+    checked = [
+        with_working_fixes(f, findings, checks) if f.severity is not Severity.INFO and f.fixes else f for f in findings
+    ]
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     return sorted(checked, key=lambda f: (order[f.severity], f.id))
 

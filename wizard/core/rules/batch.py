@@ -49,9 +49,11 @@ def check_batch_divisible(ctx):
         return
     fixes = [Fix({B_KEY: v}, f"train_batch_size {v}") for v in both_ways(B, lambda v: (v * n) % minimal == 0)]
     yield error(
-        "BATCH-001", [B_KEY, N_KEY],
+        "BATCH-001",
+        [B_KEY, N_KEY],
         f"train_batch_size {B} × n {n} = {B * n} responses do not divide by {label}",
-        why("BATCH-001"), fixes,
+        why("BATCH-001"),
+        fixes,
     )
 
 
@@ -60,7 +62,10 @@ def check_mini_le_train(ctx):
     B, m = a.batch.train_batch_size, a.batch.ppo_mini_batch_size
     if m > B:
         yield error(
-            "BATCH-002", [M_KEY, B_KEY], f"ppo_mini_batch_size {m} is larger than train_batch_size {B}", why("BATCH-002"),
+            "BATCH-002",
+            [M_KEY, B_KEY],
+            f"ppo_mini_batch_size {m} is larger than train_batch_size {B}",
+            why("BATCH-002"),
             [Fix({M_KEY: B}, f"ppo_mini_batch_size {B}"), Fix({B_KEY: m}, f"train_batch_size {m}")],
         )
 
@@ -76,7 +81,13 @@ def hint_train_multiple_of_mini(ctx):
             return B % v == 0 and share == int(share) and (not mu or ctx.plan.actor.dynamic or int(share) % mu == 0)
 
         fixes = [Fix({M_KEY: v}, f"ppo_mini_batch_size {v}") for v in closest_of(m, divisors(B), splits)]
-        yield warning("BATCH-003", [B_KEY, M_KEY], f"train_batch_size {B} is not a multiple of ppo_mini_batch_size {m}; verl pads {(-B) % m} dummy prompts each step", why("BATCH-003"), fixes)
+        yield warning(
+            "BATCH-003",
+            [B_KEY, M_KEY],
+            f"train_batch_size {B} is not a multiple of ppo_mini_batch_size {m}; verl pads {(-B) % m} dummy prompts each step",
+            why("BATCH-003"),
+            fixes,
+        )
 
 
 def _chain_findings(ctx, chain, rule_id, keys):
@@ -89,11 +100,15 @@ def _chain_findings(ctx, chain, rule_id, keys):
     m, mu = chain.mini_batch_prompts, chain.micro_batch_per_gpu
     m_key, mu_key = keys
     if (m * n) % dp:
-        fixes = [Fix({m_key: v}, f"{m_key.rpartition('.')[2]} {v}") for v in both_ways(m, lambda v: (v * n) % dp == 0, hi=B)]
+        fixes = [
+            Fix({m_key: v}, f"{m_key.rpartition('.')[2]} {v}") for v in both_ways(m, lambda v: (v * n) % dp == 0, hi=B)
+        ]
         yield error(
-            rule_id, [m_key, N_KEY],
+            rule_id,
+            [m_key, N_KEY],
             f"{chain.role} mini-batch {m} × n {n} = {m * n} responses do not split over {dp} data-parallel ranks",
-            why(rule_id), fixes,
+            why(rule_id),
+            fixes,
         )
         return
     if chain.dynamic or not mu:
@@ -103,9 +118,11 @@ def _chain_findings(ctx, chain, rule_id, keys):
         fixes = [Fix({mu_key: v}, f"micro-batch {v} per GPU") for v in _nearest_divisors(share, mu)]
         rid = "BATCH-005" if rule_id == "BATCH-004" else rule_id
         yield error(
-            rid, [mu_key, m_key],
+            rid,
+            [mu_key, m_key],
             f"{chain.role}: each GPU gets {m} × {n} / {dp} = {share} responses per mini-batch, not a multiple of micro-batch {mu}",
-            why(rid), fixes,
+            why(rid),
+            fixes,
         )
 
 
@@ -150,25 +167,35 @@ def check_critic_chain(ctx):
     chain = p.critic
     if p.engine == "dp":
         sp = critic_sp_in_verl(ctx)
-        chain = replace(chain, dp=Fraction(p.n_gpus, sp), sp=sp, mini_batch_per_gpu=Fraction(chain.mini_batch_responses * sp, p.n_gpus))
+        chain = replace(
+            chain,
+            dp=Fraction(p.n_gpus, sp),
+            sp=sp,
+            mini_batch_per_gpu=Fraction(chain.mini_batch_responses * sp, p.n_gpus),
+        )
     for finding in _chain_findings(ctx, chain, "BATCH-010", (m_key, "critic.ppo_micro_batch_size_per_gpu")):
         if m_key == M_KEY and M_KEY in finding.paths and "split over" in finding.message:
             # The critic follows the actor's mini-batch; its own size fixes the critic without moving the actor.
-            own = [Fix({"critic.ppo_mini_batch_size": fix.set[M_KEY]}, f"critic.ppo_mini_batch_size {fix.set[M_KEY]}")
-                   for fix in finding.fixes if M_KEY in fix.set]
+            own = [
+                Fix({"critic.ppo_mini_batch_size": fix.set[M_KEY]}, f"critic.ppo_mini_batch_size {fix.set[M_KEY]}")
+                for fix in finding.fixes
+                if M_KEY in fix.set
+            ]
             finding = replace(finding, fixes=(*finding.fixes, *own))
         yield finding
     if p.critic.mini_batch_prompts > a.batch.train_batch_size:
         yield error(
-            "BATCH-010", ["critic.ppo_mini_batch_size"],
+            "BATCH-010",
+            ["critic.ppo_mini_batch_size"],
             f"critic mini-batch {p.critic.mini_batch_prompts} is larger than train_batch_size {a.batch.train_batch_size}",
-            why("BATCH-010"), [Fix({"critic.ppo_mini_batch_size": a.batch.train_batch_size}, "critic mini-batch = train batch")],
+            why("BATCH-010"),
+            [Fix({"critic.ppo_mini_batch_size": a.batch.train_batch_size}, "critic mini-batch = train batch")],
         )
 
 
 def _padded_responses(ctx) -> int:
     """Responses per step after verl pads the batch to a multiple of lcm(dp, m·n, critic m·n)."""
-    p, n = ctx.plan, ctx.answers.batch.rollout_n
+    p, _n = ctx.plan, ctx.answers.batch.rollout_n
     parts = [int(p.actor.dp), p.actor.mini_batch_responses]
     if p.critic is not None:
         parts.append(p.critic.mini_batch_responses)
@@ -185,22 +212,45 @@ def check_log_prob_micro(ctx):
         return
     share = _padded_responses(ctx) // dp
     # The actor's engine runs the old-log-prob pass, packed the way the actor packs (actor.use_dynamic_bsz).
-    passes = [("actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", b.log_prob_micro_batch_size_per_gpu, p.actor.dynamic)]
+    passes = [
+        (
+            "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu",
+            b.log_prob_micro_batch_size_per_gpu,
+            p.actor.dynamic,
+        )
+    ]
     if p.need_ref and not p.ref_in_actor:
-        passes.append(("actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu", b.ref_log_prob_micro_batch_size_per_gpu, p.ref_dynamic))
+        passes.append(
+            (
+                "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu",
+                b.ref_log_prob_micro_batch_size_per_gpu,
+                p.ref_dynamic,
+            )
+        )
     for key, mu, dynamic in passes:
         if dynamic or not mu or share % mu == 0:
             continue
         fixes = [Fix({key: v}, f"{v} per GPU") for v in _nearest_divisors(share, mu)]
-        yield error("BATCH-005", [key], f"each GPU recomputes log-probs for {share} responses per step, not a multiple of {key.rpartition('.')[2]} {mu}", why("BATCH-005"), fixes)
+        yield error(
+            "BATCH-005",
+            [key],
+            f"each GPU recomputes log-probs for {share} responses per step, not a multiple of {key.rpartition('.')[2]} {mu}",
+            why("BATCH-005"),
+            fixes,
+        )
 
 
 def _micro_pair(ctx, role, per_gpu_key, global_key, per_gpu, global_, dynamic, share):
     if dynamic:
         return
     if per_gpu is not None and global_ is not None:
-        yield error("BATCH-006", [per_gpu_key, global_key], f"{role}: both {global_key} ({global_}) and {per_gpu_key} ({per_gpu}) are set", why("BATCH-006"),
-                    [Fix({global_key: None}, f"keep only the per-GPU size {per_gpu}")])
+        yield error(
+            "BATCH-006",
+            [per_gpu_key, global_key],
+            f"{role}: both {global_key} ({global_}) and {per_gpu_key} ({per_gpu}) are set",
+            why("BATCH-006"),
+            [Fix({global_key: None}, f"keep only the per-GPU size {per_gpu}")],
+        )
     elif per_gpu is None:
         suggestion = max([d for d in divisors(share) if d <= 8], default=1) if share else 1
         fixes = [Fix({per_gpu_key: suggestion, global_key: None}, f"{per_gpu_key.rpartition('.')[2]} {suggestion}")]
@@ -215,20 +265,51 @@ def check_micro_sizes_set(ctx):
     p, b = ctx.plan, ctx.answers.batch
     dp = _int(p.actor.dp) or 1
     share = p.actor.mini_batch_responses // dp
-    yield from _micro_pair(ctx, "actor", MU_KEY, MU_GLOBAL_KEY, b.ppo_micro_batch_size_per_gpu, b.ppo_micro_batch_size, p.actor.dynamic, share)
+    yield from _micro_pair(
+        ctx,
+        "actor",
+        MU_KEY,
+        MU_GLOBAL_KEY,
+        b.ppo_micro_batch_size_per_gpu,
+        b.ppo_micro_batch_size,
+        p.actor.dynamic,
+        share,
+    )
     # verl asks for the log-prob micro sizes whenever the *actor* packs by count (validate_config and the
     # worker go by actor.use_dynamic_bsz), and the reference's too when the reference itself does.
-    yield from _micro_pair(ctx, "rollout log-prob", "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu",
-                           "actor_rollout_ref.rollout.log_prob_micro_batch_size", b.log_prob_micro_batch_size_per_gpu,
-                           b.log_prob_micro_batch_size, p.actor.dynamic, share)
+    yield from _micro_pair(
+        ctx,
+        "rollout log-prob",
+        "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu",
+        "actor_rollout_ref.rollout.log_prob_micro_batch_size",
+        b.log_prob_micro_batch_size_per_gpu,
+        b.log_prob_micro_batch_size,
+        p.actor.dynamic,
+        share,
+    )
     if p.need_ref:
-        yield from _micro_pair(ctx, "reference", "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu",
-                               "actor_rollout_ref.ref.log_prob_micro_batch_size", b.ref_log_prob_micro_batch_size_per_gpu,
-                               b.ref_log_prob_micro_batch_size, p.actor.dynamic and p.ref_dynamic, share)
+        yield from _micro_pair(
+            ctx,
+            "reference",
+            "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu",
+            "actor_rollout_ref.ref.log_prob_micro_batch_size",
+            b.ref_log_prob_micro_batch_size_per_gpu,
+            b.ref_log_prob_micro_batch_size,
+            p.actor.dynamic and p.ref_dynamic,
+            share,
+        )
     if p.critic is not None:
         cshare = p.critic.mini_batch_responses // (_int(p.critic.dp) or 1)
-        yield from _micro_pair(ctx, "critic", "critic.ppo_micro_batch_size_per_gpu", "critic.ppo_micro_batch_size",
-                               b.critic_ppo_micro_batch_size_per_gpu, b.critic_ppo_micro_batch_size, p.critic.dynamic, cshare)
+        yield from _micro_pair(
+            ctx,
+            "critic",
+            "critic.ppo_micro_batch_size_per_gpu",
+            "critic.ppo_micro_batch_size",
+            b.critic_ppo_micro_batch_size_per_gpu,
+            b.critic_ppo_micro_batch_size,
+            p.critic.dynamic,
+            cshare,
+        )
 
 
 def check_token_budgets(ctx):
@@ -238,21 +319,44 @@ def check_token_budgets(ctx):
     if p.actor.dynamic:
         budgets.append((BUDGET_KEY, b.ppo_max_token_len_per_gpu, p.actor.sp))
     if p.actor.dynamic:  # the old-log-prob pass runs on the actor's engine, packed as the actor packs
-        budgets.append(("actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu", b.log_prob_max_token_len_per_gpu or b.ppo_max_token_len_per_gpu, p.actor.sp))
+        budgets.append(
+            (
+                "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu",
+                b.log_prob_max_token_len_per_gpu or b.ppo_max_token_len_per_gpu,
+                p.actor.sp,
+            )
+        )
     if p.need_ref and p.ref_dynamic and not p.ref_in_actor:  # with LoRA the actor computes the reference
-        budgets.append(("actor_rollout_ref.ref.log_prob_max_token_len_per_gpu", b.ref_log_prob_max_token_len_per_gpu or b.ppo_max_token_len_per_gpu, p.actor.sp))
+        budgets.append(
+            (
+                "actor_rollout_ref.ref.log_prob_max_token_len_per_gpu",
+                b.ref_log_prob_max_token_len_per_gpu or b.ppo_max_token_len_per_gpu,
+                p.actor.sp,
+            )
+        )
     if p.critic is not None and p.critic.dynamic:
         budgets.append(("critic.ppo_max_token_len_per_gpu", b.critic_ppo_max_token_len_per_gpu, p.critic.sp))
-        budgets.append(("critic.forward_max_token_len_per_gpu", b.critic_forward_max_token_len_per_gpu or b.critic_ppo_max_token_len_per_gpu, p.critic.sp))
+        budgets.append(
+            (
+                "critic.forward_max_token_len_per_gpu",
+                b.critic_forward_max_token_len_per_gpu or b.critic_ppo_max_token_len_per_gpu,
+                p.critic.sp,
+            )
+        )
     for key, budget, sp in budgets:
         if budget * sp >= L:
             continue
         need = -(-L // sp)
         rounded = -(-need // 1024) * 1024
         yield error(
-            "BATCH-007", [key, "data.max_prompt_length", "data.max_response_length"],
+            "BATCH-007",
+            [key, "data.max_prompt_length", "data.max_response_length"],
             f"{key.rpartition('.')[2]} {budget} × sp {sp} = {budget * sp} tokens cannot hold one sequence of up to {L} tokens",
-            why("BATCH-007"), [Fix({key: rounded}, f"{rounded} tokens per GPU"), Fix({key: 2 * rounded}, f"{2 * rounded} tokens per GPU (room to pack)")],
+            why("BATCH-007"),
+            [
+                Fix({key: rounded}, f"{rounded} tokens per GPU"),
+                Fix({key: 2 * rounded}, f"{2 * rounded} tokens per GPU (room to pack)"),
+            ],
         )
     yield from _critic_budget_in_v1(ctx)
 
@@ -285,10 +389,12 @@ def _critic_budget_in_v1(ctx):
     if room > 0:
         fixes.append(Fix({"data.max_response_length": room}, f"max_response_length {room}"))
     yield error(
-        "BATCH-007", [key, "data.max_prompt_length", "data.max_response_length"],
+        "BATCH-007",
+        [key, "data.max_prompt_length", "data.max_response_length"],
         f"the critic packs {CRITIC_V1_BUDGET} tokens per GPU × sp {sp} = {CRITIC_V1_BUDGET * sp} in verl's V1 trainer"
         f" (critic.ppo_max_token_len_per_gpu is not read there), less than one sequence of up to {L} tokens",
-        why("BATCH-007"), fixes,
+        why("BATCH-007"),
+        fixes,
     )
 
 
@@ -296,14 +402,25 @@ def check_group_needs_n(ctx):
     a = ctx.answers
     if a.algorithm.adv_estimator in GROUP_ESTIMATORS and a.batch.rollout_n == 1:
         fixes = [Fix({N_KEY: v}, f"{v} responses per prompt") for v in (4, 5, 8, 16)]
-        yield error("BATCH-008", [N_KEY, "algorithm.adv_estimator"], f"adv_estimator={a.algorithm.adv_estimator} with rollout.n = 1: every advantage is zero", why("BATCH-008"), fixes)
+        yield error(
+            "BATCH-008",
+            [N_KEY, "algorithm.adv_estimator"],
+            f"adv_estimator={a.algorithm.adv_estimator} with rollout.n = 1: every advantage is zero",
+            why("BATCH-008"),
+            fixes,
+        )
 
 
 def hint_gae_with_n(ctx):
     a = ctx.answers
     if a.algorithm.adv_estimator == "gae" and a.batch.rollout_n > 1:
-        yield warning("BATCH-009", [N_KEY, "algorithm.adv_estimator"], f"gae with rollout.n = {a.batch.rollout_n}", why("BATCH-009"),
-                      [Fix({N_KEY: 1}, "one response per prompt"), Fix({"algorithm.adv_estimator": "grpo"}, "use grpo")])
+        yield warning(
+            "BATCH-009",
+            [N_KEY, "algorithm.adv_estimator"],
+            f"gae with rollout.n = {a.batch.rollout_n}",
+            why("BATCH-009"),
+            [Fix({N_KEY: 1}, "one response per prompt"), Fix({"algorithm.adv_estimator": "grpo"}, "use grpo")],
+        )
 
 
 def hint_optimizer_steps(ctx):
@@ -313,8 +430,13 @@ def hint_optimizer_steps(ctx):
         return
     B, E = a.batch.train_batch_size, a.batch.ppo_epochs
     target = next((m for m in sorted(divisors(B)) if Fraction(B, m) * E <= 16), B)
-    yield warning("BATCH-011", [M_KEY, EPOCHS_KEY], f"{float(steps):g} optimizer steps per rollout ({B}/{chain.mini_batch_prompts} × {E} epochs)",
-                  why("BATCH-011"), [Fix({M_KEY: target}, f"ppo_mini_batch_size {target}")])
+    yield warning(
+        "BATCH-011",
+        [M_KEY, EPOCHS_KEY],
+        f"{float(steps):g} optimizer steps per rollout ({B}/{chain.mini_batch_prompts} × {E} epochs)",
+        why("BATCH-011"),
+        [Fix({M_KEY: target}, f"ppo_mini_batch_size {target}")],
+    )
 
 
 def check_separate_async_sync(ctx):
@@ -322,26 +444,48 @@ def check_separate_async_sync(ctx):
     if a.cluster.trainer_mode != "separate_async":
         return
     B, m, s = a.batch.train_batch_size, a.batch.ppo_mini_batch_size, a.cluster.parameter_sync_step
-    if B == s * m:
+    if s * m == B:
         return
     fixes = [Fix({B_KEY: s * m}, f"train_batch_size {s * m}")]
     if B % s == 0:
         fixes.append(Fix({M_KEY: B // s}, f"ppo_mini_batch_size {B // s}"))
     if B % m == 0:
         fixes.append(Fix({"trainer.v1.separate_async.parameter_sync_step": B // m}, f"parameter_sync_step {B // m}"))
-    yield error("BATCH-012", [B_KEY, M_KEY, "trainer.v1.separate_async.parameter_sync_step"],
-                f"separate_async needs train_batch_size = parameter_sync_step × ppo_mini_batch_size: {B} != {s} × {m}", why("BATCH-012"), fixes)
+    yield error(
+        "BATCH-012",
+        [B_KEY, M_KEY, "trainer.v1.separate_async.parameter_sync_step"],
+        f"separate_async needs train_batch_size = parameter_sync_step × ppo_mini_batch_size: {B} != {s} × {m}",
+        why("BATCH-012"),
+        fixes,
+    )
 
 
 def check_log_prob_dynamic_matches(ctx):
     b = ctx.answers.batch
     if b.log_prob_use_dynamic_bsz is not None and b.log_prob_use_dynamic_bsz != b.use_dynamic_bsz:
         key = "actor_rollout_ref.rollout.log_prob_use_dynamic_bsz"
-        yield error("BATCH-014", [key, DYN_KEY], f"rollout.log_prob_use_dynamic_bsz={b.log_prob_use_dynamic_bsz} but actor.use_dynamic_bsz={b.use_dynamic_bsz}",
-                    why("BATCH-014"), [Fix({key: None}, "follow the actor")])
+        yield error(
+            "BATCH-014",
+            [key, DYN_KEY],
+            f"rollout.log_prob_use_dynamic_bsz={b.log_prob_use_dynamic_bsz} but actor.use_dynamic_bsz={b.use_dynamic_bsz}",
+            why("BATCH-014"),
+            [Fix({key: None}, "follow the actor")],
+        )
 
 
-FAMILIES = ('BATCH',)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_batch_divisible, check_mini_le_train, hint_train_multiple_of_mini, check_actor_chain, check_critic_chain,
-         check_log_prob_micro, check_micro_sizes_set, check_token_budgets, check_group_needs_n, hint_gae_with_n,
-         hint_optimizer_steps, check_separate_async_sync, check_log_prob_dynamic_matches]
+FAMILIES = ("BATCH",)  # the id prefixes these rules emit (fix checks run only a family's modules)
+RULES = [
+    check_batch_divisible,
+    check_mini_le_train,
+    hint_train_multiple_of_mini,
+    check_actor_chain,
+    check_critic_chain,
+    check_log_prob_micro,
+    check_micro_sizes_set,
+    check_token_budgets,
+    check_group_needs_n,
+    hint_gae_with_n,
+    hint_optimizer_steps,
+    check_separate_async_sync,
+    check_log_prob_dynamic_matches,
+]

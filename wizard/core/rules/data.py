@@ -26,8 +26,17 @@ FILTER = "data.filter_overlong_prompts"
 TRUNCATION = "data.truncation"
 B_KEY = "data.train_batch_size"
 MAX_SAMPLES = "data.train_max_samples"
-ROLE_HINTS = {"human": "user", "gpt": "assistant", "bot": "assistant", "model": "assistant", "ai": "assistant",
-              "chatgpt": "assistant", "function": "tool", "observation": "tool", "developer": "system"}
+ROLE_HINTS = {
+    "human": "user",
+    "gpt": "assistant",
+    "bot": "assistant",
+    "model": "assistant",
+    "ai": "assistant",
+    "chatgpt": "assistant",
+    "function": "tool",
+    "observation": "tool",
+    "developer": "system",
+}
 
 
 def _paths(value) -> list[str]:
@@ -78,9 +87,11 @@ def check_tilde_paths(ctx):
             expanded = os.path.expanduser(path)
             fixes = []
             if expanded != path:
-                new = expanded if isinstance(value, str) else paths[:i] + [expanded] + paths[i + 1:]
+                new = expanded if isinstance(value, str) else paths[:i] + [expanded] + paths[i + 1 :]
                 fixes = [Fix({key: new}, f"use {expanded} (this machine's home; check it is the same on the cluster)")]
-            yield error("DATA-008", [key], f"{key}: {path!r} starts with ~, which verl does not expand", why("DATA-008"), fixes)
+            yield error(
+                "DATA-008", [key], f"{key}: {path!r} starts with ~, which verl does not expand", why("DATA-008"), fixes
+            )
 
 
 def check_unreadable(ctx):
@@ -99,8 +110,11 @@ def info_not_checked(ctx):
     if ctx.mode != "local":
         return
     files = getattr(ctx.data, "files", None) or {}
-    skipped = [(key, path, files[path].note) for key, path in _configured(ctx)
-               if path in files and files[path].status == "not checked"]
+    skipped = [
+        (key, path, files[path].note)
+        for key, path in _configured(ctx)
+        if path in files and files[path].status == "not checked"
+    ]
     if skipped:
         keys = list(dict.fromkeys(key for key, _, _ in skipped))
         listed = "; ".join(f"{path} ({note.replace('not checked here: ', '')})" for _, path, note in skipped[:4])
@@ -125,22 +139,35 @@ def check_prompt_column(ctx):
         elif {"chosen", "rejected"} <= set(report.columns):
             hint += "; this looks like reward-model pairs (chosen/rejected), which main_ppo does not read"
         columns = ", ".join(report.columns[:12]) or "none"
-        yield error("DATA-002", [PROMPT_KEY, key],
-                    f"{path}: no column {prompt_key!r} (data.prompt_key); its columns are {columns}{hint}",
-                    why("DATA-002"), fixes)
+        yield error(
+            "DATA-002",
+            [PROMPT_KEY, key],
+            f"{path}: no column {prompt_key!r} (data.prompt_key); its columns are {columns}{hint}",
+            why("DATA-002"),
+            fixes,
+        )
 
 
 CHAT_PROBLEMS = {  # problem -> (what is wrong, what to do)
-    "plain_string": ("is a plain string, not a chat list", "verl's chat template would walk it one character at a time; "
-                     "write [{'role': 'user', 'content': ...}] (`verl-wizard data convert` does it)"),
+    "plain_string": (
+        "is a plain string, not a chat list",
+        "verl's chat template would walk it one character at a time; "
+        "write [{'role': 'user', 'content': ...}] (`verl-wizard data convert` does it)",
+    ),
     "missing": ("is empty (null)", "every row needs its messages"),
     "not_list": ("is neither a chat list nor a string", "write [{'role': 'user', 'content': ...}]"),
     "empty_list": ("is an empty list", "every row needs at least a user message"),
     "bad_message": ("holds items that are not {role, content} messages", "each message needs a role and a content"),
-    "sharegpt": ("holds ShareGPT-style {from, value} messages", "rename them to {role, content} (human -> user, gpt -> assistant)"),
+    "sharegpt": (
+        "holds ShareGPT-style {from, value} messages",
+        "rename them to {role, content} (human -> user, gpt -> assistant)",
+    ),
     "empty_content": ("has a user or assistant message with empty content", "fill or drop those rows"),
     "no_user": ("has no user message", "chat templates expect at least one user turn"),
-    "no_assistant": ("has no assistant message", "SFT learns from the assistant turns; without one a row teaches nothing"),
+    "no_assistant": (
+        "has no assistant message",
+        "SFT learns from the assistant turns; without one a row teaches nothing",
+    ),
 }
 
 
@@ -150,14 +177,26 @@ def _chat_findings(rule_id, paths, path, column, facts, report):
         if not n:
             continue
         first = _row(facts.problems.first.get(problem))
-        yield error(rule_id, paths, f"{path}: {column!r} {what} in {n} of {_scope(report)} (first: {first}); {advice}", why(rule_id))
+        yield error(
+            rule_id,
+            paths,
+            f"{path}: {column!r} {what} in {n} of {_scope(report)} (first: {first}); {advice}",
+            why(rule_id),
+        )
     if facts.unknown_roles:
-        roles = ", ".join(f"{r!r}" + (f" (did you mean {ROLE_HINTS[r]!r}?)" if r in ROLE_HINTS else "")
-                          for r, _ in facts.unknown_roles.most_common(4))
+        roles = ", ".join(
+            f"{r!r}" + (f" (did you mean {ROLE_HINTS[r]!r}?)" if r in ROLE_HINTS else "")
+            for r, _ in facts.unknown_roles.most_common(4)
+        )
         n = facts.problems["unknown_role"]
         first = _row(facts.problems.first.get("unknown_role"))
-        yield error(rule_id, paths, f"{path}: {column!r} uses unknown role {roles} in {n} of {_scope(report)} (first: {first}); "
-                    "chat templates know system, user, assistant and tool", why(rule_id))
+        yield error(
+            rule_id,
+            paths,
+            f"{path}: {column!r} uses unknown role {roles} in {n} of {_scope(report)} (first: {first}); "
+            "chat templates know system, user, assistant and tool",
+            why(rule_id),
+        )
 
 
 def check_prompt_shape(ctx):
@@ -183,12 +222,25 @@ def check_ground_truth(ctx):
         n = reward.problems["no_reward_model"] + reward.problems["no_ground_truth"]
         if not n:
             continue
-        first = _row(min((reward.problems.first.get(p) for p in ("no_reward_model", "no_ground_truth")
-                          if reward.problems.first.get(p) is not None), default=None))
+        first = _row(
+            min(
+                (
+                    reward.problems.first.get(p)
+                    for p in ("no_reward_model", "no_ground_truth")
+                    if reward.problems.first.get(p) is not None
+                ),
+                default=None,
+            )
+        )
         what = "no reward_model column" if "reward_model" not in report.columns else "no reward_model.ground_truth"
         scorer = "your custom reward function" if m.custom_reward_path else "the built-in scorer"
-        yield error("DATA-004", [key], f"{path}: {what} in {n} of {_scope(report)} (first: {first}); {scorer} is called with "
-                    "reward_model.ground_truth of every row and fails without it", why("DATA-004"))
+        yield error(
+            "DATA-004",
+            [key],
+            f"{path}: {what} in {n} of {_scope(report)} (first: {first}); {scorer} is called with "
+            "reward_model.ground_truth of every row and fails without it",
+            why("DATA-004"),
+        )
 
 
 def check_data_sources(ctx):
@@ -209,12 +261,18 @@ def check_data_sources(ctx):
         parts = []
         if unknown:
             shown = ", ".join(repr(s) for s in unknown[:3]) + (" ..." if len(unknown) > 3 else "")
-            parts.append(f"{reward.source_key} {shown} in {sum(reward.sources[s] for s in unknown)} of {_scope(report)}")
+            parts.append(
+                f"{reward.source_key} {shown} in {sum(reward.sources[s] for s in unknown)} of {_scope(report)}"
+            )
         if blank:
             parts.append(f"no {reward.source_key} in {blank} of {_scope(report)}")
-        yield error("ROLE-005", [CUSTOM_REWARD, key],
-                    f"{path}: {' and '.join(parts)}: no built-in scorer knows it, and there is no reward model or "
-                    "custom reward function (set reward.custom_reward_function.path)", why("ROLE-005"))
+        yield error(
+            "ROLE-005",
+            [CUSTOM_REWARD, key],
+            f"{path}: {' and '.join(parts)}: no built-in scorer knows it, and there is no reward model or "
+            "custom reward function (set reward.custom_reward_function.path)",
+            why("ROLE-005"),
+        )
 
 
 def _over(facts, limit: int) -> int:
@@ -240,31 +298,47 @@ def hint_prompt_lengths(ctx):
         over = _over(facts, d.max_prompt_length)
         if not over:
             continue
-        dist = f"p50 {_pct(facts.lengths, 50)}, p95 {_pct(facts.lengths, 95)}, max {facts.lengths[-1]}" if facts.lengths else "none measured"
+        dist = (
+            f"p50 {_pct(facts.lengths, 50)}, p95 {_pct(facts.lengths, 95)}, max {facts.lengths[-1]}"
+            if facts.lengths
+            else "none measured"
+        )
         how = report.length_label or "estimate"
         share = over / _measured(facts)
-        counted = f"{over} of {_measured(facts)} prompts" + ("" if report.complete else f" (sampled from {_total(report)} rows)")
+        counted = f"{over} of {_measured(facts)} prompts" + (
+            "" if report.complete else f" (sampled from {_total(report)} rows)"
+        )
         if getattr(facts, "length_stride", 1) > 1:
             counted += f" (every {facts.length_stride}th prompt measured)"
-        failures = f" ({facts.length_failures} refused by the chat template: {facts.length_failure})" if facts.length_failures else ""
+        failures = (
+            f" ({facts.length_failures} refused by the chat template: {facts.length_failure})"
+            if facts.length_failures
+            else ""
+        )
         if d.filter_overlong_prompts:
             left = ""
             if not report.complete and report.rows_total:
                 left = f", about {round(report.rows_total * share)} of {report.rows_total} rows in the file"
-            message = (f"{path}: {counted} are longer than max_prompt_length {d.max_prompt_length}{failures} "
-                       f"({dist}; {how}); filter_overlong_prompts drops them{left}")
+            message = (
+                f"{path}: {counted} are longer than max_prompt_length {d.max_prompt_length}{failures} "
+                f"({dist}; {how}); filter_overlong_prompts drops them{left}"
+            )
             make = warning if share >= 0.1 else info
         else:
-            message = (f"{path}: {counted} are longer than max_prompt_length {d.max_prompt_length}{failures} ({dist}; {how}); "
-                       f"with filter_overlong_prompts=false verl 0.9 truncates them (truncation={d.truncation}; its agent loop "
-                       "keeps the last tokens with a warning), so the model sees cut prompts")
+            message = (
+                f"{path}: {counted} are longer than max_prompt_length {d.max_prompt_length}{failures} ({dist}; {how}); "
+                f"with filter_overlong_prompts=false verl 0.9 truncates them (truncation={d.truncation}; its agent loop "
+                "keeps the last tokens with a warning), so the model sees cut prompts"
+            )
             make = warning
         fixes = []
         if not d.filter_overlong_prompts:
             fixes.append(Fix({FILTER: True}, f"drop the {over} over-long prompts when loading"))
         if facts.lengths and facts.lengths[-1] > d.max_prompt_length and not facts.length_failures:
             new = 64 * math.ceil(facts.lengths[-1] / 64)
-            fixes.append(Fix({MAX_LEN: new}, f"max_prompt_length {new} (the longest prompt read is {facts.lengths[-1]} tokens)"))
+            fixes.append(
+                Fix({MAX_LEN: new}, f"max_prompt_length {new} (the longest prompt read is {facts.lengths[-1]} tokens)")
+            )
         yield make("DATA-005", [MAX_LEN, FILTER, key], message, why("DATA-005"), fixes)
 
 
@@ -315,14 +389,22 @@ def check_rows_per_batch(ctx):
             fixes.append(Fix({B_KEY: value}, f"train_batch_size {value}"))
     if filtered:
         fixes.append(Fix({FILTER: False}, "keep over-long prompts (verl truncates them instead)"))
-    yield error("BATCH-013", [B_KEY, TRAIN],
-                f"the training data has {rows} {how} but train_batch_size is {B}: {rows} // {B} = 0 training steps per epoch",
-                why("BATCH-013"), fixes)
+    yield error(
+        "BATCH-013",
+        [B_KEY, TRAIN],
+        f"the training data has {rows} {how} but train_batch_size is {B}: {rows} // {B} = 0 training steps per epoch",
+        why("BATCH-013"),
+        fixes,
+    )
 
 
 PAIR_PROBLEMS = {
-    "no_prompt": "no prompt", "no_chosen": "no chosen response", "no_rejected": "no rejected response",
-    "empty_prompt": "an empty prompt", "empty_chosen": "an empty chosen response", "empty_rejected": "an empty rejected response",
+    "no_prompt": "no prompt",
+    "no_chosen": "no chosen response",
+    "no_rejected": "no rejected response",
+    "empty_prompt": "an empty prompt",
+    "empty_chosen": "an empty chosen response",
+    "empty_rejected": "an empty rejected response",
 }
 
 
@@ -330,17 +412,32 @@ def check_pairs(ctx):
     for key, path, report in _read(ctx, ("rm",)):
         missing = [c for c in ("prompt", "chosen", "rejected") if c not in report.columns]
         if missing:
-            yield error("DATA-006", [key], f"{path}: reward-model pairs need prompt, chosen and rejected columns; missing "
-                        f"{', '.join(missing)} (columns: {', '.join(report.columns[:12])})", why("DATA-006"))
+            yield error(
+                "DATA-006",
+                [key],
+                f"{path}: reward-model pairs need prompt, chosen and rejected columns; missing "
+                f"{', '.join(missing)} (columns: {', '.join(report.columns[:12])})",
+                why("DATA-006"),
+            )
             continue
         pairs = report.pairs
         for problem, text in PAIR_PROBLEMS.items():
             if pairs.problems[problem]:
-                yield error("DATA-006", [key], f"{path}: {text} in {pairs.problems[problem]} of {_scope(report)} "
-                            f"(first: {_row(pairs.problems.first.get(problem))})", why("DATA-006"))
+                yield error(
+                    "DATA-006",
+                    [key],
+                    f"{path}: {text} in {pairs.problems[problem]} of {_scope(report)} "
+                    f"(first: {_row(pairs.problems.first.get(problem))})",
+                    why("DATA-006"),
+                )
         if pairs.problems["identical"]:
-            yield warning("DATA-006", [key], f"{path}: chosen equals rejected in {pairs.problems['identical']} of {_scope(report)} "
-                          f"(first: {_row(pairs.problems.first.get('identical'))}): no preference to learn", why("DATA-006"))
+            yield warning(
+                "DATA-006",
+                [key],
+                f"{path}: chosen equals rejected in {pairs.problems['identical']} of {_scope(report)} "
+                f"(first: {_row(pairs.problems.first.get('identical'))}): no preference to learn",
+                why("DATA-006"),
+            )
 
 
 def check_messages(ctx):
@@ -350,12 +447,28 @@ def check_messages(ctx):
         if column not in report.columns or facts is None:
             close = [c for c in report.chats if c != column]
             hint = f"; the closest column is {close[0]!r}" if close else ""
-            yield error("DATA-007", [key], f"{path}: SFT data needs a {column!r} column with a chat list of user and assistant "
-                        f"turns; its columns are {', '.join(report.columns[:12]) or 'none'}{hint}", why("DATA-007"))
+            yield error(
+                "DATA-007",
+                [key],
+                f"{path}: SFT data needs a {column!r} column with a chat list of user and assistant "
+                f"turns; its columns are {', '.join(report.columns[:12]) or 'none'}{hint}",
+                why("DATA-007"),
+            )
             continue
         yield from _chat_findings("DATA-007", [key], path, column, facts, report)
 
 
-FAMILIES = ('DATA', 'BATCH', 'ROLE')  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_tilde_paths, check_unreadable, info_not_checked, check_prompt_column, check_prompt_shape, check_ground_truth,
-         check_data_sources, hint_prompt_lengths, check_rows_per_batch, check_pairs, check_messages]
+FAMILIES = ("DATA", "BATCH", "ROLE")  # the id prefixes these rules emit (fix checks run only a family's modules)
+RULES = [
+    check_tilde_paths,
+    check_unreadable,
+    info_not_checked,
+    check_prompt_column,
+    check_prompt_shape,
+    check_ground_truth,
+    check_data_sources,
+    hint_prompt_lengths,
+    check_rows_per_batch,
+    check_pairs,
+    check_messages,
+]

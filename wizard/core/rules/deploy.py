@@ -38,7 +38,8 @@ NUM_CPUS_KEY = "ray_kwargs.ray_init.num_cpus"
 DEFAULT_IMAGE = Deploy.model_fields["image"].default
 IMAGE_REF = re.compile(
     r"^(?:[A-Za-z0-9.-]+(?::[0-9]+)?/)?[a-z0-9]+(?:[._-]+[a-z0-9]+)*(?:/[a-z0-9]+(?:[._-]+[a-z0-9]+)*)*"
-    r"(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$")
+    r"(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$"
+)
 HOST_PORT = re.compile(r"^\[?[A-Za-z0-9_.:-]+\]?:[0-9]{1,5}$")
 
 
@@ -75,10 +76,14 @@ def check_visible_devices(ctx, facts):
             seen.setdefault(f"{name}={value}", []).append(where)
     for setting, wheres in seen.items():
         name = setting.split("=", 1)[0]
-        yield error("DEPLOY-001", _where(facts, "deploy.env"),
-                    f"{setting} is set for {', '.join(dict.fromkeys(wheres))}; size the run with trainer.n_gpus_per_node and the "
-                    f"GPU request, and let Ray assign devices", why("DEPLOY-001"),
-                    _env_fix(ctx, facts, (name,), f"remove {name}"))
+        yield error(
+            "DEPLOY-001",
+            _where(facts, "deploy.env"),
+            f"{setting} is set for {', '.join(dict.fromkeys(wheres))}; size the run with trainer.n_gpus_per_node and the "
+            f"GPU request, and let Ray assign devices",
+            why("DEPLOY-001"),
+            _env_fix(ctx, facts, (name,), f"remove {name}"),
+        )
 
 
 def _address_problem(use: str, value: str) -> str | None:
@@ -106,11 +111,20 @@ def check_addresses(ctx, facts):
         fixes = []
         if facts.origin == "answers" and where == "deploy.ray_address":
             host = urlsplit(value).hostname if "://" in value else value.rsplit(":", 1)[0] or None
-            fixes = [Fix({"deploy.ray_address": f"http://{host or '127.0.0.1'}:8265"}, "the Jobs API on the head's port 8265")]
+            fixes = [
+                Fix(
+                    {"deploy.ray_address": f"http://{host or '127.0.0.1'}:8265"}, "the Jobs API on the head's port 8265"
+                )
+            ]
         elif facts.origin == "answers" and where == "deploy.env":
             fixes = _env_fix(ctx, facts, ("RAY_ADDRESS",), "remove RAY_ADDRESS (each target sets the address itself)")
-        yield error("DEPLOY-002", [where] if facts.origin == "answers" else [f"{facts.source}: {where}"],
-                    problem, why("DEPLOY-002"), fixes)
+        yield error(
+            "DEPLOY-002",
+            [where] if facts.origin == "answers" else [f"{facts.source}: {where}"],
+            problem,
+            why("DEPLOY-002"),
+            fixes,
+        )
 
 
 def check_dedup_logs(ctx, facts):
@@ -118,9 +132,14 @@ def check_dedup_logs(ctx, facts):
         return
     wheres = [w for w, name, value in facts.all_env() if name == "RAY_DEDUP_LOGS" and value.strip() == "0"]
     if wheres:
-        yield warning("DEPLOY-003", _where(facts, "deploy.env"),
-                      f"RAY_DEDUP_LOGS=0 on {facts.nodes or ctx.plan.nnodes} nodes ({', '.join(dict.fromkeys(wheres))}): every rank's "
-                      f"log lines reach the driver", why("DEPLOY-003"), _env_fix(ctx, facts, ("RAY_DEDUP_LOGS",), "keep Ray's log deduplication"))
+        yield warning(
+            "DEPLOY-003",
+            _where(facts, "deploy.env"),
+            f"RAY_DEDUP_LOGS=0 on {facts.nodes or ctx.plan.nnodes} nodes ({', '.join(dict.fromkeys(wheres))}): every rank's "
+            f"log lines reach the driver",
+            why("DEPLOY-003"),
+            _env_fix(ctx, facts, ("RAY_DEDUP_LOGS",), "keep Ray's log deduplication"),
+        )
 
 
 def check_node_shape(ctx, facts):
@@ -130,10 +149,14 @@ def check_node_shape(ctx, facts):
     for problem in facts.problems:
         yield error("DEPLOY-004", [facts.source], problem, why("DEPLOY-004"))
     if facts.target == "k8s-job" and need > 1:
-        yield error("DEPLOY-004", paths + ["deploy.target"],
-                    f"k8s-job runs one Pod on one node but the plan needs {need} nodes x {p.gpus_per_node} GPUs; use a "
-                    f"KubeRay target for several nodes", why("DEPLOY-004"),
-                    [Fix({"deploy.target": "kuberay-job"}, "a KubeRay RayJob with one pod per node")])
+        yield error(
+            "DEPLOY-004",
+            paths + ["deploy.target"],
+            f"k8s-job runs one Pod on one node but the plan needs {need} nodes x {p.gpus_per_node} GPUs; use a "
+            f"KubeRay target for several nodes",
+            why("DEPLOY-004"),
+            [Fix({"deploy.target": "kuberay-job"}, "a KubeRay RayJob with one pod per node")],
+        )
         return
     if not facts.groups:
         return
@@ -141,30 +164,55 @@ def check_node_shape(ctx, facts):
         big = sum(g.replicas for g in facts.groups if g.gpus >= p.gpus_per_node)
         if big < need:
             shape = ", ".join(f"{g.gpus:g}" for g in facts.groups)
-            yield error("DEPLOY-004", paths,
-                        f"verl places {need} group(s) of {p.gpus_per_node} GPUs, each on one node, and {big} of the cluster's "
-                        f"nodes have that many (GPUs per node: {shape})", why("DEPLOY-004"))
+            yield error(
+                "DEPLOY-004",
+                paths,
+                f"verl places {need} group(s) of {p.gpus_per_node} GPUs, each on one node, and {big} of the cluster's "
+                f"nodes have that many (GPUs per node: {shape})",
+                why("DEPLOY-004"),
+            )
         return
     gpu_groups = [g for g in facts.groups if g.gpus > 0]
     wrong = [g for g in gpu_groups if g.gpus != p.gpus_per_node]
     shapes = {g.gpus for g in gpu_groups}
     fixes = []
     if len(shapes) == 1 and facts.origin == "manifest":
-        fixes = [Fix({"trainer.n_gpus_per_node": shapes.pop(), "trainer.nnodes": facts.gpu_nodes}, "make the config match the manifest")]
+        fixes = [
+            Fix(
+                {"trainer.n_gpus_per_node": shapes.pop(), "trainer.nnodes": facts.gpu_nodes},
+                "make the config match the manifest",
+            )
+        ]
     for g in wrong:
-        yield error("DEPLOY-004", paths, f"{facts.source}: {g.where} gives {g.gpus} GPU(s) per node but trainer.n_gpus_per_node is "
-                    f"{p.gpus_per_node}", why("DEPLOY-004"), fixes)
+        yield error(
+            "DEPLOY-004",
+            paths,
+            f"{facts.source}: {g.where} gives {g.gpus} GPU(s) per node but trainer.n_gpus_per_node is "
+            f"{p.gpus_per_node}",
+            why("DEPLOY-004"),
+            fixes,
+        )
     if facts.gpu_nodes != need:
-        yield error("DEPLOY-004", paths, f"{facts.source}: {facts.gpu_nodes} GPU node(s) but the config needs {need} "
-                    f"(trainer.nnodes {p.nnodes} x {p.gpus_per_node} GPUs" + (f", {p.total_gpus} GPUs with split pools)" if len(p.pools) > 1 else ")"),
-                    why("DEPLOY-004"), fixes)
+        yield error(
+            "DEPLOY-004",
+            paths,
+            f"{facts.source}: {facts.gpu_nodes} GPU node(s) but the config needs {need} "
+            f"(trainer.nnodes {p.nnodes} x {p.gpus_per_node} GPUs"
+            + (f", {p.total_gpus} GPUs with split pools)" if len(p.pools) > 1 else ")"),
+            why("DEPLOY-004"),
+            fixes,
+        )
 
 
 def check_cpus(ctx, facts):
     if not facts.groups:
         return
     per_node = ctx.plan.gpus_per_node
-    fixes = [Fix({"deploy.cpus_per_gpu": CPUS_PER_GPU_BUNDLE + 1}, f"{CPUS_PER_GPU_BUNDLE + 1} CPUs per GPU")] if facts.origin == "answers" else []
+    fixes = (
+        [Fix({"deploy.cpus_per_gpu": CPUS_PER_GPU_BUNDLE + 1}, f"{CPUS_PER_GPU_BUNDLE + 1} CPUs per GPU")]
+        if facts.origin == "answers"
+        else []
+    )
     spare, known = 0.0, True
     for g in facts.groups:
         used = min(g.gpus, per_node) if facts.origin == "cluster" else g.gpus
@@ -173,28 +221,49 @@ def check_cpus(ctx, facts):
             continue
         need = CPUS_PER_GPU_BUNDLE * used
         if used and g.cpus < need:
-            yield error("DEPLOY-005", ["deploy.cpus_per_gpu"] if facts.origin == "answers" else [facts.source],
-                        f"{g.where or g.role} has {g.cpus:g} CPUs for {used} GPU(s); verl reserves {CPUS_PER_GPU_BUNDLE} per GPU "
-                        f"({need}) and its placement groups never become ready", why("DEPLOY-005"), fixes)
+            yield error(
+                "DEPLOY-005",
+                ["deploy.cpus_per_gpu"] if facts.origin == "answers" else [facts.source],
+                f"{g.where or g.role} has {g.cpus:g} CPUs for {used} GPU(s); verl reserves {CPUS_PER_GPU_BUNDLE} per GPU "
+                f"({need}) and its placement groups never become ready",
+                why("DEPLOY-005"),
+                fixes,
+            )
             return
         spare += g.replicas * (g.cpus - need)
     if known and spare < TASK_RUNNER_CPUS:
-        yield error("DEPLOY-005", ["deploy.cpus_per_gpu"] if facts.origin == "answers" else [facts.source],
-                    f"every CPU is taken by verl's {CPUS_PER_GPU_BUNDLE}-CPU-per-GPU bundles; its TaskRunner needs "
-                    f"{TASK_RUNNER_CPUS} more somewhere and the run waits forever", why("DEPLOY-005"), fixes)
+        yield error(
+            "DEPLOY-005",
+            ["deploy.cpus_per_gpu"] if facts.origin == "answers" else [facts.source],
+            f"every CPU is taken by verl's {CPUS_PER_GPU_BUNDLE}-CPU-per-GPU bundles; its TaskRunner needs "
+            f"{TASK_RUNNER_CPUS} more somewhere and the run waits forever",
+            why("DEPLOY-005"),
+            fixes,
+        )
 
 
 def check_inline_secrets(ctx, facts):
-    names = sorted({name for _, name, value in facts.all_env() if SECRET_NAME.search(name) and value and not value.startswith("$")})
+    names = sorted(
+        {name for _, name, value in facts.all_env() if SECRET_NAME.search(name) and value and not value.startswith("$")}
+    )
     for name in names:
         extra = {"deploy.secret_env": [*ctx.answers.deploy.secret_env, name]} if name not in AUTH_VARS else {}
-        yield error("DEPLOY-006", _where(facts, "deploy.env"),
-                    f"{name} is written out in {'deploy.env' if facts.origin == 'answers' else facts.source} (value not shown); "
-                    f"read it from a Secret or the environment", why("DEPLOY-006"),
-                    _env_fix(ctx, facts, (name,), f"take {name} from the Secret/environment instead", extra))
+        yield error(
+            "DEPLOY-006",
+            _where(facts, "deploy.env"),
+            f"{name} is written out in {'deploy.env' if facts.origin == 'answers' else facts.source} (value not shown); "
+            f"read it from a Secret or the environment",
+            why("DEPLOY-006"),
+            _env_fix(ctx, facts, (name,), f"take {name} from the Secret/environment instead", extra),
+        )
     for where in facts.inline_secrets:
-        yield error("DEPLOY-006", [facts.source], f"{where} holds a secret value in {facts.source} (value not shown); create the "
-                    f"Secret with kubectl from your environment and keep only its name here", why("DEPLOY-006"))
+        yield error(
+            "DEPLOY-006",
+            [facts.source],
+            f"{where} holds a secret value in {facts.source} (value not shown); create the "
+            f"Secret with kubectl from your environment and keep only its name here",
+            why("DEPLOY-006"),
+        )
 
 
 def _name_problem(kind: str, name: str) -> str | None:
@@ -231,10 +300,14 @@ def check_names(ctx, facts):
 def check_num_cpus(ctx, facts):
     value = ctx.answers.deploy.ray_init_num_cpus
     if value is not None and facts.joins_cluster:
-        yield error("DEPLOY-008", [NUM_CPUS_KEY],
-                    f"{NUM_CPUS_KEY}={value} while the driver joins the {facts.target} cluster: ray.init raises 'When connecting "
-                    f"to an existing cluster, num_cpus and num_gpus must not be provided'", why("DEPLOY-008"),
-                    [Fix({NUM_CPUS_KEY: None}, "leave num_cpus to the cluster")])
+        yield error(
+            "DEPLOY-008",
+            [NUM_CPUS_KEY],
+            f"{NUM_CPUS_KEY}={value} while the driver joins the {facts.target} cluster: ray.init raises 'When connecting "
+            f"to an existing cluster, num_cpus and num_gpus must not be provided'",
+            why("DEPLOY-008"),
+            [Fix({NUM_CPUS_KEY: None}, "leave num_cpus to the cluster")],
+        )
 
 
 def check_interfaces(ctx, facts):
@@ -244,26 +317,43 @@ def check_interfaces(ctx, facts):
         return
     fixes = []
     if facts.origin == "answers":
-        fixes = [Fix({"deploy.nccl_socket_ifname": "eth0", "deploy.gloo_socket_ifname": "eth0"},
-                     "use eth0 between nodes (check the name with `ip -br addr` on a node)")]
-    yield warning("DEPLOY-009", ["deploy.nccl_socket_ifname", "deploy.gloo_socket_ifname"] if facts.origin == "answers" else [facts.source],
-                  f"{facts.gpu_nodes or ctx.plan.nnodes} nodes and no NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME: on hosts with "
-                  f"several interfaces NCCL and Gloo may pick one the other nodes cannot reach", why("DEPLOY-009"), fixes)
+        fixes = [
+            Fix(
+                {"deploy.nccl_socket_ifname": "eth0", "deploy.gloo_socket_ifname": "eth0"},
+                "use eth0 between nodes (check the name with `ip -br addr` on a node)",
+            )
+        ]
+    yield warning(
+        "DEPLOY-009",
+        ["deploy.nccl_socket_ifname", "deploy.gloo_socket_ifname"] if facts.origin == "answers" else [facts.source],
+        f"{facts.gpu_nodes or ctx.plan.nnodes} nodes and no NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME: on hosts with "
+        f"several interfaces NCCL and Gloo may pick one the other nodes cannot reach",
+        why("DEPLOY-009"),
+        fixes,
+    )
 
 
 def check_entrypoint(ctx, facts):
     if facts.entrypoint and re.search(r"(;|&&|\|)", facts.entrypoint):
-        yield error("DEPLOY-010", [f"{facts.source}: spec.entrypoint"],
-                    f"the entrypoint {facts.entrypoint!r} chains commands; KubeRay splices it unquoted after `ray job submit --`, "
-                    f"so what follows ;, && or | runs in the submitter pod, not on the cluster", why("DEPLOY-010"))
+        yield error(
+            "DEPLOY-010",
+            [f"{facts.source}: spec.entrypoint"],
+            f"the entrypoint {facts.entrypoint!r} chains commands; KubeRay splices it unquoted after `ray job submit --`, "
+            f"so what follows ;, && or | runs in the submitter pod, not on the cluster",
+            why("DEPLOY-010"),
+        )
 
 
 def check_shm(ctx, facts):
     for where in facts.shm_missing:
         fixes = [Fix({"deploy.shm_gib": 64}, "a 64 GiB memory volume at /dev/shm")] if facts.origin == "answers" else []
-        yield warning("DEPLOY-011", ["deploy.shm_gib"] if facts.origin == "answers" else [facts.source],
-                      f"{where} has no memory volume at /dev/shm (a container gets 64 MiB): NCCL fails with 'No space left on device'",
-                      why("DEPLOY-011"), fixes)
+        yield warning(
+            "DEPLOY-011",
+            ["deploy.shm_gib"] if facts.origin == "answers" else [facts.source],
+            f"{where} has no memory volume at /dev/shm (a container gets 64 MiB): NCCL fails with 'No space left on device'",
+            why("DEPLOY-011"),
+            fixes,
+        )
 
 
 def _auth_parties(facts):
@@ -277,17 +367,25 @@ def check_auth(ctx, facts):
     d = ctx.answers.deploy
     set_in_env = [k for k in pairs(d.env) if k in AUTH_VARS] if facts.origin == "answers" else []
     if set_in_env:
-        yield error("DEPLOY-012", ["deploy.env", "deploy.auth_mode"],
-                    f"{', '.join(set_in_env)} set in deploy.env: it reaches what that env reaches, not the way each target starts "
-                    f"its head, workers and driver; use deploy.auth_mode ({d.auth_mode})", why("DEPLOY-012"),
-                    _env_fix(ctx, facts, AUTH_VARS, "remove it; deploy.auth_mode sets it on every node"))
+        yield error(
+            "DEPLOY-012",
+            ["deploy.env", "deploy.auth_mode"],
+            f"{', '.join(set_in_env)} set in deploy.env: it reaches what that env reaches, not the way each target starts "
+            f"its head, workers and driver; use deploy.auth_mode ({d.auth_mode})",
+            why("DEPLOY-012"),
+            _env_fix(ctx, facts, AUTH_VARS, "remove it; deploy.auth_mode sets it on every node"),
+        )
         return
     if facts.origin == "answers" and facts.target in KUBERAY_TARGETS and d.auth_mode == "token":
         major, minor = (int(x) for x in d.ray_version.split(".")[:2])
         if (major, minor) < (2, 52):
-            yield error("DEPLOY-012", ["deploy.ray_version", "deploy.auth_mode"],
-                        f"KubeRay configures token authentication for Ray 2.52 and newer; Ray {d.ray_version} ignores it",
-                        why("DEPLOY-012"), [Fix({"deploy.auth_mode": "disabled"}, "no token authentication")])
+            yield error(
+                "DEPLOY-012",
+                ["deploy.ray_version", "deploy.auth_mode"],
+                f"KubeRay configures token authentication for Ray 2.52 and newer; Ray {d.ray_version} ignores it",
+                why("DEPLOY-012"),
+                [Fix({"deploy.auth_mode": "disabled"}, "no token authentication")],
+            )
     if facts.origin == "cluster" or facts.target in ("local", "k8s-job"):
         return  # a live cluster's auth is tried by connecting; with local/k8s-job verl starts Ray itself: one process tree
     parties = _auth_parties(facts)
@@ -295,38 +393,75 @@ def check_auth(ctx, facts):
         return
     modes = {mode or "unset" for _, mode, _ in parties}
     if modes == {"unset"} and facts.target == "slurm" and _multi_node(ctx, facts):
-        yield error("DEPLOY-012", _where(facts, "deploy.auth_mode"),
-                    "RAY_AUTH_MODE is set nowhere: ray start --head turns token authentication on when a token file exists on the "
-                    "head (~/.ray/auth_token, left by any earlier local ray.init), while workers joining by address never do, and "
-                    "then cannot join; export RAY_AUTH_MODE (and one RAY_AUTH_TOKEN) before the first srun", why("DEPLOY-012"))
+        yield error(
+            "DEPLOY-012",
+            _where(facts, "deploy.auth_mode"),
+            "RAY_AUTH_MODE is set nowhere: ray start --head turns token authentication on when a token file exists on the "
+            "head (~/.ray/auth_token, left by any earlier local ray.init), while workers joining by address never do, and "
+            "then cannot join; export RAY_AUTH_MODE (and one RAY_AUTH_TOKEN) before the first srun",
+            why("DEPLOY-012"),
+        )
         return
     if len(modes) > 1:
         shown = "; ".join(f"{where}: {mode or 'unset'}" for where, mode, _ in parties)
-        yield error("DEPLOY-012", _where(facts, "deploy.auth_mode"),
-                    f"RAY_AUTH_MODE differs ({shown}); a process whose mode or token differs from the head's cannot join and "
-                    f"fails after a long wait with only 'Failed to connect'", why("DEPLOY-012"))
+        yield error(
+            "DEPLOY-012",
+            _where(facts, "deploy.auth_mode"),
+            f"RAY_AUTH_MODE differs ({shown}); a process whose mode or token differs from the head's cannot join and "
+            f"fails after a long wait with only 'Failed to connect'",
+            why("DEPLOY-012"),
+        )
         return
     if modes == {"token"}:
         missing = [where for where, _, source in parties if not source]
         sources = {source for _, _, source in parties if source}
         if missing or len(sources) > 1:
-            detail = (f"no token reaches {', '.join(missing)}" if missing
-                      else "the token comes from different places: " + "; ".join(f"{w}: {s}" for w, _, s in parties))
-            yield error("DEPLOY-012", _where(facts, "deploy.auth_mode"), f"token authentication is on and {detail}", why("DEPLOY-012"))
+            detail = (
+                f"no token reaches {', '.join(missing)}"
+                if missing
+                else "the token comes from different places: " + "; ".join(f"{w}: {s}" for w, _, s in parties)
+            )
+            yield error(
+                "DEPLOY-012",
+                _where(facts, "deploy.auth_mode"),
+                f"token authentication is on and {detail}",
+                why("DEPLOY-012"),
+            )
 
 
 def check_images(ctx, facts):
     for image in facts.images:
         if not IMAGE_REF.match(image):
-            fixes = [Fix({"deploy.image": DEFAULT_IMAGE}, f"the default image {DEFAULT_IMAGE}")] if facts.origin == "answers" else []
+            fixes = (
+                [Fix({"deploy.image": DEFAULT_IMAGE}, f"the default image {DEFAULT_IMAGE}")]
+                if facts.origin == "answers"
+                else []
+            )
             shown = image if len(image) < 80 else image[:77] + "..."
-            yield warning("DEPLOY-014", ["deploy.image"] if facts.origin == "answers" else [facts.source],
-                          f"image {shown!r} is not a valid image reference (registry/name:tag, no spaces or quotes)",
-                          why("DEPLOY-014"), fixes)
+            yield warning(
+                "DEPLOY-014",
+                ["deploy.image"] if facts.origin == "answers" else [facts.source],
+                f"image {shown!r} is not a valid image reference (registry/name:tag, no spaces or quotes)",
+                why("DEPLOY-014"),
+                fixes,
+            )
 
 
-CHECKS = (check_visible_devices, check_addresses, check_dedup_logs, check_node_shape, check_cpus, check_inline_secrets,
-          check_names, check_num_cpus, check_interfaces, check_entrypoint, check_shm, check_auth, check_images)
+CHECKS = (
+    check_visible_devices,
+    check_addresses,
+    check_dedup_logs,
+    check_node_shape,
+    check_cpus,
+    check_inline_secrets,
+    check_names,
+    check_num_cpus,
+    check_interfaces,
+    check_entrypoint,
+    check_shm,
+    check_auth,
+    check_images,
+)
 
 
 def check_deployment(ctx):
@@ -336,5 +471,5 @@ def check_deployment(ctx):
         yield from check(ctx, facts)
 
 
-FAMILIES = ('DEPLOY',)  # the id prefixes these rules emit (fix checks run only a family's modules)
+FAMILIES = ("DEPLOY",)  # the id prefixes these rules emit (fix checks run only a family's modules)
 RULES = [check_deployment]

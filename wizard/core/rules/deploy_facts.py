@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Optional
 
 from wizard.core.answers import Answers
 from wizard.core.plan import Plan
@@ -19,7 +18,12 @@ from wizard.core.plan import Plan
 CPUS_PER_GPU_BUNDLE = 3  # verl's placement bundles are {CPU: 3, GPU: 1} (ResourcePoolManager.max_colocate_count)
 TASK_RUNNER_CPUS = 1  # verl's driver-side TaskRunner actor
 KUBERAY_TARGETS = ("kuberay-job", "kuberay-cluster")
-CLUSTER_TARGETS = ("ray-job", "kuberay-job", "kuberay-cluster", "slurm")  # the driver joins a Ray cluster started elsewhere
+CLUSTER_TARGETS = (
+    "ray-job",
+    "kuberay-job",
+    "kuberay-cluster",
+    "slurm",
+)  # the driver joins a Ray cluster started elsewhere
 NAME_LIMITS = {"RayJob": 47, "RayCluster": 53}
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 DNS_1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
@@ -36,11 +40,11 @@ class NodeGroup:
     role: str  # "head" | "worker"
     replicas: int
     gpus: int  # per node
-    cpus: Optional[float]  # per node; None when the manifest does not say
+    cpus: float | None  # per node; None when the manifest does not say
     env: dict[str, str] = field(default_factory=dict)  # literal values
     secret_env: dict[str, str] = field(default_factory=dict)  # name -> "secret/key" it is read from
-    auth_mode: Optional[str] = None  # RAY_AUTH_MODE the nodes start with; None: unset (Ray then decides)
-    token_source: Optional[str] = None  # where their token comes from; None: nowhere
+    auth_mode: str | None = None  # RAY_AUTH_MODE the nodes start with; None: unset (Ray then decides)
+    token_source: str | None = None  # where their token comes from; None: nowhere
     where: str = ""  # how a message names the group (headGroupSpec, workerGroupSpecs[0], srun ray start ...)
 
 
@@ -53,11 +57,11 @@ class DeployFacts:
     source: str = "answers"  # the file or address read
     groups: tuple[NodeGroup, ...] = ()
     driver_env: dict[str, str] = field(default_factory=dict)
-    driver_auth_mode: Optional[str] = None
-    driver_token_source: Optional[str] = None
+    driver_auth_mode: str | None = None
+    driver_token_source: str | None = None
     driver_where: str = "driver"
     names: tuple[tuple[str, str], ...] = ()  # (kind, name): Kubernetes names to check
-    entrypoint: Optional[str] = None
+    entrypoint: str | None = None
     addresses: tuple[tuple[str, str, str], ...] = ()  # (use, value, where); use: jobs-api | ray-init | ray-start
     joins_cluster: bool = False
     shm_missing: tuple[str, ...] = ()  # plain Pod/Job containers without a memory /dev/shm
@@ -141,11 +145,11 @@ TOKEN_SUBMITTER = "the submitting shell (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or 
 TOKEN_LOCAL = "made by the local Ray instance"
 
 
-def kuberay_token_source(secret_name: Optional[str]) -> str:
+def kuberay_token_source(secret_name: str | None) -> str:
     return f"secret:{secret_name or '(made by KubeRay)'}"
 
 
-def auth_source(answers: Answers) -> Optional[str]:
+def auth_source(answers: Answers) -> str | None:
     """Where the token comes from in what the wizard renders for this target (None when auth is disabled)."""
     d = answers.deploy
     if d.auth_mode != "token":
@@ -171,14 +175,22 @@ def _groups(answers: Answers, plan: Plan, env: dict[str, str], secrets: dict[str
     per_node = plan.gpus_per_node
     cpus = float(d.cpus_per_gpu * per_node)
     if target == "k8s-job":
-        return (NodeGroup("head", 1, per_node, cpus, {**env, "RAY_AUTH_MODE": mode}, secrets, mode, token, "Job container verl"),)
+        return (
+            NodeGroup(
+                "head", 1, per_node, cpus, {**env, "RAY_AUTH_MODE": mode}, secrets, mode, token, "Job container verl"
+            ),
+        )
     if target not in KUBERAY_TARGETS + ("slurm",):
         return ()
     kuberay = target in KUBERAY_TARGETS
-    head_where, worker_where = ("headGroupSpec", "workerGroupSpecs[0]") if kuberay else ("ray start --head", "ray start (workers)")
+    head_where, worker_where = (
+        ("headGroupSpec", "workerGroupSpecs[0]") if kuberay else ("ray start --head", "ray start (workers)")
+    )
     head_gpus = per_node if head_has_gpus(answers) else 0
     head_env = {**env, **container_extra_env(answers, head_gpus)} if kuberay else env
-    head = NodeGroup("head", 1, head_gpus, cpus if head_gpus else float(d.head_cpus), head_env, secrets, mode, token, head_where)
+    head = NodeGroup(
+        "head", 1, head_gpus, cpus if head_gpus else float(d.head_cpus), head_env, secrets, mode, token, head_where
+    )
     workers = worker_replicas(answers, plan)
     groups = [head]
     if workers:
@@ -191,7 +203,11 @@ def facts_from_answers(answers: Answers, plan: Plan) -> DeployFacts:
     """What the wizard renders for answers.deploy.target, described for the rules."""
     d, target = answers.deploy, answers.deploy.target
     env = node_env(answers)
-    secrets = {n: f"{d.k8s_secret}/{n}" for n in secret_env_names(answers)} if target in KUBERAY_TARGETS + ("k8s-job",) else {}
+    secrets = (
+        {n: f"{d.k8s_secret}/{n}" for n in secret_env_names(answers)}
+        if target in KUBERAY_TARGETS + ("k8s-job",)
+        else {}
+    )
     names: list[tuple[str, str]] = []
     if target in KUBERAY_TARGETS + ("k8s-job",):
         kind = {"kuberay-job": "RayJob", "kuberay-cluster": "RayCluster", "k8s-job": "Job"}[target]
@@ -208,9 +224,13 @@ def facts_from_answers(answers: Answers, plan: Plan) -> DeployFacts:
     if "RAY_ADDRESS" in env:
         addresses.append(("ray-init", env["RAY_ADDRESS"], "deploy.env"))
     return DeployFacts(
-        target=target, origin="answers", source="answers",
+        target=target,
+        origin="answers",
+        source="answers",
         groups=_groups(answers, plan, env, secrets),
-        driver_env=env, driver_auth_mode=d.auth_mode, driver_token_source=auth_source(answers),
+        driver_env=env,
+        driver_auth_mode=d.auth_mode,
+        driver_token_source=auth_source(answers),
         names=tuple(sorted(set(names))),
         entrypoint=ENTRYPOINT if target == "kuberay-job" else None,
         addresses=tuple(addresses),

@@ -10,7 +10,7 @@ gives: a fix that sets the edited key to a valid value gives the same answers wh
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Optional
+from typing import Any
 
 from wizard.core.findings import Finding, Severity
 from wizard.errors import UsageError
@@ -28,11 +28,11 @@ class KeptFixChecks:
 
     def __init__(self) -> None:
         self._context: tuple = ()
-        self._results: dict[tuple, Optional[list[Finding]]] = {}
+        self._results: dict[tuple, list[Finding] | None] = {}
 
-    def results_for(self, ctx) -> dict[tuple, Optional[list[Finding]]]:
+    def results_for(self, ctx) -> dict[tuple, list[Finding] | None]:
         context = (ctx.mode, ctx.topology, ctx.models, ctx.data, ctx.deploy, ctx.script)
-        same = bool(self._context) and all(a is b or a == b for a, b in zip(context, self._context))
+        same = bool(self._context) and all(a is b or a == b for a, b in zip(context, self._context, strict=False))
         if not same or len(self._results) > self.LIMIT:
             self._context, self._results = context, {}
         return self._results
@@ -41,12 +41,12 @@ class KeptFixChecks:
 class FixChecks:
     """The family's findings after a fix, for one evaluation of `ctx` (optionally backed by KeptFixChecks)."""
 
-    def __init__(self, ctx, kept: Optional[KeptFixChecks] = None) -> None:
+    def __init__(self, ctx, kept: KeptFixChecks | None = None) -> None:
         self.ctx = ctx
-        self._by_fix: dict[tuple, Optional[list[Finding]]] = {}
+        self._by_fix: dict[tuple, list[Finding] | None] = {}
         self._kept = kept.results_for(ctx) if kept is not None else None
 
-    def findings_after(self, family: str, fix_set: dict[str, Any]) -> Optional[list[Finding]]:
+    def findings_after(self, family: str, fix_set: dict[str, Any]) -> list[Finding] | None:
         from wizard.core.rules import flat_after_fix, run_rules, with_flat
 
         key = (family, _values_key(fix_set))

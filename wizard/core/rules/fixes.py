@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from collections.abc import Callable
 
 SEARCH_LIMIT = 4096
 
 
-def nearest(value: int, ok: Callable[[int], bool], lo: int = 1, hi: Optional[int] = None) -> tuple[Optional[int], Optional[int]]:
+def nearest(value: int, ok: Callable[[int], bool], lo: int = 1, hi: int | None = None) -> tuple[int | None, int | None]:
     """The closest integers below and above `value` (within [lo, hi]) for which ok() holds."""
     down = next((v for v in range(value - 1, max(lo, value - SEARCH_LIMIT) - 1, -1) if ok(v)), None)
     top = value + SEARCH_LIMIT if hi is None else min(hi, value + SEARCH_LIMIT)

@@ -50,15 +50,22 @@ def check_reward_model_head(ctx):
     if rm.is_sequence_classifier and rm.num_labels == 1:
         return
     what = f"a {rm.kind}" if not rm.is_sequence_classifier else f"a {rm.kind} with num_labels={rm.num_labels}"
-    yield error("ROLE-004", [RM_PATH],
-                f"reward model {m.reward_model_path} is {what} ({where(rm)}); without a custom reward function verl scores "
-                "with it as a discriminative reward model, which needs a *ForSequenceClassification head with num_labels=1",
-                why("ROLE-004"))
+    yield error(
+        "ROLE-004",
+        [RM_PATH],
+        f"reward model {m.reward_model_path} is {what} ({where(rm)}); without a custom reward function verl scores "
+        "with it as a discriminative reward model, which needs a *ForSequenceClassification head with num_labels=1",
+        why("ROLE-004"),
+    )
 
 
 def _tokenizer_difference(a: ModelFacts, b: ModelFacts):
     """(what differs, a's, b's) at the most specific level both models know, or None when they agree or cannot tell."""
-    for attr, what in (("tokenizer_fingerprint", "tokenizer"), ("tokenizer_family", "tokenizer family"), ("tokenizer_vocab", "tokenizer size")):
+    for attr, what in (
+        ("tokenizer_fingerprint", "tokenizer"),
+        ("tokenizer_family", "tokenizer family"),
+        ("tokenizer_vocab", "tokenizer size"),
+    ):
         x, y = getattr(a, attr), getattr(b, attr)
         if x is not None and y is not None:
             return (what, x, y) if x != y else None
@@ -76,16 +83,24 @@ def hint_tokenizers(ctx):
         diff = _tokenizer_difference(actor, critic)
         if diff:
             what, x, y = diff
-            yield warning("ROLE-008", [CRITIC_PATH, ACTOR_PATH],
-                          f"the critic {m.critic_path} and the actor {m.actor_path} differ in {what} ({y} vs {x}): "
-                          "the critic reads the actor's token ids", why("ROLE-008"),
-                          [Fix({CRITIC_PATH: m.actor_path}, "start the critic from the actor's checkpoint")])
+            yield warning(
+                "ROLE-008",
+                [CRITIC_PATH, ACTOR_PATH],
+                f"the critic {m.critic_path} and the actor {m.actor_path} differ in {what} ({y} vs {x}): "
+                "the critic reads the actor's token ids",
+                why("ROLE-008"),
+                [Fix({CRITIC_PATH: m.actor_path}, "start the critic from the actor's checkpoint")],
+            )
     if actor is not None and rm is not None and rm.has_tokenizer is False:
         diff = _tokenizer_difference(actor, rm)
         extra = f"; its vocabulary ({diff[2]}) also differs from the actor's ({diff[1]})" if diff else ""
-        yield warning("ROLE-008", [RM_PATH],
-                      f"reward model {m.reward_model_path} has no tokenizer files ({where(rm)}), and verl re-tokenizes every "
-                      f"(prompt, response) with the reward model's own tokenizer{extra}", why("ROLE-008"))
+        yield warning(
+            "ROLE-008",
+            [RM_PATH],
+            f"reward model {m.reward_model_path} has no tokenizer files ({where(rm)}), and verl re-tokenizes every "
+            f"(prompt, response) with the reward model's own tokenizer{extra}",
+            why("ROLE-008"),
+        )
 
 
 def hint_critic_from_reward_model(ctx):
@@ -99,8 +114,13 @@ def hint_critic_from_reward_model(ctx):
     fixes = []
     if m.actor_path and (actor is None or not actor.is_sequence_classifier):
         fixes.append(Fix({CRITIC_PATH: m.actor_path}, "start the critic from the actor's checkpoint"))
-    yield warning("ROLE-011", [CRITIC_PATH],
-                  f"the critic starts from {m.critic_path}, a reward model ({critic.kind}, {where(critic)})", why("ROLE-011"), fixes)
+    yield warning(
+        "ROLE-011",
+        [CRITIC_PATH],
+        f"the critic starts from {m.critic_path}, a reward model ({critic.kind}, {where(critic)})",
+        why("ROLE-011"),
+        fixes,
+    )
 
 
 # ---------------------------------------------------------------- heads
@@ -141,25 +161,66 @@ def check_heads_divide(ctx):
         gpus, per_node = rollout_gpus(ctx)
         checks.append((actor, TP_KEY, p.rollout_tp, gpus, per_node, "rollout tensor_model_parallel_size", "rollout TP"))
         if p.engine == "dp":
-            checks.append((actor, SP_KEY, a.engine.ulysses_sp, p.n_gpus, p.gpus_per_node, "ulysses_sequence_parallel_size", "sp"))
+            checks.append(
+                (actor, SP_KEY, a.engine.ulysses_sp, p.n_gpus, p.gpus_per_node, "ulysses_sequence_parallel_size", "sp")
+            )
         else:
-            checks.append((actor, MEG_TP_KEY, a.engine.megatron_tp, p.n_gpus, p.gpus_per_node, "Megatron tensor_model_parallel_size", "Megatron TP"))
+            checks.append(
+                (
+                    actor,
+                    MEG_TP_KEY,
+                    a.engine.megatron_tp,
+                    p.n_gpus,
+                    p.gpus_per_node,
+                    "Megatron tensor_model_parallel_size",
+                    "Megatron TP",
+                )
+            )
     if critic is not None and p.engine == "dp":
-        checks.append((critic, CRITIC_SP_KEY, a.engine.critic_ulysses_sp, p.n_gpus, p.gpus_per_node, "critic ulysses_sequence_parallel_size", "critic sp"))
+        checks.append(
+            (
+                critic,
+                CRITIC_SP_KEY,
+                a.engine.critic_ulysses_sp,
+                p.n_gpus,
+                p.gpus_per_node,
+                "critic ulysses_sequence_parallel_size",
+                "critic sp",
+            )
+        )
     if rm is not None:
         from wizard.core.plan import extra_or_default
 
         rm_tp = extra_or_default(a, RM_TP_KEY, p.engine)
         if isinstance(rm_tp, int) and rm_tp > 1:
-            checks.append((rm, RM_TP_KEY, rm_tp, rm_tp, rm_tp, "reward model rollout tensor_model_parallel_size", "reward model TP"))
+            checks.append(
+                (
+                    rm,
+                    RM_TP_KEY,
+                    rm_tp,
+                    rm_tp,
+                    rm_tp,
+                    "reward model rollout tensor_model_parallel_size",
+                    "reward model TP",
+                )
+            )
     for facts, key, size, gpus, per_node, name, short in checks:
         problem = heads_split(facts, size)
         if problem is None:
             continue
-        sizes = [d for d in divisors(facts.num_heads) if heads_split(facts, d) is None] if key == RM_TP_KEY else valid_sizes(facts, gpus, per_node)
+        sizes = (
+            [d for d in divisors(facts.num_heads) if heads_split(facts, d) is None]
+            if key == RM_TP_KEY
+            else valid_sizes(facts, gpus, per_node)
+        )
         fixes = [Fix({key: s}, f"{short} {s}") for s in _nearest_first([s for s in sizes if s != size], size)]
-        yield error("PLACE-005", [key],
-                    f"{name} {size} cannot split {facts.path} ({where(facts)}): {problem}", why("PLACE-005"), fixes)
+        yield error(
+            "PLACE-005",
+            [key],
+            f"{name} {size} cannot split {facts.path} ({where(facts)}): {problem}",
+            why("PLACE-005"),
+            fixes,
+        )
 
 
 # ---------------------------------------------------------------- memory
@@ -227,13 +288,24 @@ def check_memory(ctx):
         if share > WARN_SHARE:
             over = share > 1
             fixes = LazyFixes(lambda phase=phase, over=over: fixes_for(ctx, phase, mib, ctx.models, tps, error=over))
-            text = f"{head}: {_parts_text(phase)} (GiB)" if over else f"{head} (over {WARN_SHARE:.0%}): {_parts_text(phase)} (GiB)"
-            yield Finding("PLACE-008", Severity.ERROR if over else Severity.WARNING, paths, text, why("PLACE-008"), fixes)
+            text = (
+                f"{head}: {_parts_text(phase)} (GiB)"
+                if over
+                else f"{head} (over {WARN_SHARE:.0%}): {_parts_text(phase)} (GiB)"
+            )
+            yield Finding(
+                "PLACE-008", Severity.ERROR if over else Severity.WARNING, paths, text, why("PLACE-008"), fixes
+            )
         if phase.kv_cache is not None and phase.kv_needed is not None and phase.kv_cache < phase.kv_needed:
-            yield Finding("PLACE-008", Severity.ERROR, (TP_KEY, *phase.knobs[:1], "data.max_response_length"),
-                          f"{phase.name}: the engine's KV cache gets {max(0.0, phase.kv_cache) / GIB:.2f} GiB, less than one "
-                          f"{ctx.plan.seq_len}-token sequence needs ({phase.kv_needed / GIB:.2f} GiB)", why("PLACE-008"),
-                          LazyFixes(lambda phase=phase: _kv_fixes(ctx, phase, mib, tps)))
+            yield Finding(
+                "PLACE-008",
+                Severity.ERROR,
+                (TP_KEY, *phase.knobs[:1], "data.max_response_length"),
+                f"{phase.name}: the engine's KV cache gets {max(0.0, phase.kv_cache) / GIB:.2f} GiB, less than one "
+                f"{ctx.plan.seq_len}-token sequence needs ({phase.kv_needed / GIB:.2f} GiB)",
+                why("PLACE-008"),
+                LazyFixes(lambda phase=phase: _kv_fixes(ctx, phase, mib, tps)),
+            )
 
 
 def _kv_fixes(ctx, phase, mib, tps):
@@ -244,5 +316,5 @@ def _kv_fixes(ctx, phase, mib, tps):
     return tp_fixes(Search(ctx, phase, mib, ctx.models), ctx.plan.rollout_tp, tps)
 
 
-FAMILIES = ('PLACE', 'ROLE')  # the id prefixes these rules emit (fix checks run only a family's modules)
+FAMILIES = ("PLACE", "ROLE")  # the id prefixes these rules emit (fix checks run only a family's modules)
 RULES = [check_reward_model_head, hint_tokenizers, hint_critic_from_reward_model, check_heads_divide, check_memory]

@@ -31,8 +31,13 @@ def check_rollout_tp_divides(ctx):
     tp = ctx.plan.rollout_tp
     if gpus and gpus % tp:
         fixes = [Fix({TP_KEY: v}, f"rollout TP {v}") for v in _fitting_tps(gpus, per_node, tp)]
-        yield error("PLACE-001", [TP_KEY, "trainer.n_gpus_per_node", "trainer.nnodes"],
-                    f"{gpus} rollout GPUs are not divisible by rollout tensor_model_parallel_size {tp}", why("PLACE-001"), fixes)
+        yield error(
+            "PLACE-001",
+            [TP_KEY, "trainer.n_gpus_per_node", "trainer.nnodes"],
+            f"{gpus} rollout GPUs are not divisible by rollout tensor_model_parallel_size {tp}",
+            why("PLACE-001"),
+            fixes,
+        )
 
 
 def check_rollout_tp_in_node(ctx):
@@ -40,8 +45,13 @@ def check_rollout_tp_in_node(ctx):
     tp = ctx.plan.rollout_tp
     if per_node and tp > per_node and gpus % tp == 0:
         fixes = [Fix({TP_KEY: v}, f"rollout TP {v}") for v in _fitting_tps(gpus, per_node, tp)]
-        yield error("PLACE-002", [TP_KEY, "trainer.n_gpus_per_node"],
-                    f"rollout TP {tp} is larger than the {per_node} GPUs of a node: each replica would span nodes", why("PLACE-002"), fixes)
+        yield error(
+            "PLACE-002",
+            [TP_KEY, "trainer.n_gpus_per_node"],
+            f"rollout TP {tp} is larger than the {per_node} GPUs of a node: each replica would span nodes",
+            why("PLACE-002"),
+            fixes,
+        )
 
 
 def check_megatron_fit(ctx):
@@ -55,12 +65,24 @@ def check_megatron_fit(ctx):
             fixes.append(Fix({MEG + "tensor_model_parallel_size": new_tp}, f"Megatron TP {new_tp}"))
         for new_pp in [d for d in divisors(N // tp) if d != pp][:2] if N % tp == 0 and cp == 1 else []:
             fixes.append(Fix({MEG + "pipeline_model_parallel_size": new_pp}, f"Megatron PP {new_pp}"))
-        yield error("PLACE-004", [MEG + "tensor_model_parallel_size", MEG + "pipeline_model_parallel_size", MEG + "context_parallel_size"],
-                    f"{N} GPUs are not divisible by TP {tp} × PP {pp} × CP {cp} = {tp * pp * cp}", why("PLACE-004"), fixes)
+        yield error(
+            "PLACE-004",
+            [MEG + "tensor_model_parallel_size", MEG + "pipeline_model_parallel_size", MEG + "context_parallel_size"],
+            f"{N} GPUs are not divisible by TP {tp} × PP {pp} × CP {cp} = {tp * pp * cp}",
+            why("PLACE-004"),
+            fixes,
+        )
     elif tp > p.gpus_per_node:
-        yield error("PLACE-004", [MEG + "tensor_model_parallel_size"],
-                    f"Megatron TP {tp} is larger than the {p.gpus_per_node} GPUs of a node", why("PLACE-004"),
-                    [Fix({MEG + "tensor_model_parallel_size": v}, f"Megatron TP {v}") for v in _fitting_tps(N, p.gpus_per_node, tp)])
+        yield error(
+            "PLACE-004",
+            [MEG + "tensor_model_parallel_size"],
+            f"Megatron TP {tp} is larger than the {p.gpus_per_node} GPUs of a node",
+            why("PLACE-004"),
+            [
+                Fix({MEG + "tensor_model_parallel_size": v}, f"Megatron TP {v}")
+                for v in _fitting_tps(N, p.gpus_per_node, tp)
+            ],
+        )
 
 
 def check_megatron_kv_groups(ctx):
@@ -78,44 +100,89 @@ def check_megatron_kv_groups(ctx):
     heads, kv, tp = facts.num_heads, facts.kv_heads, e.megatron_tp
     if tp <= 1 or heads % tp or kv % tp == 0:
         return
-    fits = [d for d in divisors(p.n_gpus) if d <= p.gpus_per_node and heads % d == 0 and kv % d == 0
-            and p.n_gpus % (d * e.megatron_pp * e.megatron_cp) == 0 and d != tp]
-    fixes = [Fix({MEG + "tensor_model_parallel_size": d}, f"Megatron TP {d}") for d in sorted(fits, key=lambda d: (abs(d - tp), -d))[:2]]
-    yield error("PLACE-005", [MEG + "tensor_model_parallel_size"],
-                f"Megatron TP {tp} cannot split the {kv} KV heads of {facts.path}: Megatron divides the query groups by TP "
-                f"and, unlike vLLM, does not replicate them", why("PLACE-005"), fixes)
+    fits = [
+        d
+        for d in divisors(p.n_gpus)
+        if d <= p.gpus_per_node
+        and heads % d == 0
+        and kv % d == 0
+        and p.n_gpus % (d * e.megatron_pp * e.megatron_cp) == 0
+        and d != tp
+    ]
+    fixes = [
+        Fix({MEG + "tensor_model_parallel_size": d}, f"Megatron TP {d}")
+        for d in sorted(fits, key=lambda d: (abs(d - tp), -d))[:2]
+    ]
+    yield error(
+        "PLACE-005",
+        [MEG + "tensor_model_parallel_size"],
+        f"Megatron TP {tp} cannot split the {kv} KV heads of {facts.path}: Megatron divides the query groups by TP "
+        f"and, unlike vLLM, does not replicate them",
+        why("PLACE-005"),
+        fixes,
+    )
 
 
 def check_sp_needs_remove_padding(ctx):
     a, p = ctx.answers, ctx.plan
     if p.engine == "dp" and a.engine.ulysses_sp > 1 and not a.models.use_remove_padding:
-        yield error("PLACE-006", [SP_KEY, "actor_rollout_ref.model.use_remove_padding"],
-                    f"ulysses_sequence_parallel_size {a.engine.ulysses_sp} needs actor_rollout_ref.model.use_remove_padding=true", why("PLACE-006"),
-                    [Fix({"actor_rollout_ref.model.use_remove_padding": True}, "turn on remove-padding"), Fix({SP_KEY: 1}, "no sequence parallelism")])
+        yield error(
+            "PLACE-006",
+            [SP_KEY, "actor_rollout_ref.model.use_remove_padding"],
+            f"ulysses_sequence_parallel_size {a.engine.ulysses_sp} needs actor_rollout_ref.model.use_remove_padding=true",
+            why("PLACE-006"),
+            [
+                Fix({"actor_rollout_ref.model.use_remove_padding": True}, "turn on remove-padding"),
+                Fix({SP_KEY: 1}, "no sequence parallelism"),
+            ],
+        )
     critic_rp = extra_or_default(a, "critic.model.use_remove_padding", p.engine)
     if p.critic is not None and p.engine == "dp" and a.engine.critic_ulysses_sp > 1 and critic_rp is False:
-        yield error("PLACE-006", ["critic.ulysses_sequence_parallel_size", "critic.model.use_remove_padding"],
-                    f"critic ulysses_sequence_parallel_size {a.engine.critic_ulysses_sp} needs critic.model.use_remove_padding=true", why("PLACE-006"),
-                    [Fix({"critic.model.use_remove_padding": True}, "turn on remove-padding for the critic")])
+        yield error(
+            "PLACE-006",
+            ["critic.ulysses_sequence_parallel_size", "critic.model.use_remove_padding"],
+            f"critic ulysses_sequence_parallel_size {a.engine.critic_ulysses_sp} needs critic.model.use_remove_padding=true",
+            why("PLACE-006"),
+            [Fix({"critic.model.use_remove_padding": True}, "turn on remove-padding for the critic")],
+        )
     # verl 0.9.1's V1 critic runs with critic.fsdp's Ulysses size; its engine refuses sp > 1 without remove-padding.
     engine_sp = critic_sp_in_verl(ctx) if p.critic is not None and p.engine == "dp" else 1
     if engine_sp > 1 and engine_sp != a.engine.critic_ulysses_sp and critic_rp is False:
-        yield error("PLACE-006", [CRITIC_ENGINE_SP, "critic.model.use_remove_padding"],
-                    f"{CRITIC_ENGINE_SP} {engine_sp} needs critic.model.use_remove_padding=true", why("PLACE-006"),
-                    [Fix({"critic.model.use_remove_padding": True}, "turn on remove-padding for the critic"), Fix({CRITIC_ENGINE_SP: 1}, "no critic sequence parallelism")])
+        yield error(
+            "PLACE-006",
+            [CRITIC_ENGINE_SP, "critic.model.use_remove_padding"],
+            f"{CRITIC_ENGINE_SP} {engine_sp} needs critic.model.use_remove_padding=true",
+            why("PLACE-006"),
+            [
+                Fix({"critic.model.use_remove_padding": True}, "turn on remove-padding for the critic"),
+                Fix({CRITIC_ENGINE_SP: 1}, "no critic sequence parallelism"),
+            ],
+        )
 
 
 def check_sp_divides(ctx):
     a, p = ctx.answers, ctx.plan
     if p.engine != "dp":
         return
-    sizes = [(SP_KEY, a.engine.ulysses_sp), ("critic.ulysses_sequence_parallel_size", a.engine.critic_ulysses_sp if p.critic else 1)]
+    sizes = [
+        (SP_KEY, a.engine.ulysses_sp),
+        ("critic.ulysses_sequence_parallel_size", a.engine.critic_ulysses_sp if p.critic else 1),
+    ]
     if p.critic is not None and critic_sp_in_verl(ctx) not in (1, a.engine.critic_ulysses_sp):
         sizes.append((CRITIC_ENGINE_SP, critic_sp_in_verl(ctx)))  # what verl's V1 critic engine really uses
     for key, sp in sizes:
         if p.n_gpus % sp:
-            fixes = [Fix({key: v}, f"sp {v}") for v in sorted((d for d in divisors(p.n_gpus) if d <= p.gpus_per_node), key=lambda d: abs(d - sp))[:2]]
-            yield error("PLACE-012", [key], f"{p.n_gpus} GPUs are not divisible by sequence parallel size {sp}", why("PLACE-012"), fixes)
+            fixes = [
+                Fix({key: v}, f"sp {v}")
+                for v in sorted((d for d in divisors(p.n_gpus) if d <= p.gpus_per_node), key=lambda d: abs(d - sp))[:2]
+            ]
+            yield error(
+                "PLACE-012",
+                [key],
+                f"{p.n_gpus} GPUs are not divisible by sequence parallel size {sp}",
+                why("PLACE-012"),
+                fixes,
+            )
 
 
 def check_capacity(ctx):
@@ -126,8 +193,12 @@ def check_capacity(ctx):
     need = ctx.plan.total_gpus
     if need > have:
         parts = " + ".join(f"{pool.name} {pool.gpus}" for pool in ctx.plan.pools)
-        yield error("PLACE-007", ["trainer.nnodes", "trainer.n_gpus_per_node"],
-                    f"the plan needs {need} GPUs ({parts}) and the target has {have}", why("PLACE-007"))
+        yield error(
+            "PLACE-007",
+            ["trainer.nnodes", "trainer.n_gpus_per_node"],
+            f"the plan needs {need} GPUs ({parts}) and the target has {have}",
+            why("PLACE-007"),
+        )
 
 
 def check_pools(ctx):
@@ -135,24 +206,62 @@ def check_pools(ctx):
     if c.trainer_mode == "separate_async":
         per_node = c.rollout_n_gpus_per_node if c.rollout_n_gpus_per_node is not None else c.n_gpus_per_node
         if c.rollout_nnodes < 1 or per_node < 1:
-            yield error("PLACE-009", ["actor_rollout_ref.rollout.nnodes", "actor_rollout_ref.rollout.n_gpus_per_node"],
-                        f"separate_async needs a standalone rollout pool; it has {c.rollout_nnodes} nodes × {per_node} GPUs", why("PLACE-009"),
-                        [Fix({"actor_rollout_ref.rollout.nnodes": 1}, "one rollout node")])
+            yield error(
+                "PLACE-009",
+                ["actor_rollout_ref.rollout.nnodes", "actor_rollout_ref.rollout.n_gpus_per_node"],
+                f"separate_async needs a standalone rollout pool; it has {c.rollout_nnodes} nodes × {per_node} GPUs",
+                why("PLACE-009"),
+                [Fix({"actor_rollout_ref.rollout.nnodes": 1}, "one rollout node")],
+            )
         if c.checkpoint_backend == "naive":
-            yield error("PLACE-009", ["actor_rollout_ref.rollout.checkpoint_engine.backend"],
-                        "separate_async cannot sync weights with the naive (colocated) checkpoint engine", why("PLACE-009"),
-                        [Fix({"actor_rollout_ref.rollout.checkpoint_engine.backend": "nccl"}, "sync weights over NCCL")])
+            yield error(
+                "PLACE-009",
+                ["actor_rollout_ref.rollout.checkpoint_engine.backend"],
+                "separate_async cannot sync weights with the naive (colocated) checkpoint engine",
+                why("PLACE-009"),
+                [Fix({"actor_rollout_ref.rollout.checkpoint_engine.backend": "nccl"}, "sync weights over NCCL")],
+            )
         if m.reward_model_enable and not c.reward_pool_enable:
-            yield error("PLACE-009", ["reward.reward_model.enable_resource_pool"],
-                        "separate_async with a reward model needs the reward model in its own pool", why("PLACE-009"),
-                        [Fix({"reward.reward_model.enable_resource_pool": True, "reward.reward_model.nnodes": 1}, "own pool, one node")])
+            yield error(
+                "PLACE-009",
+                ["reward.reward_model.enable_resource_pool"],
+                "separate_async with a reward model needs the reward model in its own pool",
+                why("PLACE-009"),
+                [
+                    Fix(
+                        {"reward.reward_model.enable_resource_pool": True, "reward.reward_model.nnodes": 1},
+                        "own pool, one node",
+                    )
+                ],
+            )
     elif not c.hybrid_engine:
-        yield error("PLACE-009", ["actor_rollout_ref.hybrid_engine"], f"hybrid_engine=false only works with trainer_mode separate_async (it is {c.trainer_mode})",
-                    why("PLACE-009"), [Fix({"actor_rollout_ref.hybrid_engine": True}, "colocate actor and rollout")])
-    if m.reward_model_enable and c.reward_pool_enable and (c.reward_pool_nnodes < 1 or c.reward_pool_n_gpus_per_node < 1):
-        yield error("PLACE-009", ["reward.reward_model.nnodes", "reward.reward_model.n_gpus_per_node"],
-                    f"the reward model's own pool has {c.reward_pool_nnodes} nodes × {c.reward_pool_n_gpus_per_node} GPUs; both must be > 0",
-                    why("PLACE-009"), [Fix({"reward.reward_model.nnodes": 1, "reward.reward_model.n_gpus_per_node": max(1, c.reward_pool_n_gpus_per_node)}, "one node")])
+        yield error(
+            "PLACE-009",
+            ["actor_rollout_ref.hybrid_engine"],
+            f"hybrid_engine=false only works with trainer_mode separate_async (it is {c.trainer_mode})",
+            why("PLACE-009"),
+            [Fix({"actor_rollout_ref.hybrid_engine": True}, "colocate actor and rollout")],
+        )
+    if (
+        m.reward_model_enable
+        and c.reward_pool_enable
+        and (c.reward_pool_nnodes < 1 or c.reward_pool_n_gpus_per_node < 1)
+    ):
+        yield error(
+            "PLACE-009",
+            ["reward.reward_model.nnodes", "reward.reward_model.n_gpus_per_node"],
+            f"the reward model's own pool has {c.reward_pool_nnodes} nodes × {c.reward_pool_n_gpus_per_node} GPUs; both must be > 0",
+            why("PLACE-009"),
+            [
+                Fix(
+                    {
+                        "reward.reward_model.nnodes": 1,
+                        "reward.reward_model.n_gpus_per_node": max(1, c.reward_pool_n_gpus_per_node),
+                    },
+                    "one node",
+                )
+            ],
+        )
 
 
 def check_rollout_layout(ctx):
@@ -162,13 +271,32 @@ def check_rollout_layout(ctx):
     pp = extra_or_default(a, "actor_rollout_ref.rollout.pipeline_model_parallel_size", ctx.plan.engine) or 1
     tp = a.rollout.tensor_parallel_size
     if a.rollout.name != "trtllm" and isinstance(ep, int) and ep > 1 and ep != tp * dp:
-        yield error("PLACE-013", ["actor_rollout_ref.rollout.expert_parallel_size"], f"rollout expert_parallel_size {ep} must equal TP {tp} × DP {dp}",
-                    why("PLACE-013"), [Fix({"actor_rollout_ref.rollout.expert_parallel_size": tp * dp}, f"EP {tp * dp}")])
+        yield error(
+            "PLACE-013",
+            ["actor_rollout_ref.rollout.expert_parallel_size"],
+            f"rollout expert_parallel_size {ep} must equal TP {tp} × DP {dp}",
+            why("PLACE-013"),
+            [Fix({"actor_rollout_ref.rollout.expert_parallel_size": tp * dp}, f"EP {tp * dp}")],
+        )
     if isinstance(pp, int) and pp > 1:
-        yield error("PLACE-013", ["actor_rollout_ref.rollout.pipeline_model_parallel_size"], f"rollout pipeline_model_parallel_size {pp} is not implemented",
-                    why("PLACE-013"), [Fix({"actor_rollout_ref.rollout.pipeline_model_parallel_size": None}, "no rollout pipeline parallelism")])
+        yield error(
+            "PLACE-013",
+            ["actor_rollout_ref.rollout.pipeline_model_parallel_size"],
+            f"rollout pipeline_model_parallel_size {pp} is not implemented",
+            why("PLACE-013"),
+            [Fix({"actor_rollout_ref.rollout.pipeline_model_parallel_size": None}, "no rollout pipeline parallelism")],
+        )
 
 
-FAMILIES = ('PLACE',)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_rollout_tp_divides, check_rollout_tp_in_node, check_megatron_fit, check_megatron_kv_groups, check_sp_needs_remove_padding, check_sp_divides,
-         check_capacity, check_pools, check_rollout_layout]
+FAMILIES = ("PLACE",)  # the id prefixes these rules emit (fix checks run only a family's modules)
+RULES = [
+    check_rollout_tp_divides,
+    check_rollout_tp_in_node,
+    check_megatron_fit,
+    check_megatron_kv_groups,
+    check_sp_needs_remove_padding,
+    check_sp_divides,
+    check_capacity,
+    check_pools,
+    check_rollout_layout,
+]

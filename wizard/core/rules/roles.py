@@ -14,8 +14,17 @@ CUSTOM_REWARD = "reward.custom_reward_function.path"
 
 # data_source values that verl 0.9.1's default_compute_score knows (exact names, then prefixes).
 BUILTIN_SOURCES = {
-    "openai/gsm8k", "lighteval/MATH", "DigitalLearningGmbH/MATH-lighteval", "HuggingFaceH4/MATH-500", "math",
-    "math_dapo", "codecontests", "apps", "codeforces", "taco", "hiyouga/geometry3k",
+    "openai/gsm8k",
+    "lighteval/MATH",
+    "DigitalLearningGmbH/MATH-lighteval",
+    "HuggingFaceH4/MATH-500",
+    "math",
+    "math_dapo",
+    "codecontests",
+    "apps",
+    "codeforces",
+    "taco",
+    "hiyouga/geometry3k",
 }
 BUILTIN_PREFIXES = ("aime", "numina_", "searchR1_")
 
@@ -31,7 +40,8 @@ def looks_local(path: str) -> bool:
 def check_actor_path(ctx):
     if not ctx.answers.models.actor_path:
         yield error(
-            "ROLE-001", [ACTOR_PATH],
+            "ROLE-001",
+            [ACTOR_PATH],
             "no actor model: set actor_rollout_ref.model.path to a Hugging Face id or an absolute folder",
             why("ROLE-001"),
         )
@@ -40,8 +50,16 @@ def check_actor_path(ctx):
 def check_critic_path(ctx):
     a = ctx.answers
     if ctx.plan.need_critic and not a.models.critic_path:
-        reason = "critic.enable is true" if a.models.critic_enable else f"adv_estimator={a.algorithm.adv_estimator} trains a critic"
-        fixes = [Fix({CRITIC_PATH: a.models.actor_path}, "start the critic from the actor's checkpoint")] if a.models.actor_path else []
+        reason = (
+            "critic.enable is true"
+            if a.models.critic_enable
+            else f"adv_estimator={a.algorithm.adv_estimator} trains a critic"
+        )
+        fixes = (
+            [Fix({CRITIC_PATH: a.models.actor_path}, "start the critic from the actor's checkpoint")]
+            if a.models.actor_path
+            else []
+        )
         yield error("ROLE-002", [CRITIC_PATH], f"{reason} but critic.model.path is not set", why("ROLE-002"), fixes)
 
 
@@ -49,7 +67,13 @@ def hint_critic_is_reward_model(ctx):
     m = ctx.answers.models
     if ctx.plan.need_critic and m.reward_model_enable and m.critic_path and m.critic_path == m.reward_model_path:
         fixes = [Fix({CRITIC_PATH: m.actor_path}, "start the critic from the actor")] if m.actor_path else []
-        yield warning("ROLE-003", [CRITIC_PATH, RM_PATH], f"critic and reward model are both {m.critic_path}", why("ROLE-003"), fixes)
+        yield warning(
+            "ROLE-003",
+            [CRITIC_PATH, RM_PATH],
+            f"critic and reward model are both {m.critic_path}",
+            why("ROLE-003"),
+            fixes,
+        )
 
 
 def check_reward_source(ctx):
@@ -58,7 +82,8 @@ def check_reward_source(ctx):
         return
     if m.data_source is not None and not is_builtin_source(m.data_source):
         yield error(
-            "ROLE-005", [CUSTOM_REWARD],
+            "ROLE-005",
+            [CUSTOM_REWARD],
             f"data_source {m.data_source!r} has no built-in scorer, and there is no reward model or custom reward function",
             why("ROLE-005"),
         )
@@ -68,25 +93,42 @@ def hint_unused_critic(ctx):
     a = ctx.answers
     if a.models.critic_enable and a.algorithm.adv_estimator != "gae":
         yield warning(
-            "ROLE-006", ["critic.enable"],
+            "ROLE-006",
+            ["critic.enable"],
             f"critic.enable=true with adv_estimator={a.algorithm.adv_estimator}: the critic is trained but its values are never used",
-            why("ROLE-006"), [Fix({"critic.enable": None}, "let the estimator decide (no critic)")],
+            why("ROLE-006"),
+            [Fix({"critic.enable": None}, "let the estimator decide (no critic)")],
         )
 
 
 def check_model_paths(ctx):
     m = ctx.answers.models
-    roles = [(ACTOR_PATH, m.actor_path, True), (CRITIC_PATH, m.critic_path, ctx.plan.need_critic),
-             (RM_PATH, m.reward_model_path, m.reward_model_enable), (CUSTOM_REWARD, m.custom_reward_path, True)]
+    roles = [
+        (ACTOR_PATH, m.actor_path, True),
+        (CRITIC_PATH, m.critic_path, ctx.plan.need_critic),
+        (RM_PATH, m.reward_model_path, m.reward_model_enable),
+        (CUSTOM_REWARD, m.custom_reward_path, True),
+    ]
     for key, path, used in roles:
         if not used or not path:
             continue
         if path.startswith("~"):
             expanded = os.path.expanduser(path)
-            fixes = [Fix({key: expanded}, f"use {expanded} (this machine's home; check it is the same on the cluster)")] if expanded != path else []
-            yield error("ROLE-007", [key], f"{key}={path!r} starts with ~, which verl does not expand", why("ROLE-007"), fixes)
+            fixes = (
+                [Fix({key: expanded}, f"use {expanded} (this machine's home; check it is the same on the cluster)")]
+                if expanded != path
+                else []
+            )
+            yield error(
+                "ROLE-007", [key], f"{key}={path!r} starts with ~, which verl does not expand", why("ROLE-007"), fixes
+            )
         elif ctx.mode == "local" and looks_local(path) and not os.path.exists(path):
-            yield error("ROLE-007", [key], f"{key}={path!r} does not exist on this machine (use --mode cluster to skip local paths)", why("ROLE-007"))
+            yield error(
+                "ROLE-007",
+                [key],
+                f"{key}={path!r} does not exist on this machine (use --mode cluster to skip local paths)",
+                why("ROLE-007"),
+            )
 
 
 def info_reference(ctx):
@@ -101,16 +143,37 @@ def info_reference(ctx):
 
 def check_filter_groups_reward_pool(ctx):
     a = ctx.answers
-    if a.extra.get("algorithm.filter_groups.enable") and a.models.reward_model_enable and not a.cluster.reward_pool_enable:
+    if (
+        a.extra.get("algorithm.filter_groups.enable")
+        and a.models.reward_model_enable
+        and not a.cluster.reward_pool_enable
+    ):
         yield error(
-            "ROLE-010", ["algorithm.filter_groups.enable", "reward.reward_model.enable_resource_pool"],
+            "ROLE-010",
+            ["algorithm.filter_groups.enable", "reward.reward_model.enable_resource_pool"],
             "DAPO group filtering is on and the reward model shares the training GPUs",
             why("ROLE-010"),
-            [Fix({"reward.reward_model.enable_resource_pool": True, "reward.reward_model.nnodes": 1,
-                  "reward.reward_model.n_gpus_per_node": 1}, "give the reward model its own 1-GPU pool")],
+            [
+                Fix(
+                    {
+                        "reward.reward_model.enable_resource_pool": True,
+                        "reward.reward_model.nnodes": 1,
+                        "reward.reward_model.n_gpus_per_node": 1,
+                    },
+                    "give the reward model its own 1-GPU pool",
+                )
+            ],
         )
 
 
-FAMILIES = ('ROLE',)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_actor_path, check_critic_path, hint_critic_is_reward_model, check_reward_source, hint_unused_critic,
-         check_model_paths, info_reference, check_filter_groups_reward_pool]
+FAMILIES = ("ROLE",)  # the id prefixes these rules emit (fix checks run only a family's modules)
+RULES = [
+    check_actor_path,
+    check_critic_path,
+    hint_critic_is_reward_model,
+    check_reward_source,
+    hint_unused_critic,
+    check_model_paths,
+    info_reference,
+    check_filter_groups_reward_pool,
+]

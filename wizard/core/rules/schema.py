@@ -36,16 +36,23 @@ def check_mandatory(ctx):
     a = ctx.answers
     if not a.rollout.name:
         yield error(
-            "KEY-002", ["actor_rollout_ref.rollout.name"],
+            "KEY-002",
+            ["actor_rollout_ref.rollout.name"],
             "actor_rollout_ref.rollout.name is not set; verl 0.9 has no default (vllm, sglang or trtllm)",
             why("KEY-002"),
-            [Fix({"actor_rollout_ref.rollout.name": "vllm"}, "use vLLM"), Fix({"actor_rollout_ref.rollout.name": "sglang"}, "use SGLang")],
+            [
+                Fix({"actor_rollout_ref.rollout.name": "vllm"}, "use vLLM"),
+                Fix({"actor_rollout_ref.rollout.name": "sglang"}, "use SGLang"),
+            ],
         )
     rm_name_key = "reward.reward_model.rollout.name"
     if a.models.reward_model_enable and a.extra.get(rm_name_key) in (None, "???"):
         yield error(
-            "KEY-002", [rm_name_key], f"{rm_name_key} is not set; the reward model is served by vllm or sglang",
-            why("KEY-002"), [Fix({rm_name_key: a.rollout.name or "vllm"}, f"serve it with {a.rollout.name or 'vllm'}")],
+            "KEY-002",
+            [rm_name_key],
+            f"{rm_name_key} is not set; the reward model is served by vllm or sglang",
+            why("KEY-002"),
+            [Fix({rm_name_key: a.rollout.name or "vllm"}, f"serve it with {a.rollout.name or 'vllm'}")],
         )
 
 
@@ -59,18 +66,31 @@ def hint_legacy_keys(ctx):
         fixes = [Fix({key: None}, f"remove {key}")]
         if modern and verl_schema.key_exists(modern):
             move = {key: None, modern: value}
-            if modern == "reward.reward_model.enable" and value and not ctx.answers.extra.get("reward.reward_model.rollout.name"):
+            if (
+                modern == "reward.reward_model.enable"
+                and value
+                and not ctx.answers.extra.get("reward.reward_model.rollout.name")
+            ):
                 # 0.9's reward model is served by a rollout engine that has no default (KEY-002)
                 move["reward.reward_model.rollout.name"] = ctx.answers.rollout.name or "vllm"
             fixes.insert(0, Fix(move, f"move to {modern}"))
-        yield warning("KEY-003", [key], f"{key} is read by verl 0.9 no more; its value {value!r} has no effect", why("KEY-003"), fixes)
+        yield warning(
+            "KEY-003",
+            [key],
+            f"{key} is read by verl 0.9 no more; its value {value!r} has no effect",
+            why("KEY-003"),
+            fixes,
+        )
 
 
 @lru_cache(maxsize=1)
 def _fields_with_allowed_values() -> tuple[tuple[str, str, str], ...]:
     """(section, attribute, verl key) of the answer fields whose verl key has a closed set of values."""
-    return tuple((*name.partition(".")[::2], key) for name, key in field_to_verl().items()
-                 if verl_schema.allowed_values(key) is not None)
+    return tuple(
+        (*name.partition(".")[::2], key)
+        for name, key in field_to_verl().items()
+        if verl_schema.allowed_values(key) is not None
+    )
 
 
 def _values_to_check(ctx):
@@ -103,14 +123,21 @@ def check_allowed_values(ctx):
         import difflib
 
         close = difflib.get_close_matches(str(bad[0]), [str(v) for v in allowed], n=2, cutoff=0.5)
-        fixes = [Fix({key: c if not isinstance(value, list) else [c if v == bad[0] else v for v in values]}, f"use {c}") for c in close]
-        yield error("KEY-004", [key], f"{key}={bad[0]!r} is not one of: {', '.join(map(str, allowed))}", why("KEY-004"), fixes)
+        fixes = [
+            Fix({key: c if not isinstance(value, list) else [c if v == bad[0] else v for v in values]}, f"use {c}")
+            for c in close
+        ]
+        yield error(
+            "KEY-004", [key], f"{key}={bad[0]!r} is not one of: {', '.join(map(str, allowed))}", why("KEY-004"), fixes
+        )
     a = ctx.answers
     if a.models.lora_rank > VLLM_MAX_LORA_RANK and a.rollout.name == "vllm":
         yield error(
-            "KEY-004", ["actor_rollout_ref.model.lora_rank"],
+            "KEY-004",
+            ["actor_rollout_ref.model.lora_rank"],
             f"lora_rank {a.models.lora_rank} is above vLLM's maximum of {VLLM_MAX_LORA_RANK}",
-            why("KEY-004"), [Fix({"actor_rollout_ref.model.lora_rank": 256}, "use rank 256")],
+            why("KEY-004"),
+            [Fix({"actor_rollout_ref.model.lora_rank": 256}, "use rank 256")],
         )
 
 
@@ -118,13 +145,16 @@ def check_validation_sampling(ctx):
     r = ctx.answers.rollout
     if r.val_do_sample and r.temperature <= 0:
         yield error(
-            "KEY-005", ["actor_rollout_ref.rollout.val_kwargs.do_sample", "actor_rollout_ref.rollout.temperature"],
+            "KEY-005",
+            ["actor_rollout_ref.rollout.val_kwargs.do_sample", "actor_rollout_ref.rollout.temperature"],
             f"validation samples (val_kwargs.do_sample=true) but rollout.temperature is {r.temperature}; verl requires > 0",
             why("KEY-005"),
-            [Fix({"actor_rollout_ref.rollout.temperature": 1.0}, "rollout temperature 1.0"),
-             Fix({"actor_rollout_ref.rollout.val_kwargs.do_sample": False}, "greedy validation")],
+            [
+                Fix({"actor_rollout_ref.rollout.temperature": 1.0}, "rollout temperature 1.0"),
+                Fix({"actor_rollout_ref.rollout.val_kwargs.do_sample": False}, "greedy validation"),
+            ],
         )
 
 
-FAMILIES = ('KEY',)  # the id prefixes these rules emit (fix checks run only a family's modules)
+FAMILIES = ("KEY",)  # the id prefixes these rules emit (fix checks run only a family's modules)
 RULES = [check_unknown_keys, check_mandatory, hint_legacy_keys, check_allowed_values, check_validation_sampling]

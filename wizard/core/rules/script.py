@@ -105,13 +105,23 @@ def check_plus_prefixes(ctx):
         written = f"{o.prefix}{o.key}={o.raw_value}"
         has_key = o.key in defaults or o.key in sections(engine)
         if o.prefix == "+" and has_key:
-            yield _finding("SCRIPT-005", [o.key], (
-                f"line {o.line}: {written} adds a key verl {verl_schema.TARGET_VERSION} already has, and Hydra stops "
-                f"with 'Could not append to config'; write {o.key}={o.raw_value} (or ++{o.key}=... to add or override)"))
+            yield _finding(
+                "SCRIPT-005",
+                [o.key],
+                (
+                    f"line {o.line}: {written} adds a key verl {verl_schema.TARGET_VERSION} already has, and Hydra stops "
+                    f"with 'Could not append to config'; write {o.key}={o.raw_value} (or ++{o.key}=... to add or override)"
+                ),
+            )
         elif o.prefix == "" and not has_key and verl_schema.key_exists(o.key, engine):
-            yield _finding("SCRIPT-006", [o.key], (
-                f"line {o.line}: {o.key} is a new entry under a mapping verl leaves open, and Hydra refuses to "
-                f"override a key that is not there ('Could not override'); write +{o.key}={o.raw_value}"))
+            yield _finding(
+                "SCRIPT-006",
+                [o.key],
+                (
+                    f"line {o.line}: {o.key} is a new entry under a mapping verl leaves open, and Hydra refuses to "
+                    f"override a key that is not there ('Could not override'); write +{o.key}={o.raw_value}"
+                ),
+            )
         elif o.key in ctx.flat and _unknown_everywhere(o.key, engine):
             yield from _fork_key(o, written, engine)
 
@@ -119,21 +129,38 @@ def check_plus_prefixes(ctx):
 def _fork_key(o, written: str, engine: str):
     remove = [Fix({o.key: None}, f"remove {o.key}")]
     if o.prefix == "":
-        yield _finding("SCRIPT-006", [o.key], (
-            f"line {o.line}: {o.key} is unknown to every released verl, so it belongs to a fork or to the script's "
-            f"own code, and Hydra stops at it ('Could not override'); if the script's own code reads it, write "
-            f"+{o.key}={o.raw_value}, otherwise remove it"), remove)
+        yield _finding(
+            "SCRIPT-006",
+            [o.key],
+            (
+                f"line {o.line}: {o.key} is unknown to every released verl, so it belongs to a fork or to the script's "
+                f"own code, and Hydra stops at it ('Could not override'); if the script's own code reads it, write "
+                f"+{o.key}={o.raw_value}, otherwise remove it"
+            ),
+            remove,
+        )
         return
     section = _config_class_section(o.key, engine)
     if section:
-        yield _finding("SCRIPT-007", [o.key], (
-            f"line {o.line}: {written} adds a key no released verl has under {section}, which verl builds into its "
-            f"config class; it stops at start-up with \"unexpected keyword argument {o.key.rpartition('.')[2]}\" "
-            "(a fork's key: run that fork, or remove it)"), remove)
+        yield _finding(
+            "SCRIPT-007",
+            [o.key],
+            (
+                f"line {o.line}: {written} adds a key no released verl has under {section}, which verl builds into its "
+                f'config class; it stops at start-up with "unexpected keyword argument {o.key.rpartition(".")[2]}" '
+                "(a fork's key: run that fork, or remove it)"
+            ),
+            remove,
+        )
     else:
-        yield _finding("SCRIPT-008", [o.key], (
-            f"line {o.line}: {written} adds a key no released verl reads; only the script's own code (or a fork) "
-            "can use it"))
+        yield _finding(
+            "SCRIPT-008",
+            [o.key],
+            (
+                f"line {o.line}: {written} adds a key no released verl reads; only the script's own code (or a fork) "
+                "can use it"
+            ),
+        )
 
 
 def check_foreign_config(ctx):
@@ -147,11 +174,16 @@ def check_foreign_config(ctx):
     where = f" from {script.config_path}" if getattr(script, "config_path", None) else ""
     shown = ", ".join(own[:5]) + (f" and {len(own) - 5} more" if len(own) > 5 else "")
     keys = f"; {len(own)} of its overrides name keys of that config, not of any released verl ({shown})" if own else ""
-    yield _finding("SCRIPT-009", own, (
-        f"the script composes its own primary config {name!r}{where} instead of verl's ppo_trainer{keys}; the wizard "
-        f"checked the overrides that name verl keys against verl {verl_schema.TARGET_VERSION} "
-        "(`verl-wizard new --from-script` rebuilds the run on verl's own config)"))
+    yield _finding(
+        "SCRIPT-009",
+        own,
+        (
+            f"the script composes its own primary config {name!r}{where} instead of verl's ppo_trainer{keys}; the wizard "
+            f"checked the overrides that name verl keys against verl {verl_schema.TARGET_VERSION} "
+            "(`verl-wizard new --from-script` rebuilds the run on verl's own config)"
+        ),
+    )
 
 
-FAMILIES = ('SCRIPT',)  # the id prefixes these rules emit (fix checks run only a family's modules)
+FAMILIES = ("SCRIPT",)  # the id prefixes these rules emit (fix checks run only a family's modules)
 RULES = [check_shell_problems, check_plus_prefixes, check_foreign_config]

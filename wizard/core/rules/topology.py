@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from wizard.core.findings import Fix, warning
 from wizard.core.rules.catalogue import why
-from wizard.core.topology import WEAK_SYMBOLS, better_groups_exist, group_quality, has_rdma_nic, naive_tp_groups, nearest_nic
+from wizard.core.topology import (
+    WEAK_SYMBOLS,
+    better_groups_exist,
+    group_quality,
+    has_rdma_nic,
+    naive_tp_groups,
+    nearest_nic,
+)
 
 TP_KEY = "actor_rollout_ref.rollout.tensor_model_parallel_size"
 MEG_TP_KEY = "actor_rollout_ref.actor.megatron.tensor_model_parallel_size"
@@ -48,13 +55,17 @@ def hint_weak_tp_links(ctx):
             continue
         naive = naive_tp_groups(topo, tp)[: per_node // tp]
         weak = [g for g in naive if group_quality(topo, g) in WEAK_SYMBOLS]
-        fixes = [Fix({key: t}, f"{role} TP {t} (its groups stay on good links)") for t in _clean_sizes(topo, per_node, tp)]
+        fixes = [
+            Fix({key: t}, f"{role} TP {t} (its groups stay on good links)") for t in _clean_sizes(topo, per_node, tp)
+        ]
         yield warning(
-            "PLACE-003", [key],
+            "PLACE-003",
+            [key],
             f"{role} TP {tp} takes consecutive GPUs {_groups_text(weak)} across {group_quality(topo, weak[0])} links; "
             f"better groups on this machine: {_groups_text(better[: per_node // tp])} (order the GPUs with CUDA_VISIBLE_DEVICES "
             f"before `ray start` on each node, or change TP)",
-            why("PLACE-003"), fixes,
+            why("PLACE-003"),
+            fixes,
         )
 
 
@@ -64,11 +75,17 @@ def hint_gpu_count_differs(ctx):
         return
     have = len(topo.gpus)
     if c.n_gpus_per_node != have:
-        where = {"nvml": "this machine", "file": "the pasted topology", "fake": f"the named topology {topo.label or ''}".strip()}.get(topo.source, "the topology")
+        where = {
+            "nvml": "this machine",
+            "file": "the pasted topology",
+            "fake": f"the named topology {topo.label or ''}".strip(),
+        }.get(topo.source, "the topology")
         yield warning(
-            "PLACE-010", ["trainer.n_gpus_per_node"],
+            "PLACE-010",
+            ["trainer.n_gpus_per_node"],
             f"trainer.n_gpus_per_node is {c.n_gpus_per_node} but {where} has {have} GPU(s) per node",
-            why("PLACE-010"), [Fix({"trainer.n_gpus_per_node": have}, f"use all {have} GPUs of a node")],
+            why("PLACE-010"),
+            [Fix({"trainer.n_gpus_per_node": have}, f"use all {have} GPUs of a node")],
         )
 
 
@@ -80,16 +97,23 @@ def hint_no_rdma(ctx):
     if rdma is None:
         return
     if not rdma:
-        yield warning("PLACE-011", ["trainer.nnodes"], f"{p.nnodes} nodes, and the topology shows no RDMA NIC at all",
-                      why("PLACE-011"))
+        yield warning(
+            "PLACE-011",
+            ["trainer.nnodes"],
+            f"{p.nnodes} nodes, and the topology shows no RDMA NIC at all",
+            why("PLACE-011"),
+        )
         return
     near = [nearest_nic(topo, g) for g in range(len(topo.gpus))]
     if all(n is not None and n[1] in WEAK_SYMBOLS for n in near):
         names = ", ".join(sorted({n.name for n in topo.nics}))
-        yield warning("PLACE-011", ["trainer.nnodes"],
-                      f"{p.nnodes} nodes, and every NIC ({names}) is only reachable from the GPUs over NODE/SYS links",
-                      why("PLACE-011"))
+        yield warning(
+            "PLACE-011",
+            ["trainer.nnodes"],
+            f"{p.nnodes} nodes, and every NIC ({names}) is only reachable from the GPUs over NODE/SYS links",
+            why("PLACE-011"),
+        )
 
 
-FAMILIES = ('PLACE',)  # the id prefixes these rules emit (fix checks run only a family's modules)
+FAMILIES = ("PLACE",)  # the id prefixes these rules emit (fix checks run only a family's modules)
 RULES = [hint_weak_tp_links, hint_gpu_count_differs, hint_no_rdma]

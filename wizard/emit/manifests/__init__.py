@@ -11,8 +11,13 @@ from __future__ import annotations
 from wizard.core.answers import Answers
 from wizard.core.plan import Plan
 
-FILES = {"ray-job": "ray-job.sh", "kuberay-job": "rayjob.yaml", "kuberay-cluster": "raycluster.yaml",
-         "slurm": "job.sbatch", "k8s-job": "k8s-job.yaml"}
+FILES = {
+    "ray-job": "ray-job.sh",
+    "kuberay-job": "rayjob.yaml",
+    "kuberay-cluster": "raycluster.yaml",
+    "slurm": "job.sbatch",
+    "k8s-job": "k8s-job.yaml",
+}
 
 
 def render_manifests(answers: Answers, plan: Plan, config_text: str) -> dict[str, str]:

@@ -37,7 +37,9 @@ _BlockDumper.add_representer(str, _str)
 
 def dump_docs(docs: list[dict[str, Any]], header: list[str]) -> str:
     """Header comment lines, then the documents separated by ---."""
-    body = "---\n".join(yaml.dump(d, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=10**6) for d in docs)
+    body = "---\n".join(
+        yaml.dump(d, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=10**6) for d in docs
+    )
     return "".join(f"# {one_line(line)}\n" for line in header) + body
 
 
@@ -45,7 +47,8 @@ def header_lines(answers: Answers, plan: Plan, what: str) -> list[str]:
     return [
         f"{what} for experiment {answers.trainer.experiment_name} (verl {verl_schema.TARGET_VERSION}), written by verl-wizard {__version__}.",
         f"Ray nodes with GPUs: {plan.nnodes} x {plan.gpus_per_node} = trainer.nnodes x trainer.n_gpus_per_node in config.yaml"
-        + (f" ({plan.total_gpus} GPUs with the split pools)" if len(plan.pools) > 1 else "") + ".",
+        + (f" ({plan.total_gpus} GPUs with the split pools)" if len(plan.pools) > 1 else "")
+        + ".",
         "Regenerate with verl-wizard new --answers answers.yaml rather than editing counts here; `verl-wizard check` reads it back.",
     ]
 
@@ -60,8 +63,12 @@ def metadata(answers: Answers, name: str | None = None) -> dict[str, Any]:
 
 def config_map(answers: Answers, config_text: str) -> dict[str, Any]:
     """The run's config.yaml as a ConfigMap, mounted read-only at CONFIG_DIR where the entrypoint reads it."""
-    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": metadata(answers, config_map_name(answers)),
-            "data": {"config.yaml": config_text}}
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": metadata(answers, config_map_name(answers)),
+        "data": {"config.yaml": config_text},
+    }
 
 
 def container_env(answers: Answers, extra: dict[str, str] | None = None) -> list[dict[str, Any]]:
@@ -116,8 +123,10 @@ def secret_hint(answers: Answers) -> list[str]:
     if not names:
         return []
     literals = " ".join(f'--from-literal={n}="${n}"' for n in names)
-    return [f"Needs the Secret {answers.deploy.k8s_secret} (keys {', '.join(names)}): kubectl create secret generic "
-            f"{answers.deploy.k8s_secret} {literals}"]
+    return [
+        f"Needs the Secret {answers.deploy.k8s_secret} (keys {', '.join(names)}): kubectl create secret generic "
+        f"{answers.deploy.k8s_secret} {literals}"
+    ]
 
 
 def ns_flag(answers: Answers) -> str:

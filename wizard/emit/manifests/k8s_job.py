@@ -20,8 +20,8 @@ from wizard.emit.manifests.common import (
     dump_docs,
     header_lines,
     metadata,
-    resources,
     ns_flag,
+    resources,
     scheduling,
     secret_hint,
 )
@@ -44,14 +44,28 @@ def render_k8s_job(answers: Answers, plan: Plan, config_text: str) -> str:
         mounts.append({"name": SHM_VOLUME, "mountPath": "/dev/shm"})
         volumes.append({"name": SHM_VOLUME, "emptyDir": {"medium": "Memory", "sizeLimit": f"{d.shm_gib}Gi"}})
     container["volumeMounts"] = mounts
-    pod_spec: dict[str, Any] = {"restartPolicy": "Never", **scheduling(answers, True), "containers": [container], "volumes": volumes}
-    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata(answers), "spec": {
-        "backoffLimit": 0,
-        "ttlSecondsAfterFinished": d.ttl_seconds,
-        "template": {"metadata": {"labels": {"app.kubernetes.io/managed-by": "verl-wizard"}}, "spec": pod_spec},
-    }}
+    pod_spec: dict[str, Any] = {
+        "restartPolicy": "Never",
+        **scheduling(answers, True),
+        "containers": [container],
+        "volumes": volumes,
+    }
+    job = {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": metadata(answers),
+        "spec": {
+            "backoffLimit": 0,
+            "ttlSecondsAfterFinished": d.ttl_seconds,
+            "template": {"metadata": {"labels": {"app.kubernetes.io/managed-by": "verl-wizard"}}, "spec": pod_spec},
+        },
+    }
     ns = ns_flag(answers)
-    header = header_lines(answers, plan, "Kubernetes Job (one node)") + [
-        f"Launch: kubectl apply{ns} -f k8s-job.yaml; follow: kubectl logs{ns} -f job/{k8s_name(answers)}",
-    ] + secret_hint(answers)
+    header = (
+        header_lines(answers, plan, "Kubernetes Job (one node)")
+        + [
+            f"Launch: kubectl apply{ns} -f k8s-job.yaml; follow: kubectl logs{ns} -f job/{k8s_name(answers)}",
+        ]
+        + secret_hint(answers)
+    )
     return dump_docs([job, config_map(answers, config_text)], header)

@@ -23,14 +23,17 @@ from wizard.emit.manifests.common import (
     dump_docs,
     header_lines,
     metadata,
-    resources,
     ns_flag,
+    resources,
     scheduling,
     secret_hint,
 )
 
-HEAD_PORTS = [{"containerPort": 6379, "name": "gcs-server"}, {"containerPort": 8265, "name": "dashboard"},
-              {"containerPort": 10001, "name": "client"}]
+HEAD_PORTS = [
+    {"containerPort": 6379, "name": "gcs-server"},
+    {"containerPort": 8265, "name": "dashboard"},
+    {"containerPort": 10001, "name": "client"},
+]
 WORKER_GROUP = "gpu-workers"
 
 
@@ -63,40 +66,67 @@ def cluster_spec(answers: Answers, plan: Plan) -> dict[str, Any]:
     auth: dict[str, Any] = {"mode": d.auth_mode}
     if d.auth_mode == "token" and d.auth_secret:
         auth["secretName"] = d.auth_secret
-    spec: dict[str, Any] = {"rayVersion": d.ray_version, "authOptions": auth,
-                            "headGroupSpec": {"rayStartParams": {}, "template": head}}
+    spec: dict[str, Any] = {
+        "rayVersion": d.ray_version,
+        "authOptions": auth,
+        "headGroupSpec": {"rayStartParams": {}, "template": head},
+    }
     workers = worker_replicas(answers, plan)
     if workers:
-        spec["workerGroupSpecs"] = [{
-            "groupName": WORKER_GROUP, "replicas": workers, "minReplicas": workers, "maxReplicas": workers,
-            "rayStartParams": {}, "template": _pod(answers, "ray-worker", per, gpu_cpus, gpu_mem, head=False),
-        }]
+        spec["workerGroupSpecs"] = [
+            {
+                "groupName": WORKER_GROUP,
+                "replicas": workers,
+                "minReplicas": workers,
+                "maxReplicas": workers,
+                "rayStartParams": {},
+                "template": _pod(answers, "ray-worker", per, gpu_cpus, gpu_mem, head=False),
+            }
+        ]
     return spec
 
 
 def render_rayjob(answers: Answers, plan: Plan, config_text: str) -> str:
     d, name = answers.deploy, k8s_name(answers)
-    job = {"apiVersion": "ray.io/v1", "kind": "RayJob", "metadata": metadata(answers), "spec": {
-        "entrypoint": ENTRYPOINT,
-        "submissionMode": "K8sJobMode",
-        "shutdownAfterJobFinishes": True,
-        "ttlSecondsAfterFinished": d.ttl_seconds,
-        "rayClusterSpec": cluster_spec(answers, plan),
-    }}
-    header = header_lines(answers, plan, "KubeRay RayJob") + [
-        f"Launch: kubectl apply{ns_flag(answers)} -f rayjob.yaml; follow: kubectl logs{ns_flag(answers)} -f job/{name}",
-        f"The cluster is deleted {d.ttl_seconds} s after the job ends (ttlSecondsAfterFinished).",
-    ] + secret_hint(answers)
+    job = {
+        "apiVersion": "ray.io/v1",
+        "kind": "RayJob",
+        "metadata": metadata(answers),
+        "spec": {
+            "entrypoint": ENTRYPOINT,
+            "submissionMode": "K8sJobMode",
+            "shutdownAfterJobFinishes": True,
+            "ttlSecondsAfterFinished": d.ttl_seconds,
+            "rayClusterSpec": cluster_spec(answers, plan),
+        },
+    }
+    header = (
+        header_lines(answers, plan, "KubeRay RayJob")
+        + [
+            f"Launch: kubectl apply{ns_flag(answers)} -f rayjob.yaml; follow: kubectl logs{ns_flag(answers)} -f job/{name}",
+            f"The cluster is deleted {d.ttl_seconds} s after the job ends (ttlSecondsAfterFinished).",
+        ]
+        + secret_hint(answers)
+    )
     return dump_docs([job, config_map(answers, config_text)], header)
 
 
 def render_raycluster(answers: Answers, plan: Plan, config_text: str) -> str:
     name = k8s_name(answers)
-    cluster = {"apiVersion": "ray.io/v1", "kind": "RayCluster", "metadata": metadata(answers), "spec": cluster_spec(answers, plan)}
+    cluster = {
+        "apiVersion": "ray.io/v1",
+        "kind": "RayCluster",
+        "metadata": metadata(answers),
+        "spec": cluster_spec(answers, plan),
+    }
     head = f"$(kubectl get pod{ns_flag(answers)} -l ray.io/cluster={name},ray.io/node-type=head -o name)"
-    header = header_lines(answers, plan, "KubeRay RayCluster") + [
-        f"Launch: kubectl apply{ns_flag(answers)} -f raycluster.yaml; then run the driver on the head: "
-        f"kubectl exec{ns_flag(answers)} -it {head} -- {ENTRYPOINT}",
-        f"The cluster stays up until kubectl delete{ns_flag(answers)} raycluster {name}.",
-    ] + secret_hint(answers)
+    header = (
+        header_lines(answers, plan, "KubeRay RayCluster")
+        + [
+            f"Launch: kubectl apply{ns_flag(answers)} -f raycluster.yaml; then run the driver on the head: "
+            f"kubectl exec{ns_flag(answers)} -it {head} -- {ENTRYPOINT}",
+            f"The cluster stays up until kubectl delete{ns_flag(answers)} raycluster {name}.",
+        ]
+        + secret_hint(answers)
+    )
     return dump_docs([cluster, config_map(answers, config_text)], header)

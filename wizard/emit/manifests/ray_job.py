@@ -17,10 +17,12 @@ from wizard.emit.manifests.common import header_lines, q, shell_comment
 
 ENTRY = ["python3", "-m", "verl.trainer.main_ppo", "--config-dir=.", "--config-name=config"]
 # Fixed program (no user data in it): adds the named variables of this shell to the runtime env's env_vars.
-MERGE_SECRETS = ("import json, os, sys\n"
-                 "env = json.loads(sys.argv[1])\n"
-                 'env.setdefault("env_vars", {}).update({n: os.environ[n] for n in sys.argv[2:]})\n'
-                 "print(json.dumps(env))")
+MERGE_SECRETS = (
+    "import json, os, sys\n"
+    "env = json.loads(sys.argv[1])\n"
+    'env.setdefault("env_vars", {}).update({n: os.environ[n] for n in sys.argv[2:]})\n'
+    "print(json.dumps(env))"
+)
 
 
 def runtime_env(answers: Answers) -> dict:
@@ -52,28 +54,36 @@ def _auth_block(answers: Answers) -> list[str]:
 
 def render_ray_job(answers: Answers, plan: Plan) -> str:
     secrets = secret_env_names(answers)
-    lines = ["#!/usr/bin/env bash", *[shell_comment(h) for h in header_lines(answers, plan, "ray job submit script")],
-             "# Usage: ./ray-job.sh [Hydra overrides ...]   The Ray cluster must already run (ray start on every node).",
-             "set -euo pipefail",
-             'HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"',
-             "",
-             "# The Jobs API (the head's dashboard port 8265), not the GCS port; RAY_API_SERVER_ADDRESS overrides it.",
-             f"DEFAULT_ADDRESS={q(jobs_address(answers))}",
-             'ADDRESS="${RAY_API_SERVER_ADDRESS:-$DEFAULT_ADDRESS}"',
-             'case "$ADDRESS" in',
-             "  http://*|https://*) ;;",
-             '  *) echo "ray-job.sh: $ADDRESS is not a Jobs API address; use http://HEAD:8265 (the dashboard port)" >&2; exit 2 ;;',
-             "esac",
-             "",
-             *_auth_block(answers),
-             ""]
+    lines = [
+        "#!/usr/bin/env bash",
+        *[shell_comment(h) for h in header_lines(answers, plan, "ray job submit script")],
+        "# Usage: ./ray-job.sh [Hydra overrides ...]   The Ray cluster must already run (ray start on every node).",
+        "set -euo pipefail",
+        'HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"',
+        "",
+        "# The Jobs API (the head's dashboard port 8265), not the GCS port; RAY_API_SERVER_ADDRESS overrides it.",
+        f"DEFAULT_ADDRESS={q(jobs_address(answers))}",
+        'ADDRESS="${RAY_API_SERVER_ADDRESS:-$DEFAULT_ADDRESS}"',
+        'case "$ADDRESS" in',
+        "  http://*|https://*) ;;",
+        '  *) echo "ray-job.sh: $ADDRESS is not a Jobs API address; use http://HEAD:8265 (the dashboard port)" >&2; exit 2 ;;',
+        "esac",
+        "",
+        *_auth_block(answers),
+        "",
+    ]
     if secrets:
-        lines.append("# Secrets come from this shell into the job's environment (Ray keeps them in its job table); never into this file.")
+        lines.append(
+            "# Secrets come from this shell into the job's environment (Ray keeps them in its job table); never into this file."
+        )
         lines += [f': "${{{n}:?set {n} in this shell first}}"' for n in secrets]
-    lines += [f"RUNTIME_ENV={q(json.dumps(runtime_env(answers), sort_keys=True))}",
-              f"MERGE_SECRETS={q(MERGE_SECRETS)}",
-              'RUNTIME_ENV="$(python3 -c "$MERGE_SECRETS" "$RUNTIME_ENV"' + "".join(f" {n}" for n in secrets) + ')"',
-              "",
-              'exec ray job submit --address "$ADDRESS" --working-dir "$HERE" --runtime-env-json "$RUNTIME_ENV" -- '
-              + " ".join(ENTRY) + ' "$@"']
+    lines += [
+        f"RUNTIME_ENV={q(json.dumps(runtime_env(answers), sort_keys=True))}",
+        f"MERGE_SECRETS={q(MERGE_SECRETS)}",
+        'RUNTIME_ENV="$(python3 -c "$MERGE_SECRETS" "$RUNTIME_ENV"' + "".join(f" {n}" for n in secrets) + ')"',
+        "",
+        'exec ray job submit --address "$ADDRESS" --working-dir "$HERE" --runtime-env-json "$RUNTIME_ENV" -- '
+        + " ".join(ENTRY)
+        + ' "$@"',
+    ]
     return "\n".join(lines) + "\n"

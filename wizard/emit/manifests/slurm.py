@@ -54,18 +54,22 @@ def _directives(answers: Answers, plan: Plan, nodes: int) -> list[str]:
 
 def _auth(answers: Answers) -> list[str]:
     if answers.deploy.auth_mode == "disabled":
-        return ["# Ray token authentication off on every node and the driver, said explicitly: with the mode unset,",
-                "# ray start --head turns it on whenever a token file exists on the head, and the workers then cannot join.",
-                "export RAY_AUTH_MODE=disabled",
-                "unset RAY_AUTH_TOKEN RAY_AUTH_TOKEN_PATH"]
-    return ["# Ray token authentication: one token for the head, every worker and the driver. Yours (RAY_AUTH_TOKEN),",
-            "# or a fresh one for this job; every srun step inherits it (--export=ALL). It is never written to a file.",
-            "export RAY_AUTH_MODE=token",
-            'if [ -z "${RAY_AUTH_TOKEN:-}" ]; then',
-            "  RAY_AUTH_TOKEN=\"$(python3 -c 'import secrets; print(secrets.token_hex(32))')\"",
-            "fi",
-            "export RAY_AUTH_TOKEN",
-            "unset RAY_AUTH_TOKEN_PATH"]
+        return [
+            "# Ray token authentication off on every node and the driver, said explicitly: with the mode unset,",
+            "# ray start --head turns it on whenever a token file exists on the head, and the workers then cannot join.",
+            "export RAY_AUTH_MODE=disabled",
+            "unset RAY_AUTH_TOKEN RAY_AUTH_TOKEN_PATH",
+        ]
+    return [
+        "# Ray token authentication: one token for the head, every worker and the driver. Yours (RAY_AUTH_TOKEN),",
+        "# or a fresh one for this job; every srun step inherits it (--export=ALL). It is never written to a file.",
+        "export RAY_AUTH_MODE=token",
+        'if [ -z "${RAY_AUTH_TOKEN:-}" ]; then',
+        "  RAY_AUTH_TOKEN=\"$(python3 -c 'import secrets; print(secrets.token_hex(32))')\"",
+        "fi",
+        "export RAY_AUTH_TOKEN",
+        "unset RAY_AUTH_TOKEN_PATH",
+    ]
 
 
 def render_slurm(answers: Answers, plan: Plan) -> str:
@@ -74,24 +78,27 @@ def render_slurm(answers: Answers, plan: Plan) -> str:
     nodes = gpu_nodes_needed(plan)
     env = node_env(answers)
     secrets = secret_env_names(answers)
-    lines = ["#!/usr/bin/env bash", *_directives(answers, plan, nodes),
-             *[shell_comment(h) for h in header_lines(answers, plan, "Slurm batch script")],
-             "# Submit from the folder that holds config.yaml: cd DIR && sbatch job.sbatch [Hydra overrides ...]",
-             "set -euo pipefail",
-             "",
-             f"NNODES={nodes}  # trainer.nnodes (with split pools: every pool's nodes)",
-             f"GPUS_PER_NODE={per}  # trainer.n_gpus_per_node",
-             f"CPUS_PER_NODE={d.cpus_per_gpu * per}  # verl reserves 3 CPUs per GPU, and one more for its TaskRunner",
-             f"RAY_PORT={d.ray_port}",
-             f"JOIN_TIMEOUT={d.join_timeout_s}  # seconds for the head and every worker to join",
-             'CONFIG_DIR="${VERL_WIZARD_CONFIG_DIR:-${SLURM_SUBMIT_DIR:-$PWD}}"',
-             "",
-             'fail() { echo "job.sbatch: $*" >&2; exit 1; }',
-             '[ -f "$CONFIG_DIR/config.yaml" ] || fail "no config.yaml in $CONFIG_DIR: submit from the folder that holds it (cd DIR && sbatch job.sbatch)"',
-             '[ "${SLURM_JOB_NUM_NODES:-$NNODES}" = "$NNODES" ] || fail "the job has ${SLURM_JOB_NUM_NODES} nodes but config.yaml needs $NNODES"',
-             "",
-             "# Every srun step below inherits this environment (--export=ALL): the same variables on every node.",
-             "export PYTHONUNBUFFERED=1"]
+    lines = [
+        "#!/usr/bin/env bash",
+        *_directives(answers, plan, nodes),
+        *[shell_comment(h) for h in header_lines(answers, plan, "Slurm batch script")],
+        "# Submit from the folder that holds config.yaml: cd DIR && sbatch job.sbatch [Hydra overrides ...]",
+        "set -euo pipefail",
+        "",
+        f"NNODES={nodes}  # trainer.nnodes (with split pools: every pool's nodes)",
+        f"GPUS_PER_NODE={per}  # trainer.n_gpus_per_node",
+        f"CPUS_PER_NODE={d.cpus_per_gpu * per}  # verl reserves 3 CPUs per GPU, and one more for its TaskRunner",
+        f"RAY_PORT={d.ray_port}",
+        f"JOIN_TIMEOUT={d.join_timeout_s}  # seconds for the head and every worker to join",
+        'CONFIG_DIR="${VERL_WIZARD_CONFIG_DIR:-${SLURM_SUBMIT_DIR:-$PWD}}"',
+        "",
+        'fail() { echo "job.sbatch: $*" >&2; exit 1; }',
+        '[ -f "$CONFIG_DIR/config.yaml" ] || fail "no config.yaml in $CONFIG_DIR: submit from the folder that holds it (cd DIR && sbatch job.sbatch)"',
+        '[ "${SLURM_JOB_NUM_NODES:-$NNODES}" = "$NNODES" ] || fail "the job has ${SLURM_JOB_NUM_NODES} nodes but config.yaml needs $NNODES"',
+        "",
+        "# Every srun step below inherits this environment (--export=ALL): the same variables on every node.",
+        "export PYTHONUNBUFFERED=1",
+    ]
     lines += [f"export {name}={q(value)}" for name, value in env.items()]
     lines += ["", *_auth(answers), ""]
     if secrets:
@@ -103,7 +110,7 @@ def render_slurm(answers: Answers, plan: Plan) -> str:
         'mapfile -t NODES < <(scontrol show hostnames "$SLURM_JOB_NODELIST")',
         '[ "${#NODES[@]}" -eq "$NNODES" ] || fail "scontrol lists ${#NODES[@]} hosts, expected $NNODES"',
         'HEAD_NODE="${NODES[0]}"',
-        "HEAD_IP=\"$(srun --nodes=1 --ntasks=1 --nodelist=\"$HEAD_NODE\" hostname --ip-address | awk '{print $1}')\"",
+        'HEAD_IP="$(srun --nodes=1 --ntasks=1 --nodelist="$HEAD_NODE" hostname --ip-address | awk \'{print $1}\')"',
         '[ -n "$HEAD_IP" ] || fail "could not read the IP address of $HEAD_NODE"',
         'HEAD_ADDRESS="$HEAD_IP:$RAY_PORT"',
         'echo "job.sbatch: Ray head on $HEAD_NODE ($HEAD_ADDRESS), ${NNODES} node(s) x ${GPUS_PER_NODE} GPU(s)"',

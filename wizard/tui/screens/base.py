@@ -28,9 +28,20 @@ def _field_row():
 
     return FieldRow
 
-CRITIC_FIELDS = {"models.critic_path", "algorithm.critic_lr", "batch.critic_ppo_mini_batch_size", "batch.critic_ppo_micro_batch_size_per_gpu",
-                 "batch.critic_ppo_max_token_len_per_gpu"}
-REWARD_MODEL_FIELDS = {"models.reward_model_path", "cluster.reward_pool_enable", "cluster.reward_pool_nnodes", "cluster.reward_pool_n_gpus_per_node"}
+
+CRITIC_FIELDS = {
+    "models.critic_path",
+    "algorithm.critic_lr",
+    "batch.critic_ppo_mini_batch_size",
+    "batch.critic_ppo_micro_batch_size_per_gpu",
+    "batch.critic_ppo_max_token_len_per_gpu",
+}
+REWARD_MODEL_FIELDS = {
+    "models.reward_model_path",
+    "cluster.reward_pool_enable",
+    "cluster.reward_pool_nnodes",
+    "cluster.reward_pool_n_gpus_per_node",
+}
 SPLIT_FIELDS = {"cluster.rollout_nnodes", "cluster.rollout_n_gpus_per_node", "cluster.parameter_sync_step"}
 MEGATRON_FIELDS = {"engine.megatron_tp", "engine.megatron_pp", "engine.megatron_cp"}
 FSDP_FIELDS = {"engine.ulysses_sp", "engine.param_offload", "engine.optimizer_offload", "engine.ref_param_offload"}
@@ -38,14 +49,33 @@ FSDP_FIELDS = {"engine.ulysses_sp", "engine.param_offload", "engine.optimizer_of
 
 KUBE = ("kuberay-job", "kuberay-cluster", "k8s-job")
 DEPLOY_FIELDS_BY_TARGET = {
-    **{f"deploy.{name}": KUBE for name in ("name", "namespace", "image", "gpu_toleration", "node_selector", "k8s_secret",
-                                           "cpus_per_gpu", "memory_per_gpu_gib", "shm_gib")},
-    **{f"deploy.{name}": ("kuberay-job", "kuberay-cluster") for name in ("ray_version", "gpu_head", "head_cpus", "head_memory_gib",
-                                                                       "auth_secret", "ttl_seconds")},
+    **{
+        f"deploy.{name}": KUBE
+        for name in (
+            "name",
+            "namespace",
+            "image",
+            "gpu_toleration",
+            "node_selector",
+            "k8s_secret",
+            "cpus_per_gpu",
+            "memory_per_gpu_gib",
+            "shm_gib",
+        )
+    },
+    **{
+        f"deploy.{name}": ("kuberay-job", "kuberay-cluster")
+        for name in ("ray_version", "gpu_head", "head_cpus", "head_memory_gib", "auth_secret", "ttl_seconds")
+    },
     **{f"deploy.{name}": ("ray-job",) for name in ("ray_address", "excludes")},
-    **{f"deploy.{name}": ("slurm",) for name in ("slurm_partition", "slurm_account", "slurm_time", "join_timeout_s", "ray_port")},
-    **{f"deploy.{name}": ("ray-job", "slurm", "kuberay-job", "kuberay-cluster", "k8s-job")
-       for name in ("nccl_socket_ifname", "gloo_socket_ifname", "env", "secret_env", "auth_mode")},
+    **{
+        f"deploy.{name}": ("slurm",)
+        for name in ("slurm_partition", "slurm_account", "slurm_time", "join_timeout_s", "ray_port")
+    },
+    **{
+        f"deploy.{name}": ("ray-job", "slurm", "kuberay-job", "kuberay-cluster", "k8s-job")
+        for name in ("nccl_socket_ifname", "gloo_socket_ifname", "env", "secret_env", "auth_mode")
+    },
     "deploy.ray_init_num_cpus": ("local", "slurm"),
 }
 
@@ -66,11 +96,19 @@ def visible(field: str, answers) -> bool:
         return answers.engine.strategy == "megatron"
     if field in FSDP_FIELDS:
         return answers.engine.strategy != "megatron"
-    if field in ("batch.ppo_micro_batch_size_per_gpu", "batch.log_prob_micro_batch_size_per_gpu",
-                 "batch.ref_log_prob_micro_batch_size_per_gpu", "batch.critic_ppo_micro_batch_size_per_gpu"):
+    if field in (
+        "batch.ppo_micro_batch_size_per_gpu",
+        "batch.log_prob_micro_batch_size_per_gpu",
+        "batch.ref_log_prob_micro_batch_size_per_gpu",
+        "batch.critic_ppo_micro_batch_size_per_gpu",
+    ):
         return not answers.batch.use_dynamic_bsz
-    if field in ("batch.ppo_max_token_len_per_gpu", "batch.log_prob_max_token_len_per_gpu", "batch.ref_log_prob_max_token_len_per_gpu",
-                 "batch.critic_ppo_max_token_len_per_gpu"):
+    if field in (
+        "batch.ppo_max_token_len_per_gpu",
+        "batch.log_prob_max_token_len_per_gpu",
+        "batch.ref_log_prob_max_token_len_per_gpu",
+        "batch.critic_ppo_max_token_len_per_gpu",
+    ):
         return answers.batch.use_dynamic_bsz
     if field in ("algorithm.kl_loss_coef", "algorithm.kl_loss_type"):
         return answers.algorithm.use_kl_loss
@@ -178,7 +216,9 @@ class StepScreen(LocalizedBindings, Screen):
         key = (selector, expect_type)
         widget = self._parts.get(key)
         if widget is None:
-            widget = self._parts[key] = self.query_one(selector, expect_type) if expect_type else self.query_one(selector)
+            widget = self._parts[key] = (
+                self.query_one(selector, expect_type) if expect_type else self.query_one(selector)
+            )
         return widget
 
     def refresh_extra(self) -> None:

@@ -20,7 +20,11 @@ class HardwareScreen(StepScreen):
     def compose_top(self) -> ComposeResult:
         yield Label(t("hardware.topology"), classes="section-title")
         with Horizontal(classes="inline-form"):
-            yield Input(self.session.topology_spec or "", placeholder=" | ".join(list(NAMED)[:4]) + " | detect | FILE", id="topology-spec")
+            yield Input(
+                self.session.topology_spec or "",
+                placeholder=" | ".join(list(NAMED)[:4]) + " | detect | FILE",
+                id="topology-spec",
+            )
             yield Button(t("hardware.apply"), id="use-topology")
         yield Label("", id="topology-status")
         yield Label(t("hardware.budget"), classes="section-title")
@@ -40,8 +44,17 @@ class HardwareScreen(StepScreen):
             return
         status.remove_class("-error")
         topo = self.session.topology
-        status.update(t("hardware.status", label=topo.label or topo.source, nodes=topo.nodes, gpus=len(topo.gpus), name=topo.gpus[0].name or "GPU")
-                      if topo else t("hardware.none"))
+        status.update(
+            t(
+                "hardware.status",
+                label=topo.label or topo.source,
+                nodes=topo.nodes,
+                gpus=len(topo.gpus),
+                name=topo.gpus[0].name or "GPU",
+            )
+            if topo
+            else t("hardware.none")
+        )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "use-topology":

@@ -59,7 +59,9 @@ class ReviewScreen(StepScreen):
         if state == "changed":
             self.query_one("#preview", Static).update(Syntax(self.session.diff(name), "diff", word_wrap=True))
         else:
-            self.query_one("#preview", Static).update(Syntax(self.session.render_files()[name], lexer_for(name), word_wrap=True))
+            self.query_one("#preview", Static).update(
+                Syntax(self.session.render_files()[name], lexer_for(name), word_wrap=True)
+            )
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "file-list":

@@ -24,7 +24,12 @@ class StartScreen(StepScreen):
         yield Label(t("start.preset"), classes="section-title")
         options = [Option(t("start.blank"), id="preset-")]
         for preset in preset_summaries():
-            options.append(Option(f"{preset.name}  ({preset.nnodes}x{preset.n_gpus_per_node} GPUs)\n  {preset.description}", id=f"preset-{preset.name}"))
+            options.append(
+                Option(
+                    f"{preset.name}  ({preset.nnodes}x{preset.n_gpus_per_node} GPUs)\n  {preset.description}",
+                    id=f"preset-{preset.name}",
+                )
+            )
         yield OptionList(*options, id="preset-list")
         yield Label(t("start.answers"), classes="section-title")
         with Horizontal(classes="inline-form"):

@@ -37,7 +37,12 @@ def chain_line(chain: BatchChain, n: int) -> Text:
         text.append(" → " + t("chain.packed", tokens=chain.token_budget_per_gpu))
     elif chain.micro_steps_per_mini_batch is not None:
         text.append(" → ")
-        _part(text, t("chain.micro_steps"), chain.micro_steps_per_mini_batch, chain.micro_steps_per_mini_batch.denominator == 1)
+        _part(
+            text,
+            t("chain.micro_steps"),
+            chain.micro_steps_per_mini_batch,
+            chain.micro_steps_per_mini_batch.denominator == 1,
+        )
         text.append(f" {t('chain.of')} {chain.micro_batch_per_gpu}")
     text.append(" → ")
     _part(text, t("chain.optimizer_steps"), chain.optimizer_steps_per_step)

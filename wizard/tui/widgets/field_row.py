@@ -16,8 +16,12 @@ from wizard.i18n import language, t
 from wizard.tui.widgets.repaint import update_static
 
 TARGETS = ("local", "ray-job", "kuberay-job", "kuberay-cluster", "slurm", "k8s-job")
-EXTRA_CHOICES = {"deploy.target": TARGETS, "deploy.auth_mode": ("token", "disabled"), "engine.strategy": ("fsdp", "fsdp2", "megatron"),
-                 "rollout.load_format": ("dummy", "safetensors")}
+EXTRA_CHOICES = {
+    "deploy.target": TARGETS,
+    "deploy.auth_mode": ("token", "disabled"),
+    "engine.strategy": ("fsdp", "fsdp2", "megatron"),
+    "rollout.load_format": ("dummy", "safetensors"),
+}
 
 
 def field_kind(name: str) -> tuple[str, tuple]:
@@ -129,7 +133,9 @@ class FieldRow(Horizontal):
         else:
             input_type = {"int": "integer", "float": "number"}.get(self.kind, "text")
             yield FieldInput(show_value(self._value), id=widget_id, type=input_type, placeholder="-")
-        yield Label(t("source." + self._source), classes=f"field-source source-{self._source.replace(' ', '-').strip('-')}")
+        yield Label(
+            t("source." + self._source), classes=f"field-source source-{self._source.replace(' ', '-').strip('-')}"
+        )
 
     @property
     def input_widget(self):

@@ -110,7 +110,9 @@ class FindingsPanel(Vertical):
     def __init__(self) -> None:
         super().__init__(id="findings-panel", classes="-show-why")
         self.findings: list[Finding] = []
-        self.shown_once = False  # False until the session's findings are shown (a plain start builds it after the first paint)
+        self.shown_once = (
+            False  # False until the session's findings are shown (a plain start builds it after the first paint)
+        )
         self._counts = (0, 0)
         self._options: dict[tuple, Option] = {}  # reused across edits: an Option keeps its rendered text
 
@@ -146,7 +148,9 @@ class FindingsPanel(Vertical):
         # One set_options, not clear + add: the list is measured once and a scrollbar that stays is not
         # hidden and shown again (each of those is a layout and a repaint).
         if findings:
-            listing.replace_findings([self._option(i, f) for i, f in enumerate(findings)], min(keep or 0, len(findings) - 1))
+            listing.replace_findings(
+                [self._option(i, f) for i, f in enumerate(findings)], min(keep or 0, len(findings) - 1)
+            )
         else:
             listing.replace_findings([self._option(-1, None)], None)
         self._show_detail(listing.highlighted)
@@ -167,15 +171,17 @@ class FindingsPanel(Vertical):
 
     @property
     def state(self) -> str:
-        """"errors", "warnings" or "clean": the worst severity shown."""
+        """ "errors", "warnings" or "clean": the worst severity shown."""
         errors, warnings = self._counts
         return "errors" if errors else "warnings" if warnings else "clean"
 
     def _show_count(self) -> None:
         errors, warnings = self._counts
         colour = self.app.theme_variables.get(STATE_COLOUR[self.state], "")
-        text = Text(f"{STATE_MARK[self.state]} " + t("findings.count", errors=errors, warnings=warnings),
-                    style=f"bold {colour}".strip())
+        text = Text(
+            f"{STATE_MARK[self.state]} " + t("findings.count", errors=errors, warnings=warnings),
+            style=f"bold {colour}".strip(),
+        )
         self._part("#findings-count").update(text)
 
     def _show_detail(self, index) -> None:

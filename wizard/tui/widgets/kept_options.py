@@ -28,8 +28,14 @@ class KeptOptionsList(OptionList):
     def _update_lines(self) -> None:
         # What OptionList's measurement depends on: the widget's size and styles (its content width), the
         # scrollbars (they take columns), and the options and lines measured so far. Unchanged: nothing to do.
-        key = (self.size, self.styles._cache_key, self.show_vertical_scrollbar, self.show_horizontal_scrollbar,  # noqa: SLF001
-               len(self._options), len(self._line_cache.lines))
+        key = (
+            self.size,
+            self.styles._cache_key,  # noqa: SLF001 - Textual keeps the styles' key here
+            self.show_vertical_scrollbar,
+            self.show_horizontal_scrollbar,
+            len(self._options),
+            len(self._line_cache.lines),
+        )
         if key == self._lines_known_for:
             return
         super()._update_lines()
@@ -39,10 +45,24 @@ class KeptOptionsList(OptionList):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._update_lines()
-        styles = {name: self.get_visual_style("option-list--option", *([name] if name else []))
-                  for name in ("", "option-list--option-disabled", "option-list--option-highlighted", "option-list--option-hover")}
+        styles = {
+            name: self.get_visual_style("option-list--option", *([name] if name else []))
+            for name in (
+                "",
+                "option-list--option-disabled",
+                "option-list--option-highlighted",
+                "option-list--option-hover",
+            )
+        }
         padding = self.get_component_styles("option-list--option").padding
-        self._paint = (self.scroll_offset.y, self._line_cache.lines, self.highlighted, self._mouse_hovering_over, styles, padding)
+        self._paint = (
+            self.scroll_offset.y,
+            self._line_cache.lines,
+            self.highlighted,
+            self._mouse_hovering_over,
+            styles,
+            padding,
+        )
         try:
             return super().render_lines(crop)
         finally:
@@ -58,8 +78,15 @@ class KeptOptionsList(OptionList):
         index, offset = lines[scroll_y + y]
         option = self._options[index]
         # OptionList.render_line's choice of style, in its order.
-        name = ("option-list--option-disabled" if option.disabled else "option-list--option-highlighted" if highlighted == index
-                else "option-list--option-hover" if hover == index else "")
+        name = (
+            "option-list--option-disabled"
+            if option.disabled
+            else "option-list--option-highlighted"
+            if highlighted == index
+            else "option-list--option-hover"
+            if hover == index
+            else ""
+        )
         strips = self._option_render_cache.get((option, styles[name], padding))
         if strips is None or offset >= len(strips):
             return super().render_line(y)
@@ -74,7 +101,7 @@ class KeptOptionsList(OptionList):
         if len(placed) > cache.maxsize:  # many options come and go: keep only those shown now
             placed = self.__dict__["_placed"] = {option: at for option, at in placed.items() if option in index_of}
         keep = {option for option, at in placed.items() if index_of.get(option, at) == at}
-        for key in cache.keys():
+        for key in cache.keys():  # noqa: SIM118 - Textual's LRUCache has keys() but no __iter__
             if key[0] in keep:
                 self._option_render_cache[key] = cache.get(key)
         for option in set(placed) - keep:

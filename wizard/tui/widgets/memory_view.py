@@ -28,7 +28,10 @@ def memory_text(estimate) -> Text:
         if limit and limit > used:
             text.append("░" * (limit - used), style="dim")
         over = gpu is not None and phase.total > gpu
-        text.append(f" {phase.total / 2**30:.1f}" + (f"/{gpu / 2**30:.0f} GiB" if gpu else " GiB"), style="bold red" if over else "")
+        text.append(
+            f" {phase.total / 2**30:.1f}" + (f"/{gpu / 2**30:.0f} GiB" if gpu else " GiB"),
+            style="bold red" if over else "",
+        )
         text.append("\n")
     text.append(t("memory.legend") + " ", style="dim")
     for label, colour in labels.items():

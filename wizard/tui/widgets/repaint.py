@@ -17,7 +17,9 @@ def update_static(widget: Static, content) -> bool:
 
     Returns False when the content is the one already shown (nothing is done).
     """
-    if getattr(widget, "_shown_content", None) is content or same_content(getattr(widget, "_shown_content", None), content):
+    if getattr(widget, "_shown_content", None) is content or same_content(
+        getattr(widget, "_shown_content", None), content
+    ):
         return False
     widget._shown_content = content  # noqa: SLF001 - our own attribute
     styles = widget.styles

@@ -33,5 +33,11 @@ class SteadyScrollBar(ScrollBar):
         virtual, window, _ = sizes
         if not (window and length and virtual and length != virtual):  # ScrollBarRender draws no thumb
             sizes = None
-        return (type(bar), self.size, sizes, getattr(bar, "thickness", None), getattr(bar, "vertical", None),
-                str(getattr(bar, "style", "")))
+        return (
+            type(bar),
+            self.size,
+            sizes,
+            getattr(bar, "thickness", None),
+            getattr(bar, "vertical", None),
+            str(getattr(bar, "style", "")),
+        )

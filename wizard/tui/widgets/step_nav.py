@@ -17,7 +17,9 @@ class StepNav(OptionList):
         self.current = current
         # The steps are listed from the start, with no marks until the findings come (show()).
         self._shown: dict[str, Severity] = {}
-        super().__init__(*[Option(self._label(n, step, {}), id=f"nav-{step}") for n, step in enumerate(STEPS, 1)], id="step-nav")
+        super().__init__(
+            *[Option(self._label(n, step, {}), id=f"nav-{step}") for n, step in enumerate(STEPS, 1)], id="step-nav"
+        )
 
     def on_mount(self) -> None:
         self.highlighted = STEPS.index(self.current)
@@ -27,7 +29,9 @@ class StepNav(OptionList):
         for f in findings:
             for path in f.paths[:1]:
                 step = step_of(path)
-                if f.severity is Severity.ERROR or (f.severity is Severity.WARNING and worst.get(step) is not Severity.ERROR):
+                if f.severity is Severity.ERROR or (
+                    f.severity is Severity.WARNING and worst.get(step) is not Severity.ERROR
+                ):
                     worst[step] = f.severity if worst.get(step) is not Severity.ERROR else Severity.ERROR
         shown = self._shown
         if worst == shown:

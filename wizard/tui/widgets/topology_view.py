@@ -42,9 +42,13 @@ def budget_text(plan, topology) -> Text:
     width = 20
     scale = max(plan.total_gpus, have or 0, 1)
     styles = ("cyan", "magenta", "green")
-    for pool, style in zip(plan.pools, styles):
+    for pool, style in zip(plan.pools, styles, strict=False):
         cells = max(1, round(pool.gpus / scale * width)) if pool.gpus else 0
-        roles = t("topo.trainer_roles") + (t("topo.critic_role") if plan.need_critic else "") if pool.name == "trainer" else t("pool." + pool.name)
+        roles = (
+            t("topo.trainer_roles") + (t("topo.critic_role") if plan.need_critic else "")
+            if pool.name == "trainer"
+            else t("pool." + pool.name)
+        )
         text.append(f"{t('pool.' + pool.name):<10}", style="bold")
         text.append("█" * cells, style=style)
         text.append(f" {pool.gpus}\n")

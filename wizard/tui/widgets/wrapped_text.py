@@ -27,7 +27,7 @@ class WrappedText(Widget):
     }
     """
 
-    def __init__(self, text: Text | str = "", *, id: str | None = None, classes: str | None = None) -> None:  # noqa: A002
+    def __init__(self, text: Text | str = "", *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._text = Text(text) if isinstance(text, str) else text
         self._lines: list[Strip] | None = None
