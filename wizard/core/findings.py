@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from wizard.i18n.text import Msg
+
 
 class Severity(str, Enum):
     """How bad a finding is: errors block writing, warnings are listed, infos explain."""
@@ -38,10 +40,10 @@ class Fix:
     """
 
     set: dict[str, Any]
-    label: str
+    label: str | Msg  # a Msg renders in the current language
 
     def to_json(self) -> dict[str, Any]:
-        return {"set": dict(self.set), "label": self.label}
+        return {"set": dict(self.set), "label": str(self.label)}
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,7 @@ class Finding:
     id: str
     severity: Severity
     paths: tuple[str, ...]
-    message: str
+    message: str | Msg  # a Msg (catalogue key + parameters) renders in the current language
     why: str
     fixes: tuple[Fix, ...] = field(default=())
 
@@ -64,7 +66,7 @@ class Finding:
             "id": self.id,
             "severity": self.severity.value,
             "paths": list(self.paths),
-            "message": self.message,
+            "message": str(self.message),
             "why": self.why,
             "fixes": [f.to_json() for f in self.fixes],
         }
