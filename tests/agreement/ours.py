@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wizard.commands.common import gather
 from wizard.core.findings import Finding, Severity
 from wizard.core.layers import LayeredAnswers, build
 from wizard.core.plan import build_plan
 from wizard.core.presets import load_preset
 from wizard.core.rules import context_for, run_rules
 from wizard.detect.config_files import read_check_input
+from wizard.detect.facts import gather
 from wizard.emit.verl_config import render_config
 
 # num_attention_heads, num_key_value_heads of the models the generator uses, from their config.json.

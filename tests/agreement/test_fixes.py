@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from tests.agreement.ours import findings_of, layered_for, read_back, render
 from tests.agreement.strategies import configs
 from tests.agreement.tiers import skip_unless_conformance
-from wizard.commands.common import gather
 from wizard.core.findings import Severity
 from wizard.core.rules import context_for, evaluate
+from wizard.detect.facts import gather
 
 DEFAULT_EXAMPLES = int(os.environ.get("FIX_EXAMPLES", "60"))
 LARGE_EXAMPLES = int(os.environ.get("FIX_EXAMPLES_LARGE", "500"))

@@ -13,9 +13,9 @@ import pytest
 import yaml
 
 from tests.cli.helpers import cli, cli_json
-from wizard.commands.from_script import import_script, migrate_script
 from wizard.core import verl_schema
 from wizard.detect.config_files import flatten_config
+from wizard.detect.script_import import import_script, migrate_script
 
 OLD = Path(__file__).resolve().parents[1] / "fixtures" / "old_scripts"
 SCRIPTS = sorted(p.name for p in OLD.glob("*.sh"))

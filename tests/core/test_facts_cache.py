@@ -10,9 +10,9 @@ import json
 
 import pytest
 
-from wizard.commands.common import INSPECTORS
 from wizard.detect import data as data_module
 from wizard.detect import models as models_module
+from wizard.detect.facts import INSPECTORS
 from wizard.tui.session import Session
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from wizard.commands.common import gather, topology_layer
 from wizard.commands.output import as_json, as_text, emit
 from wizard.core.findings import has_errors
 from wizard.core.layers import build
 from wizard.core.rules import context_for, evaluate
+from wizard.detect.facts import gather
+from wizard.detect.topology_source import topology_layer
 from wizard.errors import ExitStatus
 
 

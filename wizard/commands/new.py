@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from wizard.commands.common import gather, parse_set_flags, read_answers_file, topology_layer
+from wizard.commands.common import parse_set_flags
 from wizard.commands.output import as_json, as_text, emit
 from wizard.core.findings import has_errors
 from wizard.core.layers import build
 from wizard.core.presets import load_preset
 from wizard.core.rules import context_for, evaluate
+from wizard.detect.answers_file import read_answers_file
+from wizard.detect.facts import gather
+from wizard.detect.topology_source import topology_layer
 from wizard.errors import ExitStatus
 
 TARGETS = ("local", "ray-job", "kuberay-job", "kuberay-cluster", "slurm", "k8s-job")
@@ -46,7 +49,7 @@ def collect_layers(args: argparse.Namespace):
     if detected:
         layers.append(("detected", detected))
     if getattr(args, "from_script", None):
-        from wizard.commands.from_script import script_layer
+        from wizard.detect.script_import import script_layer
 
         layer, args.imported_script = script_layer(args.from_script)
         layers.append(layer)

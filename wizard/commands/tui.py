@@ -64,7 +64,7 @@ def refuse_missing(args: argparse.Namespace) -> None:
 
             load_preset(args.preset)
     if args.answers and not os.path.isfile(args.answers):
-        from wizard.commands.common import read_answers_file
+        from wizard.detect.answers_file import read_answers_file
 
         read_answers_file(args.answers)
     spec = (args.topology or "").strip()
@@ -82,8 +82,8 @@ def _build_app(args: argparse.Namespace, hold_gc: bool):
     from wizard.tui.app import WizardApp
 
     def make_session():
-        from wizard.commands.common import read_answers_file
         from wizard.core.presets import load_preset
+        from wizard.detect.answers_file import read_answers_file
         from wizard.tui.session import Session
 
         layers = []

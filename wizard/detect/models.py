@@ -3,7 +3,7 @@
 Offline only: nothing is downloaded. A path is looked up, in order, as a local folder, as a hub id in the
 local Hugging Face cache (`$HF_HUB_CACHE`, `$HF_HOME/hub` or `~/.cache/huggingface/hub`), and in the
 catalogue of common hub models (wizard/core/model_catalogue.json). Every ModelFacts says which of these it
-came from. `inspect_models(answers, mode)` is the inspector that `wizard.commands.common.gather` calls.
+came from. `inspect_models(answers, mode)` is the inspector that `wizard.detect.facts.gather` calls.
 """
 
 from __future__ import annotations

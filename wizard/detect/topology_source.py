@@ -47,3 +47,11 @@ def load_topology(spec: str) -> Topology:
     raise UsageError(
         f"--topology {spec!r} is not 'detect', an existing file, or a fake name such as 8xH100 or 2x8xH100"
     )
+
+
+def topology_layer(spec: str | None):
+    """(topology, detected values) for --topology: a fake name, a `nvidia-smi topo -m` file, or `detect`."""
+    if not spec:
+        return None, {}
+    topo = load_topology(spec)
+    return topo, {"trainer.n_gpus_per_node": len(topo.gpus), "trainer.nnodes": getattr(topo, "nodes", 1)}

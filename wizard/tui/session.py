@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wizard.commands.common import gather
 from wizard.core.findings import Finding, Fix, Severity, has_errors
 from wizard.core.layers import LayeredAnswers, build, canonical_address
 from wizard.core.rules import RuleContext, context_for, evaluate
 from wizard.core.rules.fix_checks import KeptFixChecks
+from wizard.detect.facts import gather
 from wizard.errors import UsageError
 
 REMOVED = object()  # an edit that deletes a key set by a lower layer
@@ -139,7 +139,7 @@ class Session:
         self.refresh()
 
     def load_answers(self, path: str) -> None:
-        from wizard.commands.common import read_answers_file
+        from wizard.detect.answers_file import read_answers_file
 
         values = read_answers_file(path)
         self.layers = [layer for layer in self.layers if layer[0] != "answers file"] + [("answers file", values)]
@@ -148,7 +148,7 @@ class Session:
 
     def load_script(self, path: str) -> list[str]:
         """Import an old or forked launch script (carried over to verl 0.9.1) as a layer; returns its notes."""
-        from wizard.commands.from_script import migrate_script
+        from wizard.detect.script_import import migrate_script
 
         flat, notes = migrate_script(path)
         self.layers = [layer for layer in self.layers if layer[0] not in ("launch script", "preset")] + [
@@ -163,7 +163,7 @@ class Session:
         self.evaluate()
 
     def set_topology(self, spec: str | None) -> None:
-        from wizard.commands.common import topology_layer
+        from wizard.detect.topology_source import topology_layer
 
         topology, detected = topology_layer(spec) if spec else (None, {})
         self.topology, self.topology_spec = topology, spec

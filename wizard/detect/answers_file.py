@@ -1,0 +1,29 @@
+"""Reading an answers file (`--answers F`, the TUI's "Load an answers file") into layer values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from wizard.core.layers import flatten_answers_doc
+from wizard.detect import yaml_input
+from wizard.errors import UsageError
+
+
+def read_answers_file(path: str) -> dict[str, Any]:
+    from wizard.detect.config_files import read_text
+
+    text = read_text(Path(path))
+    try:
+        doc = yaml_input.load_one(text)
+    except yaml_input.YAMLShapeError as exc:
+        raise UsageError(f"--answers {path}: {exc}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        raise UsageError(f"--answers {path}: YAML syntax error{where}") from None
+    if doc is None:
+        raise UsageError(f"--answers {path}: empty file; write at least one section (see verl-wizard new --help)")
+    return flatten_answers_doc(doc, f"--answers {path}")
