@@ -1,29 +1,69 @@
-"""The typed answers model: everything the wizard asks, one field per question.
+"""The typed answers model: everything the wizard asks, one field per question, each declared once.
 
-Each field's docstring is its user-facing help (read by wizard.core.keymap.field_help from this file's
-source, so that start-up does not pay for pydantic's docstring extraction). Fields that map onto a verl key carry it as
-`json_schema_extra={"verl": "<dotted key>"}`; their defaults are verl 0.9.1's, and `None` means "not set:
-verl's own default or interpolation applies". Fields without a verl key are the wizard's own (the
-deployment target, the data_source of the rows). Any other verl key goes in `extra` and is passed through.
+A field is `name: Annotated[type, Spec(...)] = default`: pydantic's part is the type, the default and the
+range (`Field(ge=..., le=...)`); the `Spec` (wizard.core.fields) holds the rest: the verl key, the TUI step
+and row, the choices (an enum of wizard.core.choices), the unit and when the field is shown. Each field's
+docstring is its user-facing help (read by wizard.core.keymap.field_help from this file's source, so that
+start-up does not pay for pydantic's docstring extraction).
 
-Who reads it: wizard.core.keymap (verl key <-> field), wizard.core.layers (building answers from presets,
+Fields with a verl key have verl 0.9.1's default, and `None` means "not set: verl's own default or
+interpolation applies". Fields without one are the wizard's own (the deployment target, the data_source of
+the rows). Any other verl key goes in `extra` and is passed through.
+
+Who reads it: wizard.core.keymap (the specs, verl key <-> field), wizard.core.layers (answers from presets,
 files and flags), wizard.core.plan and the rules, the emitters, the TUI.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from wizard.core.choices import (
+    KUBERAY_TARGETS,
+    KUBERNETES_TARGETS,
+    REMOTE_TARGETS,
+    AdvEstimator,
+    AuthMode,
+    KlEstimator,
+    LoadFormat,
+    Logger,
+    LossAggMode,
+    RewardManager,
+    RolloutMode,
+    RolloutName,
+    Strategy,
+    Target,
+    TrainerMode,
+    Truncation,
+)
+from wizard.core.fields import (
+    Spec,
+    dynamic_batches,
+    fixed_micro_batches,
+    needs_critic,
+    on_fsdp,
+    on_megatron,
+    on_targets,
+    with_kl_in_reward,
+    with_kl_loss,
+    with_lora,
+    with_reward_model,
+    with_split_pools,
+)
 
 MAX_SIZE = 1 << 24  # no real run has more prompts, tokens or GPUs than this per step
 PositiveSize = dict(ge=1, le=MAX_SIZE)
 
-
-def V(default: Any, key: str, **constraints: Any) -> Any:
-    """A field that maps onto the verl key `key`."""
-    return Field(default, json_schema_extra={"verl": key}, **constraints)
+# Which deployment answers each target reads (the Deployment step shows the chosen target's).
+KUBE = on_targets(*KUBERNETES_TARGETS)
+KUBERAY = on_targets(*KUBERAY_TARGETS)
+RAYJOB = on_targets(Target.RAY_JOB.value)
+SLURM = on_targets(Target.SLURM.value)
+REMOTE = on_targets(*REMOTE_TARGETS)
+LOCAL_SLURM = on_targets(Target.LOCAL.value, Target.SLURM.value)
 
 
 class Section(BaseModel):
@@ -31,230 +71,407 @@ class Section(BaseModel):
 
 
 class Algorithm(Section):
-    adv_estimator: str = V("gae", "algorithm.adv_estimator")
+    adv_estimator: Annotated[str, Spec("algorithm.adv_estimator", step="models", row=1, choices=AdvEstimator)] = "gae"
     """How advantages are computed: gae (PPO with a critic), grpo, rloo, reinforce_plus_plus, remax, ...
     Group estimators (grpo, rloo, ...) compare the n responses to one prompt and need rollout n > 1."""
-    use_kl_in_reward: bool = V(False, "algorithm.use_kl_in_reward")
+    use_kl_in_reward: Annotated[bool, Spec("algorithm.use_kl_in_reward", step="models", row=6)] = False
     """Subtract a KL penalty to the reference from the reward (PPO style). Needs the reference model."""
-    kl_coef: float = V(0.001, "algorithm.kl_ctrl.kl_coef", ge=0)
+    kl_coef: Annotated[float, Spec("algorithm.kl_ctrl.kl_coef", step="models", row=7, when=with_kl_in_reward)] = Field(
+        0.001, ge=0
+    )
     """Weight of the in-reward KL penalty."""
-    use_kl_loss: bool = V(False, "actor_rollout_ref.actor.use_kl_loss")
+    use_kl_loss: Annotated[bool, Spec("actor_rollout_ref.actor.use_kl_loss", step="models", row=3)] = False
     """Add a KL term to the reference inside the actor loss (GRPO style). Needs the reference model."""
-    kl_loss_coef: float = V(0.001, "actor_rollout_ref.actor.kl_loss_coef", ge=0)
+    kl_loss_coef: Annotated[
+        float, Spec("actor_rollout_ref.actor.kl_loss_coef", step="models", row=4, when=with_kl_loss)
+    ] = Field(0.001, ge=0)
     """Weight of the KL loss term."""
-    kl_loss_type: str = V("low_var_kl", "actor_rollout_ref.actor.kl_loss_type")
+    kl_loss_type: Annotated[
+        str, Spec("actor_rollout_ref.actor.kl_loss_type", step="models", row=5, choices=KlEstimator, when=with_kl_loss)
+    ] = "low_var_kl"
     """KL estimator of the loss term: kl (k1), abs, mse (k2), low_var_kl (k3) or full."""
-    loss_agg_mode: str = V("token-mean", "actor_rollout_ref.actor.loss_agg_mode")
+    loss_agg_mode: Annotated[
+        str, Spec("actor_rollout_ref.actor.loss_agg_mode", step="models", row=21, choices=LossAggMode)
+    ] = "token-mean"
     """How per-token losses are averaged: token-mean, token-sum, seq-mean-token-sum, seq-mean-token-mean,
     seq-mean-token-sum-norm."""
-    entropy_coeff: float = V(0.0, "actor_rollout_ref.actor.entropy_coeff")
+    entropy_coeff: Annotated[float, Spec("actor_rollout_ref.actor.entropy_coeff", step="models", row=22)] = 0.0
     """Weight of the entropy bonus; 0 turns it off."""
-    lr: float = V(1e-6, "actor_rollout_ref.actor.optim.lr", gt=0, le=1)
+    lr: Annotated[float, Spec("actor_rollout_ref.actor.optim.lr", step="models", row=19)] = Field(1e-6, gt=0, le=1)
     """Actor learning rate."""
-    critic_lr: float = V(1e-5, "critic.optim.lr", gt=0, le=1)
+    critic_lr: Annotated[float, Spec("critic.optim.lr", step="models", row=20, when=needs_critic)] = Field(
+        1e-5, gt=0, le=1
+    )
     """Critic learning rate (only used when there is a critic)."""
 
 
 class Models(Section):
-    actor_path: str | None = V(None, "actor_rollout_ref.model.path")
+    actor_path: Annotated[str | None, Spec("actor_rollout_ref.model.path", step="models", row=2)] = None
     """The policy to train: a Hugging Face id (Qwen/Qwen3-8B) or an absolute local folder. The reference
     model is a frozen copy loaded from the same path."""
-    critic_enable: bool | None = V(None, "critic.enable")
+    critic_enable: Annotated[bool | None, Spec("critic.enable", step="models", row=8)] = None
     """Force the critic on or off; unset means: on exactly when the estimator is gae."""
-    critic_path: str | None = V(None, "critic.model.path")
+    critic_path: Annotated[str | None, Spec("critic.model.path", step="models", row=9, when=needs_critic)] = None
     """The value model's starting checkpoint (usually the actor's). verl adds a fresh value head."""
-    reward_model_enable: bool = V(False, "reward.reward_model.enable")
+    reward_model_enable: Annotated[bool, Spec("reward.reward_model.enable", step="models", row=10)] = False
     """Score responses with a reward model served by vLLM/SGLang."""
-    reward_model_path: str | None = V(None, "reward.reward_model.model_path")
+    reward_model_path: Annotated[
+        str | None, Spec("reward.reward_model.model_path", step="models", row=11, when=with_reward_model)
+    ] = None
     """The reward model: a sequence classifier with one label (a DisRM), or a generative RM."""
-    custom_reward_path: str | None = V(None, "reward.custom_reward_function.path")
+    custom_reward_path: Annotated[str | None, Spec("reward.custom_reward_function.path", step="models", row=12)] = None
     """A Python file with your reward function (data_source, solution_str, ground_truth, extra_info)."""
-    custom_reward_name: str = V("compute_score", "reward.custom_reward_function.name")
+    custom_reward_name: Annotated[str, Spec("reward.custom_reward_function.name", step="models", row=13)] = (
+        "compute_score"
+    )
     """The function's name inside that file."""
-    reward_manager: str = V("naive", "reward.reward_manager.name")
+    reward_manager: Annotated[str, Spec("reward.reward_manager.name", step="models", row=14, choices=RewardManager)] = (
+        "naive"
+    )
     """How rewards are computed per batch: naive, dapo (overlong penalty), gdpo, remote, rate_limited."""
-    data_source: str | None = None
+    data_source: Annotated[str | None, Spec(step="models", row=15)] = None
     """The data_source value of your training rows (openai/gsm8k, lighteval/MATH, ...). With no reward
     model and no custom function, verl's built-in scorer must know it."""
-    lora_rank: int = V(0, "actor_rollout_ref.model.lora_rank", ge=0, le=4096)
+    lora_rank: Annotated[int, Spec("actor_rollout_ref.model.lora_rank", step="models", row=16)] = Field(
+        0, ge=0, le=4096
+    )
     """LoRA rank; 0 trains all weights. With LoRA the reference is the base model with the adapter off."""
-    lora_alpha: int = V(16, "actor_rollout_ref.model.lora_alpha", ge=0, le=1 << 16)
+    lora_alpha: Annotated[int, Spec("actor_rollout_ref.model.lora_alpha", step="models", row=17, when=with_lora)] = (
+        Field(16, ge=0, le=1 << 16)
+    )
     """LoRA alpha (scaling)."""
-    use_remove_padding: bool = V(True, "actor_rollout_ref.model.use_remove_padding")
+    use_remove_padding: Annotated[bool, Spec("actor_rollout_ref.model.use_remove_padding", step="hardware", row=14)] = (
+        True
+    )
     """Pack sequences without padding. Required for Ulysses sequence parallelism."""
-    enable_gradient_checkpointing: bool = V(True, "actor_rollout_ref.model.enable_gradient_checkpointing")
+    enable_gradient_checkpointing: Annotated[
+        bool, Spec("actor_rollout_ref.model.enable_gradient_checkpointing", step="hardware", row=15)
+    ] = True
     """Recompute activations in the backward pass: much less memory, about a third more compute."""
-    trust_remote_code: bool = V(False, "actor_rollout_ref.model.trust_remote_code")
+    trust_remote_code: Annotated[bool, Spec("actor_rollout_ref.model.trust_remote_code", step="models", row=18)] = False
     """Allow model code from the checkpoint (needed by some custom architectures)."""
 
 
 class Data(Section):
-    train_files: str | list[str] | None = V(None, "data.train_files")
+    train_files: Annotated[str | list[str] | None, Spec("data.train_files", step="data", row=1)] = None
     """Training prompts: parquet, json or jsonl files (absolute paths or hdfs://)."""
-    val_files: str | list[str] | None = V(None, "data.val_files")
+    val_files: Annotated[str | list[str] | None, Spec("data.val_files", step="data", row=2)] = None
     """Validation prompts, same formats."""
-    prompt_key: str = V("prompt", "data.prompt_key")
+    prompt_key: Annotated[str, Spec("data.prompt_key", step="data", row=3)] = "prompt"
     """The column that holds each prompt as a chat list of {role, content}."""
-    max_prompt_length: int = V(512, "data.max_prompt_length", **PositiveSize)
+    max_prompt_length: Annotated[int, Spec("data.max_prompt_length", step="data", row=4, unit="tokens")] = Field(
+        512, **PositiveSize
+    )
     """Longest prompt in tokens (chat template applied)."""
-    max_response_length: int = V(512, "data.max_response_length", **PositiveSize)
+    max_response_length: Annotated[int, Spec("data.max_response_length", step="data", row=5, unit="tokens")] = Field(
+        512, **PositiveSize
+    )
     """Longest response the rollout may generate, in tokens."""
-    filter_overlong_prompts: bool = V(False, "data.filter_overlong_prompts")
+    filter_overlong_prompts: Annotated[bool, Spec("data.filter_overlong_prompts", step="data", row=6)] = False
     """Drop prompts longer than max_prompt_length when loading the data."""
-    truncation: str = V("error", "data.truncation")
+    truncation: Annotated[str, Spec("data.truncation", step="data", row=7, choices=Truncation)] = "error"
     """What to do with an over-long prompt that was not filtered: error, left, right or middle."""
 
 
 class Batch(Section):
-    train_batch_size: int = V(1024, "data.train_batch_size", **PositiveSize)
+    train_batch_size: Annotated[int, Spec("data.train_batch_size", step="batch", row=1, unit="prompts")] = Field(
+        1024, **PositiveSize
+    )
     """Prompts per training step. Responses per step = this × rollout n."""
-    rollout_n: int = V(1, "actor_rollout_ref.rollout.n", **PositiveSize)
+    rollout_n: Annotated[int, Spec("actor_rollout_ref.rollout.n", step="batch", row=2, unit="responses per prompt")] = (
+        Field(1, **PositiveSize)
+    )
     """Responses sampled per prompt. GRPO-style estimators need more than 1."""
-    ppo_mini_batch_size: int = V(256, "actor_rollout_ref.actor.ppo_mini_batch_size", **PositiveSize)
+    ppo_mini_batch_size: Annotated[
+        int, Spec("actor_rollout_ref.actor.ppo_mini_batch_size", step="batch", row=3, unit="prompts")
+    ] = Field(256, **PositiveSize)
     """Prompts per optimizer step (its responses: × n). train_batch_size / this = updates per epoch."""
-    ppo_micro_batch_size_per_gpu: int | None = V(
-        None, "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", **PositiveSize
-    )
+    ppo_micro_batch_size_per_gpu: Annotated[
+        int | None,
+        Spec(
+            "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu",
+            step="batch",
+            row=5,
+            unit="responses",
+            when=fixed_micro_batches,
+        ),
+    ] = Field(None, **PositiveSize)
     """Responses per forward/backward pass on one GPU (gradient accumulation splits the mini-batch)."""
-    ppo_micro_batch_size: int | None = V(None, "actor_rollout_ref.actor.ppo_micro_batch_size", **PositiveSize)
+    ppo_micro_batch_size: Annotated[
+        int | None, Spec("actor_rollout_ref.actor.ppo_micro_batch_size", unit="responses")
+    ] = Field(None, **PositiveSize)
     """Deprecated global micro-batch size; verl 0.9 workers need the per-GPU form instead."""
-    use_dynamic_bsz: bool = V(False, "actor_rollout_ref.actor.use_dynamic_bsz")
+    use_dynamic_bsz: Annotated[bool, Spec("actor_rollout_ref.actor.use_dynamic_bsz", step="batch", row=4)] = False
     """Pack micro-batches by a token budget instead of a fixed count (faster with varied lengths)."""
-    ppo_max_token_len_per_gpu: int = V(16384, "actor_rollout_ref.actor.ppo_max_token_len_per_gpu", **PositiveSize)
+    ppo_max_token_len_per_gpu: Annotated[
+        int,
+        Spec(
+            "actor_rollout_ref.actor.ppo_max_token_len_per_gpu",
+            step="batch",
+            row=6,
+            unit="tokens",
+            when=dynamic_batches,
+        ),
+    ] = Field(16384, **PositiveSize)
     """Token budget per GPU per micro-batch when packing dynamically; × sp must hold one full sequence."""
-    ppo_epochs: int = V(1, "actor_rollout_ref.actor.ppo_epochs", ge=1, le=1024)
+    ppo_epochs: Annotated[int, Spec("actor_rollout_ref.actor.ppo_epochs", step="batch", row=7, unit="epochs")] = Field(
+        1, ge=1, le=1024
+    )
     """Passes of the actor over each batch of responses."""
-    log_prob_micro_batch_size_per_gpu: int | None = V(
-        None, "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", **PositiveSize
-    )
+    log_prob_micro_batch_size_per_gpu: Annotated[
+        int | None,
+        Spec(
+            "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu",
+            step="batch",
+            row=8,
+            unit="responses",
+            when=fixed_micro_batches,
+        ),
+    ] = Field(None, **PositiveSize)
     """Responses per GPU per pass when recomputing the old log-probs."""
-    log_prob_micro_batch_size: int | None = V(
-        None, "actor_rollout_ref.rollout.log_prob_micro_batch_size", **PositiveSize
-    )
+    log_prob_micro_batch_size: Annotated[
+        int | None, Spec("actor_rollout_ref.rollout.log_prob_micro_batch_size", unit="responses")
+    ] = Field(None, **PositiveSize)
     """Deprecated global form of the log-prob micro-batch size."""
-    log_prob_use_dynamic_bsz: bool | None = V(None, "actor_rollout_ref.rollout.log_prob_use_dynamic_bsz")
+    log_prob_use_dynamic_bsz: Annotated[bool | None, Spec("actor_rollout_ref.rollout.log_prob_use_dynamic_bsz")] = None
     """Token-budget packing for the old log-probs; unset follows the actor (and it must equal it)."""
-    log_prob_max_token_len_per_gpu: int | None = V(
-        None, "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu", **PositiveSize
-    )
+    log_prob_max_token_len_per_gpu: Annotated[
+        int | None,
+        Spec(
+            "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu",
+            step="batch",
+            row=9,
+            unit="tokens",
+            when=dynamic_batches,
+        ),
+    ] = Field(None, **PositiveSize)
     """Token budget for the old log-probs; unset follows the actor's."""
-    ref_log_prob_micro_batch_size_per_gpu: int | None = V(
-        None, "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu", **PositiveSize
-    )
+    ref_log_prob_micro_batch_size_per_gpu: Annotated[
+        int | None,
+        Spec(
+            "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu",
+            step="batch",
+            row=10,
+            unit="responses",
+            when=fixed_micro_batches,
+        ),
+    ] = Field(None, **PositiveSize)
     """Responses per GPU per pass of the reference model."""
-    ref_log_prob_micro_batch_size: int | None = V(
-        None, "actor_rollout_ref.ref.log_prob_micro_batch_size", **PositiveSize
-    )
+    ref_log_prob_micro_batch_size: Annotated[
+        int | None, Spec("actor_rollout_ref.ref.log_prob_micro_batch_size", unit="responses")
+    ] = Field(None, **PositiveSize)
     """Deprecated global form of the reference micro-batch size."""
-    ref_log_prob_use_dynamic_bsz: bool | None = V(None, "actor_rollout_ref.ref.log_prob_use_dynamic_bsz")
+    ref_log_prob_use_dynamic_bsz: Annotated[bool | None, Spec("actor_rollout_ref.ref.log_prob_use_dynamic_bsz")] = None
     """Token-budget packing for the reference; unset follows the actor."""
-    ref_log_prob_max_token_len_per_gpu: int | None = V(
-        None, "actor_rollout_ref.ref.log_prob_max_token_len_per_gpu", **PositiveSize
-    )
+    ref_log_prob_max_token_len_per_gpu: Annotated[
+        int | None,
+        Spec(
+            "actor_rollout_ref.ref.log_prob_max_token_len_per_gpu",
+            step="batch",
+            row=11,
+            unit="tokens",
+            when=dynamic_batches,
+        ),
+    ] = Field(None, **PositiveSize)
     """Token budget for the reference; unset follows the actor's."""
-    critic_ppo_mini_batch_size: int | None = V(None, "critic.ppo_mini_batch_size", **PositiveSize)
+    critic_ppo_mini_batch_size: Annotated[
+        int | None, Spec("critic.ppo_mini_batch_size", step="batch", row=12, unit="prompts", when=needs_critic)
+    ] = Field(None, **PositiveSize)
     """Prompts per critic optimizer step; unset follows the actor's."""
-    critic_ppo_micro_batch_size_per_gpu: int | None = V(None, "critic.ppo_micro_batch_size_per_gpu", **PositiveSize)
+    critic_ppo_micro_batch_size_per_gpu: Annotated[
+        int | None,
+        Spec("critic.ppo_micro_batch_size_per_gpu", step="batch", row=13, unit="responses", when=needs_critic),
+    ] = Field(None, **PositiveSize)
     """Responses per critic forward/backward on one GPU."""
-    critic_ppo_micro_batch_size: int | None = V(None, "critic.ppo_micro_batch_size", **PositiveSize)
+    critic_ppo_micro_batch_size: Annotated[int | None, Spec("critic.ppo_micro_batch_size", unit="responses")] = Field(
+        None, **PositiveSize
+    )
     """Deprecated global form of the critic micro-batch size."""
-    critic_use_dynamic_bsz: bool | None = V(None, "critic.use_dynamic_bsz")
+    critic_use_dynamic_bsz: Annotated[bool | None, Spec("critic.use_dynamic_bsz")] = None
     """Token-budget packing for the critic; unset follows the actor."""
-    critic_ppo_max_token_len_per_gpu: int = V(32768, "critic.ppo_max_token_len_per_gpu", **PositiveSize)
+    critic_ppo_max_token_len_per_gpu: Annotated[
+        int, Spec("critic.ppo_max_token_len_per_gpu", step="batch", row=14, unit="tokens", when=needs_critic)
+    ] = Field(32768, **PositiveSize)
     """The critic's token budget per GPU when packing dynamically."""
-    critic_forward_max_token_len_per_gpu: int | None = V(None, "critic.forward_max_token_len_per_gpu", **PositiveSize)
+    critic_forward_max_token_len_per_gpu: Annotated[
+        int | None, Spec("critic.forward_max_token_len_per_gpu", unit="tokens")
+    ] = Field(None, **PositiveSize)
     """The critic's token budget for value inference; unset follows its training budget."""
-    critic_ppo_epochs: int | None = V(None, "critic.ppo_epochs", ge=1, le=1024)
+    critic_ppo_epochs: Annotated[int | None, Spec("critic.ppo_epochs", unit="epochs")] = Field(None, ge=1, le=1024)
     """Critic passes over each batch; unset follows the actor."""
 
 
 class Engine(Section):
-    strategy: str = V("fsdp", "actor_rollout_ref.actor.strategy")
+    strategy: Annotated[str, Spec("actor_rollout_ref.actor.strategy", step="hardware", row=6, choices=Strategy)] = (
+        "fsdp"
+    )
     """Training engine: fsdp, fsdp2 or megatron."""
-    ulysses_sp: int = V(1, "actor_rollout_ref.actor.ulysses_sequence_parallel_size", ge=1, le=1024)
+    ulysses_sp: Annotated[
+        int,
+        Spec(
+            "actor_rollout_ref.actor.ulysses_sequence_parallel_size", step="hardware", row=7, unit="GPUs", when=on_fsdp
+        ),
+    ] = Field(1, ge=1, le=1024)
     """Ulysses sequence parallelism for the actor (and reference): GPUs that share one sequence."""
-    critic_ulysses_sp: int = V(1, "critic.ulysses_sequence_parallel_size", ge=1, le=1024)
+    critic_ulysses_sp: Annotated[int, Spec("critic.ulysses_sequence_parallel_size", unit="GPUs")] = Field(
+        1, ge=1, le=1024
+    )
     """Ulysses sequence parallelism for the critic."""
-    param_offload: bool = V(False, "actor_rollout_ref.actor.fsdp_config.param_offload")
+    param_offload: Annotated[
+        bool, Spec("actor_rollout_ref.actor.fsdp_config.param_offload", step="hardware", row=11, when=on_fsdp)
+    ] = False
     """Keep actor parameters in CPU memory between uses (FSDP)."""
-    optimizer_offload: bool = V(False, "actor_rollout_ref.actor.fsdp_config.optimizer_offload")
+    optimizer_offload: Annotated[
+        bool, Spec("actor_rollout_ref.actor.fsdp_config.optimizer_offload", step="hardware", row=12, when=on_fsdp)
+    ] = False
     """Keep actor optimizer states in CPU memory (FSDP)."""
-    ref_param_offload: bool = V(False, "actor_rollout_ref.ref.fsdp_config.param_offload")
+    ref_param_offload: Annotated[
+        bool, Spec("actor_rollout_ref.ref.fsdp_config.param_offload", step="hardware", row=13, when=on_fsdp)
+    ] = False
     """Keep the reference model in CPU memory (it only runs forward passes)."""
-    critic_param_offload: bool = V(False, "critic.fsdp.param_offload")
+    critic_param_offload: Annotated[bool, Spec("critic.fsdp.param_offload")] = False
     """Keep critic parameters in CPU memory (FSDP)."""
-    critic_optimizer_offload: bool = V(False, "critic.fsdp.optimizer_offload")
+    critic_optimizer_offload: Annotated[bool, Spec("critic.fsdp.optimizer_offload")] = False
     """Keep critic optimizer states in CPU memory (FSDP)."""
-    megatron_tp: int = V(1, "actor_rollout_ref.actor.megatron.tensor_model_parallel_size", ge=1, le=1024)
+    megatron_tp: Annotated[
+        int,
+        Spec(
+            "actor_rollout_ref.actor.megatron.tensor_model_parallel_size",
+            step="hardware",
+            row=8,
+            unit="GPUs",
+            when=on_megatron,
+        ),
+    ] = Field(1, ge=1, le=1024)
     """Megatron tensor parallelism of the actor (the reference follows)."""
-    megatron_pp: int = V(1, "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size", ge=1, le=1024)
+    megatron_pp: Annotated[
+        int,
+        Spec(
+            "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size",
+            step="hardware",
+            row=9,
+            unit="GPUs",
+            when=on_megatron,
+        ),
+    ] = Field(1, ge=1, le=1024)
     """Megatron pipeline parallelism of the actor."""
-    megatron_cp: int = V(1, "actor_rollout_ref.actor.megatron.context_parallel_size", ge=1, le=1024)
+    megatron_cp: Annotated[
+        int,
+        Spec(
+            "actor_rollout_ref.actor.megatron.context_parallel_size",
+            step="hardware",
+            row=10,
+            unit="GPUs",
+            when=on_megatron,
+        ),
+    ] = Field(1, ge=1, le=1024)
     """Megatron context parallelism of the actor."""
 
 
 class Rollout(Section):
-    name: str | None = V(None, "actor_rollout_ref.rollout.name")
+    name: Annotated[str | None, Spec("actor_rollout_ref.rollout.name", step="hardware", row=3, choices=RolloutName)] = (
+        None
+    )
     """The inference engine that generates responses: vllm, sglang or trtllm. verl 0.9 has no default."""
-    mode: str = V("async", "actor_rollout_ref.rollout.mode")
+    mode: Annotated[str, Spec("actor_rollout_ref.rollout.mode", choices=RolloutMode)] = "async"
     """Rollout mode; only async exists in verl 0.9."""
-    tensor_parallel_size: int = V(2, "actor_rollout_ref.rollout.tensor_model_parallel_size", ge=1, le=1024)
+    tensor_parallel_size: Annotated[
+        int, Spec("actor_rollout_ref.rollout.tensor_model_parallel_size", step="hardware", row=4, unit="GPUs")
+    ] = Field(2, ge=1, le=1024)
     """GPUs per inference replica. Must divide the GPU count and stay inside one node."""
-    gpu_memory_utilization: float = V(0.5, "actor_rollout_ref.rollout.gpu_memory_utilization", gt=0, le=1)
+    gpu_memory_utilization: Annotated[
+        float,
+        Spec("actor_rollout_ref.rollout.gpu_memory_utilization", step="hardware", row=5, unit="share of GPU memory"),
+    ] = Field(0.5, gt=0, le=1)
     """Share of each GPU's memory the inference engine may take (weights + KV cache)."""
-    temperature: float = V(1.0, "actor_rollout_ref.rollout.temperature", ge=0)
+    temperature: Annotated[float, Spec("actor_rollout_ref.rollout.temperature")] = Field(1.0, ge=0)
     """Sampling temperature for training rollouts."""
-    val_do_sample: bool = V(False, "actor_rollout_ref.rollout.val_kwargs.do_sample")
+    val_do_sample: Annotated[bool, Spec("actor_rollout_ref.rollout.val_kwargs.do_sample")] = False
     """Sample (rather than decode greedily) during validation."""
-    load_format: str = V("dummy", "actor_rollout_ref.rollout.load_format")
+    load_format: Annotated[str, Spec("actor_rollout_ref.rollout.load_format", choices=LoadFormat)] = "dummy"
     """How the engine gets its first weights; dummy (synced from the trainer) or safetensors (LoRA)."""
-    layered_summon: bool = V(False, "actor_rollout_ref.rollout.layered_summon")
+    layered_summon: Annotated[bool, Spec("actor_rollout_ref.rollout.layered_summon")] = False
     """Sync LoRA weights layer by layer (less peak memory)."""
 
 
 class Cluster(Section):
-    nnodes: int = V(1, "trainer.nnodes", ge=1, le=65536)
+    nnodes: Annotated[int, Spec("trainer.nnodes", step="hardware", row=1, unit="nodes")] = Field(1, ge=1, le=65536)
     """Machines in the training pool."""
-    n_gpus_per_node: int = V(8, "trainer.n_gpus_per_node", ge=1, le=1024)
+    n_gpus_per_node: Annotated[int, Spec("trainer.n_gpus_per_node", step="hardware", row=2, unit="GPUs")] = Field(
+        8, ge=1, le=1024
+    )
     """GPUs used on each machine (every node must have the same count)."""
-    trainer_mode: str = V("sync", "trainer.v1.trainer_mode")
+    trainer_mode: Annotated[str, Spec("trainer.v1.trainer_mode", step="hardware", row=16, choices=TrainerMode)] = "sync"
     """sync (colocated, the default), colocate_async, or separate_async (a standalone rollout pool)."""
-    hybrid_engine: bool = V(True, "actor_rollout_ref.hybrid_engine")
+    hybrid_engine: Annotated[bool, Spec("actor_rollout_ref.hybrid_engine")] = True
     """Actor and rollout share GPUs. false only with separate_async."""
-    rollout_nnodes: int = V(0, "actor_rollout_ref.rollout.nnodes", ge=0, le=65536)
+    rollout_nnodes: Annotated[
+        int, Spec("actor_rollout_ref.rollout.nnodes", step="hardware", row=17, unit="nodes", when=with_split_pools)
+    ] = Field(0, ge=0, le=65536)
     """Machines of the standalone rollout pool (separate_async only)."""
-    rollout_n_gpus_per_node: int | None = V(None, "actor_rollout_ref.rollout.n_gpus_per_node", ge=0, le=1024)
+    rollout_n_gpus_per_node: Annotated[
+        int | None,
+        Spec("actor_rollout_ref.rollout.n_gpus_per_node", step="hardware", row=18, unit="GPUs", when=with_split_pools),
+    ] = Field(None, ge=0, le=1024)
     """GPUs per machine of the standalone rollout pool; unset follows n_gpus_per_node."""
-    parameter_sync_step: int = V(4, "trainer.v1.separate_async.parameter_sync_step", ge=1, le=MAX_SIZE)
+    parameter_sync_step: Annotated[
+        int,
+        Spec(
+            "trainer.v1.separate_async.parameter_sync_step",
+            step="batch",
+            row=15,
+            unit="mini-batches",
+            when=with_split_pools,
+        ),
+    ] = Field(4, ge=1, le=MAX_SIZE)
     """Mini-batches between weight syncs to the rollout pool (separate_async)."""
-    checkpoint_backend: str = V("naive", "actor_rollout_ref.rollout.checkpoint_engine.backend")
+    checkpoint_backend: Annotated[
+        str, Spec("actor_rollout_ref.rollout.checkpoint_engine.backend", step="hardware", row=19)
+    ] = "naive"
     """How weights travel from trainer to rollout: naive (colocated), nccl, nixl, mooncake."""
-    reward_pool_enable: bool = V(False, "reward.reward_model.enable_resource_pool")
+    reward_pool_enable: Annotated[
+        bool, Spec("reward.reward_model.enable_resource_pool", step="hardware", row=20, when=with_reward_model)
+    ] = False
     """Give the reward model GPUs of its own instead of sharing the training pool."""
-    reward_pool_nnodes: int = V(0, "reward.reward_model.nnodes", ge=0, le=65536)
+    reward_pool_nnodes: Annotated[
+        int, Spec("reward.reward_model.nnodes", step="hardware", row=21, unit="nodes", when=with_reward_model)
+    ] = Field(0, ge=0, le=65536)
     """Machines of the reward model's own pool."""
-    reward_pool_n_gpus_per_node: int = V(8, "reward.reward_model.n_gpus_per_node", ge=0, le=1024)
+    reward_pool_n_gpus_per_node: Annotated[
+        int, Spec("reward.reward_model.n_gpus_per_node", step="hardware", row=22, unit="GPUs", when=with_reward_model)
+    ] = Field(8, ge=0, le=1024)
     """GPUs per machine of the reward model's own pool."""
 
 
 class Trainer(Section):
-    project_name: str = V("verl_examples", "trainer.project_name", min_length=1, max_length=256)
+    project_name: Annotated[str, Spec("trainer.project_name", step="deployment", row=30)] = Field(
+        "verl_examples", min_length=1, max_length=256
+    )
     """Tracking project name."""
-    experiment_name: str = V("gsm8k", "trainer.experiment_name", min_length=1, max_length=256)
+    experiment_name: Annotated[str, Spec("trainer.experiment_name", step="deployment", row=31)] = Field(
+        "gsm8k", min_length=1, max_length=256
+    )
     """Tracking run name; also names the checkpoint folder and Kubernetes objects."""
-    total_epochs: int = V(30, "trainer.total_epochs", ge=1, le=1 << 20)
+    total_epochs: Annotated[int, Spec("trainer.total_epochs", step="deployment", row=32, unit="epochs")] = Field(
+        30, ge=1, le=1 << 20
+    )
     """Passes over the training data."""
-    total_training_steps: int | None = V(None, "trainer.total_training_steps", ge=1, le=1 << 30)
+    total_training_steps: Annotated[
+        int | None, Spec("trainer.total_training_steps", step="deployment", row=33, unit="steps")
+    ] = Field(None, ge=1, le=1 << 30)
     """Stop after this many steps (wins over total_epochs)."""
-    save_freq: int = V(-1, "trainer.save_freq", ge=-1)
+    save_freq: Annotated[int, Spec("trainer.save_freq", step="deployment", row=34, unit="steps")] = Field(-1, ge=-1)
     """Checkpoint every this many steps; -1 never."""
-    test_freq: int = V(-1, "trainer.test_freq", ge=-1)
+    test_freq: Annotated[int, Spec("trainer.test_freq", step="deployment", row=35, unit="steps")] = Field(-1, ge=-1)
     """Validate every this many steps; -1 never."""
-    logger: str | list[str] = V(["console", "wandb"], "trainer.logger")
+    logger: Annotated[str | list[str], Spec("trainer.logger", step="deployment", row=36, choices=Logger)] = [
+        "console",
+        "wandb",
+    ]
     """Tracking backends; wandb needs WANDB_API_KEY in the environment."""
-    val_before_train: bool = V(True, "trainer.val_before_train")
+    val_before_train: Annotated[bool, Spec("trainer.val_before_train", step="deployment", row=37)] = True
     """Run validation once before the first step."""
-    critic_warmup: int = V(0, "trainer.critic_warmup", ge=0)
+    critic_warmup: Annotated[int, Spec("trainer.critic_warmup", unit="steps")] = Field(0, ge=0)
     """Steps that update only the critic at the start."""
 
 
@@ -270,65 +487,95 @@ def _as_list(value: Any) -> Any:
 
 
 class Deploy(Section):
-    target: str = Field("local", pattern=r"^(local|ray-job|kuberay-job|kuberay-cluster|slurm|k8s-job)$")
+    target: Annotated[str, Spec(step="deployment", row=1, choices=Target)] = Field("local")
     """Where the run starts: local, ray-job, kuberay-job, kuberay-cluster, slurm or k8s-job."""
-    name: str | None = Field(None, max_length=253)
+    name: Annotated[str | None, Spec(step="deployment", row=2, when=KUBE)] = Field(None, max_length=253)
     """Name of the Kubernetes objects and the Slurm job; unset: made from trainer.experiment_name as a DNS label."""
-    namespace: str | None = Field(None, max_length=253)
+    namespace: Annotated[str | None, Spec(step="deployment", row=3, when=KUBE)] = Field(None, max_length=253)
     """Kubernetes namespace of the objects; unset: the namespace of your kubectl context."""
-    image: str = Field("verlai/verl:vllm024.dev2", min_length=1, max_length=512)
+    image: Annotated[str, Spec(step="deployment", row=4, when=KUBE)] = Field(
+        "verlai/verl:vllm024.dev2", min_length=1, max_length=512
+    )
     """Container image of every Ray pod (KubeRay) or of the Job. It must hold verl 0.9.1, its engine (vLLM or
     SGLang) and the Ray version below; the verlai/verl images hold the dependencies, add verl itself."""
-    ray_version: str = Field("2.60.0", pattern=r"^\d+\.\d+(\.\d+)?$")
+    ray_version: Annotated[str, Spec(step="deployment", row=5, when=KUBERAY)] = Field(
+        "2.60.0", pattern=r"^\d+\.\d+(\.\d+)?$"
+    )
     """Ray version inside the image (KubeRay's rayVersion); token authentication needs 2.52 or newer."""
-    gpu_head: bool = True
+    gpu_head: Annotated[bool, Spec(step="deployment", row=6, when=KUBERAY)] = True
     """The Ray head is a GPU node and counts as one of trainer.nnodes; false adds a CPU-only head."""
-    cpus_per_gpu: int = Field(4, ge=1, le=1024)
+    cpus_per_gpu: Annotated[int, Spec(step="deployment", row=7, unit="CPUs", when=KUBE)] = Field(4, ge=1, le=1024)
     """CPUs per GPU on every GPU node. verl reserves 3 CPUs per GPU and its driver task one more."""
-    memory_per_gpu_gib: int = Field(64, ge=1, le=1 << 16)
+    memory_per_gpu_gib: Annotated[int, Spec(step="deployment", row=8, unit="GiB", when=KUBE)] = Field(
+        64, ge=1, le=1 << 16
+    )
     """Memory (GiB) per GPU on every GPU node: model loading, offloading and data loaders live here."""
-    head_cpus: int = Field(8, ge=1, le=1 << 16)
+    head_cpus: Annotated[int, Spec(step="deployment", row=9, unit="CPUs", when=KUBERAY)] = Field(8, ge=1, le=1 << 16)
     """CPUs of a CPU-only head (gpu_head false)."""
-    head_memory_gib: int = Field(32, ge=1, le=1 << 16)
+    head_memory_gib: Annotated[int, Spec(step="deployment", row=10, unit="GiB", when=KUBERAY)] = Field(
+        32, ge=1, le=1 << 16
+    )
     """Memory (GiB) of a CPU-only head (gpu_head false)."""
-    shm_gib: int = Field(64, ge=0, le=1 << 16)
+    shm_gib: Annotated[int, Spec(step="deployment", row=11, unit="GiB", when=KUBE)] = Field(64, ge=0, le=1 << 16)
     """Size (GiB) of the /dev/shm memory volume of a plain Kubernetes Job; 0 leaves the 64 MiB default."""
-    gpu_toleration: bool = False
+    gpu_toleration: Annotated[bool, Spec(step="deployment", row=12, when=KUBE)] = False
     """Add the toleration nvidia.com/gpu:NoSchedule that tainted GPU nodes need."""
-    node_selector: list[str] = Field(default_factory=list, max_length=64)
+    node_selector: Annotated[list[str], Spec(step="deployment", row=13, when=KUBE)] = Field(
+        default_factory=list, max_length=64
+    )
     """Node labels a GPU pod must match, as key=value (nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3)."""
-    ray_address: str | None = Field(None, max_length=512)
+    ray_address: Annotated[str | None, Spec(step="deployment", row=14, when=RAYJOB)] = Field(None, max_length=512)
     """ray-job: the cluster's Jobs API, http://HEAD:8265 (unset: http://127.0.0.1:8265)."""
-    nccl_socket_ifname: str | None = Field(None, max_length=256, pattern=IFNAME)
+    nccl_socket_ifname: Annotated[str | None, Spec(step="deployment", row=15, when=REMOTE)] = Field(
+        None, max_length=256, pattern=IFNAME
+    )
     """NCCL_SOCKET_IFNAME on every node (eth0, =bond0, ^lo,docker): the interface between nodes."""
-    gloo_socket_ifname: str | None = Field(None, max_length=256, pattern=IFNAME)
+    gloo_socket_ifname: Annotated[str | None, Spec(step="deployment", row=16, when=REMOTE)] = Field(
+        None, max_length=256, pattern=IFNAME
+    )
     """GLOO_SOCKET_IFNAME on every node: the interface torch's CPU collectives use between nodes."""
-    env: list[str] = Field(default_factory=list, max_length=256)
+    env: Annotated[list[str], Spec(step="deployment", row=17, when=REMOTE)] = Field(
+        default_factory=list, max_length=256
+    )
     """Other environment variables for every node, as NAME=value (no secrets: see secret_env)."""
-    secret_env: list[str] = Field(default_factory=list, max_length=64)
+    secret_env: Annotated[list[str], Spec(step="deployment", row=18, when=REMOTE)] = Field(
+        default_factory=list, max_length=64
+    )
     """Names of secret environment variables (HF_TOKEN, ...); WANDB_API_KEY is added when logging to wandb.
     Kubernetes reads them from the Secret k8s_secret; the scripts take them from your environment."""
-    k8s_secret: str = Field("verl-secrets", min_length=1, max_length=253)
+    k8s_secret: Annotated[str, Spec(step="deployment", row=19, when=KUBE)] = Field(
+        "verl-secrets", min_length=1, max_length=253
+    )
     """The Kubernetes Secret that holds secret_env, one key per variable name."""
-    auth_mode: str = Field("token", pattern=r"^(token|disabled)$")
+    auth_mode: Annotated[str, Spec(step="deployment", row=20, choices=AuthMode, when=REMOTE)] = Field("token")
     """Ray token authentication: token (one shared token for head, workers and driver) or disabled."""
-    auth_secret: str | None = Field(None, max_length=253)
+    auth_secret: Annotated[str | None, Spec(step="deployment", row=21, when=KUBERAY)] = Field(None, max_length=253)
     """KubeRay: a Secret of yours with the Ray token (key auth_token); unset: KubeRay makes one."""
-    ttl_seconds: int = Field(3600, ge=0, le=1 << 30)
+    ttl_seconds: Annotated[int, Spec(step="deployment", row=22, unit="s", when=KUBERAY)] = Field(3600, ge=0, le=1 << 30)
     """Seconds a finished RayJob's cluster or Job is kept for its logs before it is deleted."""
-    excludes: list[str] = Field(default_factory=lambda: [".git", "__pycache__"], max_length=256)
+    excludes: Annotated[list[str], Spec(step="deployment", row=23, when=RAYJOB)] = Field(
+        default_factory=lambda: [".git", "__pycache__"], max_length=256
+    )
     """ray-job: files of the working folder that are not uploaded to the cluster."""
-    slurm_partition: str | None = Field(None, max_length=128, pattern=SLURM_WORD)
+    slurm_partition: Annotated[str | None, Spec(step="deployment", row=24, when=SLURM)] = Field(
+        None, max_length=128, pattern=SLURM_WORD
+    )
     """Slurm partition (sbatch --partition); unset: the cluster's default."""
-    slurm_account: str | None = Field(None, max_length=128, pattern=SLURM_WORD)
+    slurm_account: Annotated[str | None, Spec(step="deployment", row=25, when=SLURM)] = Field(
+        None, max_length=128, pattern=SLURM_WORD
+    )
     """Slurm account (sbatch --account); unset: your default account."""
-    slurm_time: str = Field("24:00:00", pattern=r"^[0-9]+(-[0-9]+)?(:[0-9]+){0,2}$")
+    slurm_time: Annotated[str, Spec(step="deployment", row=26, when=SLURM)] = Field(
+        "24:00:00", pattern=r"^[0-9]+(-[0-9]+)?(:[0-9]+){0,2}$"
+    )
     """Slurm time limit (sbatch --time), as D-HH:MM:SS or HH:MM:SS."""
-    join_timeout_s: int = Field(600, ge=10, le=86400)
+    join_timeout_s: Annotated[int, Spec(step="deployment", row=27, unit="s", when=SLURM)] = Field(600, ge=10, le=86400)
     """Slurm: seconds to wait for every node to join the Ray cluster before the job fails."""
-    ray_port: int = Field(6379, ge=1024, le=65535)
+    ray_port: Annotated[int, Spec(step="deployment", row=28, when=SLURM)] = Field(6379, ge=1024, le=65535)
     """Port of the Ray head's GCS (ray start --port)."""
-    ray_init_num_cpus: int | None = V(None, "ray_kwargs.ray_init.num_cpus", ge=1, le=1 << 20)
+    ray_init_num_cpus: Annotated[
+        int | None, Spec("ray_kwargs.ray_init.num_cpus", step="deployment", row=29, unit="CPUs", when=LOCAL_SLURM)
+    ] = Field(None, ge=1, le=1 << 20)
     """CPUs of the Ray instance verl starts itself (local runs, k8s-job). Must stay unset when joining a cluster."""
 
     _lists = field_validator("node_selector", "env", "secret_env", "excludes", mode="before")(_as_list)

@@ -1,4 +1,4 @@
-"""The one table between answer fields and verl keys, built from the answers model itself.
+"""The tables derived from the field declarations (the `Spec` of every field in wizard.core.answers).
 
 An answer field is named `section.field` (`batch.train_batch_size`); a verl key is dotted
 (`data.train_batch_size`). `--set`, fixes, configs read by `check` and the emitted config.yaml all speak
@@ -10,18 +10,41 @@ from __future__ import annotations
 from functools import lru_cache
 
 from wizard.core.answers import SECTIONS
+from wizard.core.fields import Spec
+
+
+@lru_cache(maxsize=1)
+def specs() -> dict[str, Spec]:
+    """`section.field` -> its declaration, for every answer field, in the model's order."""
+    table = {}
+    for section, model in SECTIONS.items():
+        for name, info in model.model_fields.items():
+            spec = next((m for m in info.metadata if isinstance(m, Spec)), None)
+            if spec is None:
+                raise TypeError(f"{section}.{name} has no Spec in its Annotated type (wizard.core.answers)")
+            table[f"{section}.{name}"] = spec.named(f"{section}.{name}")
+    return table
+
+
+def spec_of(name: str) -> Spec | None:
+    """The declaration of a field, by field name or verl key."""
+    return specs().get(verl_to_field().get(name, name))
+
+
+@lru_cache(maxsize=1)
+def step_fields() -> dict[str, tuple[str, ...]]:
+    """TUI step -> the fields it offers, in row order."""
+    by_step: dict[str, list[Spec]] = {}
+    for spec in specs().values():
+        if spec.offered:
+            by_step.setdefault(spec.step, []).append(spec)
+    return {step: tuple(s.name for s in sorted(group, key=lambda s: s.row)) for step, group in by_step.items()}
 
 
 @lru_cache(maxsize=1)
 def field_to_verl() -> dict[str, str]:
     """`section.field` -> verl key, for every field that has one."""
-    table = {}
-    for section, model in SECTIONS.items():
-        for name, info in model.model_fields.items():
-            extra = info.json_schema_extra or {}
-            if "verl" in extra:
-                table[f"{section}.{name}"] = extra["verl"]
-    return table
+    return {name: spec.verl for name, spec in specs().items() if spec.verl}
 
 
 @lru_cache(maxsize=1)
@@ -31,7 +54,7 @@ def verl_to_field() -> dict[str, str]:
 
 @lru_cache(maxsize=1)
 def all_fields() -> tuple[str, ...]:
-    return tuple(f"{section}.{name}" for section, model in SECTIONS.items() for name in model.model_fields)
+    return tuple(specs())
 
 
 def wizard_only_fields() -> tuple[str, ...]:

@@ -14,6 +14,27 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from wizard.core.choices import (
+    FSDP_STRATEGIES,
+    AdvEstimator,
+    KlCtrl,
+    KlEstimator,
+    Logger,
+    LossAggMode,
+    LrScheduler,
+    MegatronDtype,
+    PolicyLoss,
+    RewardManager,
+    RolloutMode,
+    RolloutName,
+    Strategy,
+    TrainerMode,
+    Truncation,
+    values,
+)
+from wizard.core.choices import (
+    GROUP_ESTIMATORS as GROUP_ESTIMATORS,  # batch rules read it here, beside the other verl facts
+)
 from wizard.core.verl_target import TARGET_VERSION
 
 DATA_DIR = Path(__file__).with_name("verl_data")
@@ -21,88 +42,30 @@ DATA_DIR = Path(__file__).with_name("verl_data")
 # Top-level sections that 0.9.x keeps in its schema (all null) but no longer reads.
 LEGACY_PREFIXES = ("reward_model.", "custom_reward_function.", "sandbox_fusion.")
 
-ADV_ESTIMATORS = (
-    "gae",
-    "grpo",
-    "grpo_vectorized",
-    "grpo_passk",
-    "rloo",
-    "rloo_vectorized",
-    "reinforce_plus_plus",
-    "reinforce_plus_plus_baseline",
-    "remax",
-    "opo",
-    "gpg",
-    "gdpo",
-    "optimal_token_baseline",
-    "tir_optimal_token_baseline",
-)
-# Estimators whose baseline comes from the other responses to the same prompt (n = 1 makes it zero).
-GROUP_ESTIMATORS = (
-    "grpo",
-    "grpo_vectorized",
-    "grpo_passk",
-    "rloo",
-    "rloo_vectorized",
-    "opo",
-    "gpg",
-    "gdpo",
-    "reinforce_plus_plus_baseline",
-    "optimal_token_baseline",
-    "tir_optimal_token_baseline",
-)
+ADV_ESTIMATORS = values(AdvEstimator)
 
+# The closed value sets of verl keys, per verl version (the enums of wizard.core.choices for 0.9.1).
 ALLOWED_VALUES: dict[str, dict[str, tuple[Any, ...]]] = {
     "0.9.1": {
         "algorithm.adv_estimator": ADV_ESTIMATORS,
-        "actor_rollout_ref.rollout.name": ("vllm", "sglang", "trtllm"),
-        "actor_rollout_ref.rollout.mode": ("async",),
-        "actor_rollout_ref.actor.loss_agg_mode": (
-            "token-mean",
-            "token-sum",
-            "seq-mean-token-sum",
-            "seq-mean-token-mean",
-            "seq-mean-token-sum-norm",
-        ),
-        "actor_rollout_ref.actor.strategy": ("fsdp", "fsdp2", "fsdp_turbo", "megatron"),
-        "critic.strategy": ("fsdp", "fsdp2", "fsdp_turbo", "megatron"),
-        "actor_rollout_ref.actor.kl_loss_type": ("kl", "k1", "abs", "mse", "k2", "low_var_kl", "k3", "full"),
-        "algorithm.kl_penalty": ("kl", "k1", "abs", "mse", "k2", "low_var_kl", "k3", "full"),
-        "algorithm.kl_ctrl.type": ("fixed", "adaptive"),
-        "data.truncation": ("error", "left", "right", "middle"),
-        "trainer.v1.trainer_mode": ("sync", "colocate_async", "separate_async"),
-        "reward.reward_manager.name": ("naive", "dapo", "gdpo", "remote", "rate_limited"),
-        "actor_rollout_ref.actor.optim.lr_scheduler_type": ("constant", "cosine"),
-        "critic.optim.lr_scheduler_type": ("constant", "cosine"),
-        "actor_rollout_ref.actor.megatron.dtype": ("bfloat16", "float16"),
-        "critic.megatron.dtype": ("bfloat16", "float16"),
-        "actor_rollout_ref.actor.fsdp_config.strategy": ("fsdp", "fsdp2", "fsdp_turbo"),
-        "actor_rollout_ref.actor.policy_loss.loss_mode": (
-            "vanilla",
-            "gspo",
-            "sapo",
-            "gpg",
-            "clip_cov",
-            "kl_cov",
-            "geo_mean",
-            "dro",
-            "cispo",
-            "dppo_tv",
-            "dppo_kl",
-            "bypass_mode",
-        ),
-        "trainer.logger": (
-            "wandb",
-            "mlflow",
-            "swanlab",
-            "vemlp_wandb",
-            "tensorboard",
-            "console",
-            "clearml",
-            "trackio",
-            "file",
-            "rl_insight",
-        ),
+        "actor_rollout_ref.rollout.name": values(RolloutName),
+        "actor_rollout_ref.rollout.mode": values(RolloutMode),
+        "actor_rollout_ref.actor.loss_agg_mode": values(LossAggMode),
+        "actor_rollout_ref.actor.strategy": values(Strategy),
+        "critic.strategy": values(Strategy),
+        "actor_rollout_ref.actor.kl_loss_type": values(KlEstimator),
+        "algorithm.kl_penalty": values(KlEstimator),
+        "algorithm.kl_ctrl.type": values(KlCtrl),
+        "data.truncation": values(Truncation),
+        "trainer.v1.trainer_mode": values(TrainerMode),
+        "reward.reward_manager.name": values(RewardManager),
+        "actor_rollout_ref.actor.optim.lr_scheduler_type": values(LrScheduler),
+        "critic.optim.lr_scheduler_type": values(LrScheduler),
+        "actor_rollout_ref.actor.megatron.dtype": values(MegatronDtype),
+        "critic.megatron.dtype": values(MegatronDtype),
+        "actor_rollout_ref.actor.fsdp_config.strategy": FSDP_STRATEGIES,
+        "actor_rollout_ref.actor.policy_loss.loss_mode": values(PolicyLoss),
+        "trainer.logger": values(Logger),
     }
 }
 

@@ -34,14 +34,26 @@ def t(key: str, **params) -> str:
     return text.format(**params) if params else text
 
 
-def zh_terms_label(field: str) -> str | None:
-    """The Chinese label of an answer field, when the terms catalogue has one."""
-    try:
-        from wizard.i18n.zh_terms import FIELDS
-    except ImportError:
-        return None
-    entry = FIELDS.get(field)
-    return entry[0] if entry else None
+def term(key: str, english: str) -> str:
+    """A field's label or help by its catalogue key (its Spec's label_key / help_key) in the current language.
+
+    English is the field's own declaration (its name, its docstring), given as `english`; another language
+    reads its catalogue and its terms (wizard/i18n/zh_terms.py), and falls back to `english` where it has none.
+    """
+    if _current == "en":
+        return english
+    return CATALOGUES[_current].get(key) or _terms(_current).get(key) or english
+
+
+def _terms(lang: str) -> dict[str, str]:
+    if lang not in _TERMS:
+        from wizard.i18n import zh_terms
+
+        _TERMS[lang] = zh_terms.as_strings() if lang == "zh" else {}
+    return _TERMS[lang]
+
+
+_TERMS: dict[str, dict[str, str]] = {}
 
 
 def rule_text(rule_id: str, title: str, why: str) -> tuple[str, str]:
@@ -53,17 +65,6 @@ def rule_text(rule_id: str, title: str, why: str) -> tuple[str, str]:
             return title, why
         return RULES.get(rule_id, (title, why))
     return title, why
-
-
-def field_help_text(field: str, english: str) -> str:
-    if _current == "zh":
-        try:
-            from wizard.i18n.zh_terms import FIELDS
-        except ImportError:
-            return english
-        entry = FIELDS.get(field)
-        return entry[1] if entry else english
-    return english
 
 
 def finding_message(rule_id: str, message: str) -> str:

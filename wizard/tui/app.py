@@ -21,7 +21,7 @@ from textual.binding import Binding
 from wizard import __version__
 from wizard.core.verl_target import TARGET_VERSION
 from wizard.errors import UsageError
-from wizard.i18n import field_help_text, set_language, t
+from wizard.i18n import set_language, t, term
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.commands import WizardCommands
 from wizard.tui.messages import AnswerChanged, FixRequested, JumpRequested, StepRequested
@@ -249,12 +249,12 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         if row is None:
             self.push_screen(HelpDialog(t("key.help"), t("help.none")))
             return
-        field = row.field_name
-        from wizard.core.keymap import field_help, field_to_verl
+        from wizard.core.keymap import field_help, specs
 
-        key = field_to_verl().get(field, field)
-        source = t("source." + self.session.source_of(field))
-        body = f"{field_help_text(field, field_help(field))}\n\n{t('help.key', verl_key=key)}\n{t('help.source', source=source)}"
+        spec = specs()[row.field_name]
+        key = spec.verl or spec.name
+        source = t("source." + self.session.source_of(spec.name))
+        body = f"{term(spec.help_key, field_help(spec.name))}\n\n{t('help.key', verl_key=key)}\n{t('help.source', source=source)}"
         self.push_screen(HelpDialog(t("help.title", field=key), body))
 
     def action_save_answers(self) -> None:

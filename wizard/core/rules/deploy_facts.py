@@ -13,17 +13,12 @@ import re
 from dataclasses import dataclass, field
 
 from wizard.core.answers import Answers
+from wizard.core.choices import CLUSTER_TARGETS as CLUSTER_TARGETS  # the deploy rules read both from here
+from wizard.core.choices import KUBERAY_TARGETS as KUBERAY_TARGETS
 from wizard.core.plan import Plan
 
 CPUS_PER_GPU_BUNDLE = 3  # verl's placement bundles are {CPU: 3, GPU: 1} (ResourcePoolManager.max_colocate_count)
 TASK_RUNNER_CPUS = 1  # verl's driver-side TaskRunner actor
-KUBERAY_TARGETS = ("kuberay-job", "kuberay-cluster")
-CLUSTER_TARGETS = (
-    "ray-job",
-    "kuberay-job",
-    "kuberay-cluster",
-    "slurm",
-)  # the driver joins a Ray cluster started elsewhere
 NAME_LIMITS = {"RayJob": 47, "RayCluster": 53}
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 DNS_1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")

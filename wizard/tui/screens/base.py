@@ -29,96 +29,6 @@ def _field_row():
     return FieldRow
 
 
-CRITIC_FIELDS = {
-    "models.critic_path",
-    "algorithm.critic_lr",
-    "batch.critic_ppo_mini_batch_size",
-    "batch.critic_ppo_micro_batch_size_per_gpu",
-    "batch.critic_ppo_max_token_len_per_gpu",
-}
-REWARD_MODEL_FIELDS = {
-    "models.reward_model_path",
-    "cluster.reward_pool_enable",
-    "cluster.reward_pool_nnodes",
-    "cluster.reward_pool_n_gpus_per_node",
-}
-SPLIT_FIELDS = {"cluster.rollout_nnodes", "cluster.rollout_n_gpus_per_node", "cluster.parameter_sync_step"}
-MEGATRON_FIELDS = {"engine.megatron_tp", "engine.megatron_pp", "engine.megatron_cp"}
-FSDP_FIELDS = {"engine.ulysses_sp", "engine.param_offload", "engine.optimizer_offload", "engine.ref_param_offload"}
-
-
-KUBE = ("kuberay-job", "kuberay-cluster", "k8s-job")
-DEPLOY_FIELDS_BY_TARGET = {
-    **{
-        f"deploy.{name}": KUBE
-        for name in (
-            "name",
-            "namespace",
-            "image",
-            "gpu_toleration",
-            "node_selector",
-            "k8s_secret",
-            "cpus_per_gpu",
-            "memory_per_gpu_gib",
-            "shm_gib",
-        )
-    },
-    **{
-        f"deploy.{name}": ("kuberay-job", "kuberay-cluster")
-        for name in ("ray_version", "gpu_head", "head_cpus", "head_memory_gib", "auth_secret", "ttl_seconds")
-    },
-    **{f"deploy.{name}": ("ray-job",) for name in ("ray_address", "excludes")},
-    **{
-        f"deploy.{name}": ("slurm",)
-        for name in ("slurm_partition", "slurm_account", "slurm_time", "join_timeout_s", "ray_port")
-    },
-    **{
-        f"deploy.{name}": ("ray-job", "slurm", "kuberay-job", "kuberay-cluster", "k8s-job")
-        for name in ("nccl_socket_ifname", "gloo_socket_ifname", "env", "secret_env", "auth_mode")
-    },
-    "deploy.ray_init_num_cpus": ("local", "slurm"),
-}
-
-
-def visible(field: str, answers) -> bool:
-    """Progressive disclosure: show a field only where it can matter for these answers."""
-    from wizard.core.plan import need_critic
-
-    if field in DEPLOY_FIELDS_BY_TARGET:
-        return answers.deploy.target in DEPLOY_FIELDS_BY_TARGET[field]
-    if field in CRITIC_FIELDS:
-        return need_critic(answers)
-    if field in REWARD_MODEL_FIELDS:
-        return answers.models.reward_model_enable
-    if field in SPLIT_FIELDS:
-        return answers.cluster.trainer_mode == "separate_async"
-    if field in MEGATRON_FIELDS:
-        return answers.engine.strategy == "megatron"
-    if field in FSDP_FIELDS:
-        return answers.engine.strategy != "megatron"
-    if field in (
-        "batch.ppo_micro_batch_size_per_gpu",
-        "batch.log_prob_micro_batch_size_per_gpu",
-        "batch.ref_log_prob_micro_batch_size_per_gpu",
-        "batch.critic_ppo_micro_batch_size_per_gpu",
-    ):
-        return not answers.batch.use_dynamic_bsz
-    if field in (
-        "batch.ppo_max_token_len_per_gpu",
-        "batch.log_prob_max_token_len_per_gpu",
-        "batch.ref_log_prob_max_token_len_per_gpu",
-        "batch.critic_ppo_max_token_len_per_gpu",
-    ):
-        return answers.batch.use_dynamic_bsz
-    if field in ("algorithm.kl_loss_coef", "algorithm.kl_loss_type"):
-        return answers.algorithm.use_kl_loss
-    if field == "algorithm.kl_coef":
-        return answers.algorithm.use_kl_in_reward
-    if field in ("models.lora_alpha",):
-        return answers.models.lora_rank > 0
-    return True
-
-
 class StepScreen(LocalizedBindings, Screen):
     """A step. Subclasses set STEP and may add widgets around the field rows with compose_extra()."""
 
@@ -196,7 +106,7 @@ class StepScreen(LocalizedBindings, Screen):
         answers = session.layered.answers
         for row in self.rows():
             row.refresh_from(session.value(row.field_name), session.source_of(row.field_name))
-            show = visible(row.field_name, answers)
+            show = row.spec.shown_for(answers)  # progressive disclosure: the field's `when`
             if row.display != show:
                 row.display = show
             row.set_error(None)

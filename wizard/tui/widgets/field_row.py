@@ -11,52 +11,41 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Switch
 
-from wizard.core import verl_schema
-from wizard.i18n import language, t
+from wizard.i18n import t, term
 from wizard.tui.widgets.repaint import update_static
-
-TARGETS = ("local", "ray-job", "kuberay-job", "kuberay-cluster", "slurm", "k8s-job")
-EXTRA_CHOICES = {
-    "deploy.target": TARGETS,
-    "deploy.auth_mode": ("token", "disabled"),
-    "engine.strategy": ("fsdp", "fsdp2", "megatron"),
-    "rollout.load_format": ("dummy", "safetensors"),
-}
 
 
 def field_kind(name: str) -> tuple[str, tuple]:
-    """("bool"|"int"|"float"|"choice"|"list"|"text", choices) for an answer field."""
+    """("bool"|"int"|"float"|"choice"|"list"|"text", choices) for an answer field, from its type and Spec."""
     from wizard.core.answers import SECTIONS
-    from wizard.core.keymap import field_to_verl
+    from wizard.core.keymap import specs
 
     section, _, attr = name.partition(".")
-    info = SECTIONS[section].model_fields[attr]
-    choices = EXTRA_CHOICES.get(name) or verl_schema.allowed_values(field_to_verl().get(name, "")) or ()
-    if choices and name != "trainer.logger":
-        return "choice", tuple(choices)
-    annotation = info.annotation
+    annotation = SECTIONS[section].model_fields[attr].annotation
     is_union = typing.get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType", typing.Union))
     args = set(typing.get_args(annotation)) if is_union else {annotation}
     args.discard(type(None))
+    is_list = any(typing.get_origin(a) is list for a in args)
+    choices = specs()[name].choice_values
+    if choices and not is_list:  # a list of choices (trainer.logger) is typed as text: "console, wandb"
+        return "choice", choices
     if bool in args:
         return "bool", ()
     if int in args:
         return "int", ()
     if float in args:
         return "float", ()
-    if any(typing.get_origin(a) is list for a in args):
+    if is_list:
         return "list", ()
     return "text", ()
 
 
 def label_of(name: str) -> str:
-    if language() != "en":
-        from wizard.i18n import zh_terms_label
+    """The field's label in the current language (its Spec's label key; English: the name with spaces)."""
+    from wizard.core.keymap import specs
 
-        translated = zh_terms_label(name)
-        if translated:
-            return translated
-    return name.partition(".")[2].replace("_", " ")
+    spec = specs()[name]
+    return term(spec.label_key, spec.label)
 
 
 def parse_text(kind: str, text: str) -> Any:
@@ -114,7 +103,10 @@ class FieldRow(Horizontal):
 
     def __init__(self, name: str, value: Any, source: str) -> None:
         super().__init__(id="row-" + name.replace(".", "-"), classes="field-row")
+        from wizard.core.keymap import specs
+
         self.field_name = name
+        self.spec = specs()[name]
         self.kind, self.choices = field_kind(name)
         self._value = value
         self._source = source
