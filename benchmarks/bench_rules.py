@@ -35,10 +35,10 @@ MINI = "actor_rollout_ref.actor.ppo_mini_batch_size"
 
 def session_for(nodes: int):
     """A session on the preset, the fake cluster and batch sizes scaled to it, with no error."""
-    from wizard.core.presets import load_preset
     from wizard.tui.session import Session
 
-    session = Session(layers=[("preset", load_preset("grpo-8b-1x8").values)])
+    session = Session()
+    session.load_preset("grpo-8b-1x8")
     session.set_topology(f"{nodes}x8xH100")
     session.set("data.train_batch_size", 1024 * nodes)
     session.set(MINI, 256 * nodes)

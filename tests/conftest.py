@@ -6,6 +6,7 @@ import pytest
 
 from wizard.core.layers import build
 from wizard.core.rules import context_for, evaluate
+from wizard.detect.paths import inspect_paths
 
 # GRPO on 1 node x 8 GPUs with fixed micro-batches: every rule passes on it.
 BASE = {
@@ -31,6 +32,8 @@ def findings_for(overrides: dict | None = None, base: dict | None = None, **ctx_
             values[key] = value
     layered = build([("test", values)])
     ctx_kwargs.setdefault("mode", "cluster")
+    # What this machine says about the paths (exists, ~), as every door gathers it (wizard.detect.facts).
+    ctx_kwargs.setdefault("paths", inspect_paths(layered.answers, ctx_kwargs["mode"])["paths"])
     return evaluate(context_for(layered.answers, layered.flat, **ctx_kwargs))
 
 

@@ -7,13 +7,11 @@ Exit codes: 0 no errors, 1 errors found, 2 unusable input (one line on stderr, n
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 
-from wizard import __version__
+from wizard import __version__, commands
+from wizard.commands import COMMANDS
 from wizard.errors import ExitStatus, UsageError
-
-COMMANDS = ("tui", "new", "check", "topo", "presets", "explain", "data", "preflight")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -28,21 +26,15 @@ class OneLineParser(argparse.ArgumentParser):
         raise SystemExit(ExitStatus.BAD_INPUT)
 
 
-def build_parser(commands: tuple[str, ...] = COMMANDS) -> argparse.ArgumentParser:
+def build_parser(names: tuple[str, ...] = COMMANDS) -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="verl-wizard",
         description="Set up a verl RL post-training run correctly: a guided TUI and headless checks.",
     )
     parser.add_argument("--version", action="version", version=f"verl-wizard {__version__}")
     subparsers = parser.add_subparsers(dest="command", parser_class=OneLineParser)
-    for name in commands:
-        try:
-            module = importlib.import_module(f"wizard.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"wizard.commands.{name}":
-                raise
-            continue
-        module.register(subparsers)
+    for name in names:
+        getattr(commands, name).register(subparsers)
     return parser
 
 
@@ -60,10 +52,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser = build_parser(commands_needed(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
-        from wizard.commands import tui
-
         args = parser.parse_args(["tui", *argv])
-        args.func = tui.run
+        args.func = commands.tui.run
     return args
 
 

@@ -10,23 +10,24 @@ import json
 
 import pytest
 
-from wizard.detect import data as data_module
-from wizard.detect import models as models_module
-from wizard.detect.facts import INSPECTORS
+from wizard.detect import facts
 from wizard.tui.session import Session
 
 
 @pytest.fixture
 def counted(monkeypatch):
-    calls = {"inspect_data": 0, "inspect_models": 0}
-    for module, name in ((data_module, "inspect_data"), (models_module, "inspect_models")):
-        real = getattr(module, name)
+    """Calls of each inspector by name, counted as gather makes them."""
+    calls = {inspect.__name__: 0 for inspect, _ in facts.INSPECTORS}
+    wrapped = []
+    for inspect, inputs in facts.INSPECTORS:
 
-        def wrapper(*args, _real=real, _name=name, **kwargs):
-            calls[_name] += 1
+        def wrapper(*args, _real=inspect, **kwargs):
+            calls[_real.__name__] += 1
             return _real(*args, **kwargs)
 
-        monkeypatch.setattr(module, name, wrapper)
+        wrapper.__name__ = inspect.__name__
+        wrapped.append((wrapper, inputs))
+    monkeypatch.setattr(facts, "INSPECTORS", tuple(wrapped))
     return calls
 
 
@@ -83,8 +84,9 @@ def test_findings_follow_a_changed_path_and_a_refresh(tmp_path):
 
 
 def test_every_inspector_names_its_inputs():
-    import importlib
+    from wizard.core.answers import Answers
 
-    for module_name, function, inputs in INSPECTORS:
-        module = importlib.import_module(module_name)
-        assert callable(getattr(module, function)) and callable(getattr(module, inputs))
+    names = [inspect.__name__ for inspect, _ in facts.INSPECTORS]
+    assert names == ["inspect_data", "inspect_models", "inspect_paths"]
+    for _, inputs in facts.INSPECTORS:
+        hash(inputs(Answers(), "local"))  # a cache key

@@ -18,11 +18,12 @@ from tests.core.test_verl_checks import CASES
 from wizard.core import rules as engine
 from wizard.core.presets import load_preset, preset_names
 from wizard.core.rules.catalogue import CATALOGUE
+from wizard.core.rules.registry import MODULES
 
 RULE_ID = re.compile(r"[\"']([A-Z]+)-\d{3}[\"']")  # an id as a string literal, as rules emit them
 
 
-@pytest.mark.parametrize("name", engine.RULE_MODULES)
+@pytest.mark.parametrize("name", [m.__name__.rpartition(".")[2] for m in MODULES])
 def test_the_ids_in_a_modules_source_are_of_its_declared_families(name):
     module = importlib.import_module(f"wizard.core.rules.{name}")
     known = {rule_id.split("-")[0] for rule_id in CATALOGUE}

@@ -9,6 +9,7 @@ from tests.detect.test_data_files import make_tokenizer, rl_rows, write_rows
 from wizard.core.layers import build
 from wizard.core.rules import context_for, evaluate
 from wizard.detect.data import DataReport, inspect_data, scan_file
+from wizard.detect.paths import inspect_paths
 
 pytest.importorskip("pyarrow")
 
@@ -25,9 +26,10 @@ def run(files, overrides=None, mode="local"):
     values = {k: v for k, v in values.items() if v is not None}
     layered = build([("test", values)])
     data = inspect_data(layered.answers, mode)["data"]
+    paths = inspect_paths(layered.answers, mode)["paths"]
     return [
         f
-        for f in evaluate(context_for(layered.answers, layered.flat, mode=mode, data=data))
+        for f in evaluate(context_for(layered.answers, layered.flat, mode=mode, data=data, paths=paths))
         if f.id.startswith(DATA_IDS)
     ]
 

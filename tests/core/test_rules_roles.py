@@ -79,6 +79,22 @@ def test_role_007_missing_local_path_only_in_local_mode(tmp_path):
     assert "ROLE-007" not in ids({"actor_rollout_ref.model.path": str(tmp_path)}, mode="local")
 
 
+def test_role_007_judges_the_path_facts_it_is_given_and_looks_nothing_up(tmp_path):
+    from wizard.core.paths import LocalPath
+
+    there, gone = str(tmp_path), str(tmp_path / "nope")
+    told_gone = {there: LocalPath(exists=False)}
+    told_there = {gone: LocalPath(exists=True)}
+    assert "ROLE-007" in ids({"actor_rollout_ref.model.path": there}, mode="local", paths=told_gone)
+    assert "ROLE-007" not in ids({"actor_rollout_ref.model.path": gone}, mode="local", paths=told_there)
+    assert "ROLE-007" not in ids({"actor_rollout_ref.model.path": gone}, mode="local", paths={})  # unknown
+    tilde = {"~/m": LocalPath(expanded="/srv/home/m")}
+    found = [f for f in findings_for({"actor_rollout_ref.model.path": "~/m"}, paths=tilde) if f.id == "ROLE-007"]
+    assert found[0].fixes[0].set == {"actor_rollout_ref.model.path": "/srv/home/m"}
+    unknown = findings_for({"actor_rollout_ref.model.path": "~/m"}, paths={})
+    assert not next(f for f in unknown if f.id == "ROLE-007").fixes  # where ~ leads is not known: no fix to offer
+
+
 def test_role_009_reference_note_only_when_reference_used():
     assert any(
         f.id == "ROLE-009"

@@ -172,10 +172,10 @@ def test_the_line_reader_reads_the_shipped_layout():
 
 @pytest.mark.parametrize("edit", [None, ("batch.ppo_mini_batch_size", 25), ("rollout.tensor_parallel_size", 4)])
 def test_the_plan_a_step_shows_before_the_rules_run_is_the_rules_plan(edit):
-    from wizard.core.presets import load_preset
     from wizard.tui.session import Session
 
-    session = Session(layers=[("preset", load_preset("ppo-critic-8b-1x8").values)])
+    session = Session()
+    session.load_preset("ppo-critic-8b-1x8")
     if edit:
         session.set(*edit)
         session.refresh()  # back to a session whose rules have not run

@@ -1,4 +1,7 @@
-"""`verl-wizard check PATH` (alias `validate-config --config PATH`): read a config or launch script, run every rule."""
+"""`verl-wizard check PATH` (alias `validate-config --config PATH`): read a config or launch script, run every rule.
+
+A thin door over the workspace: the file read by wizard.detect is its one layer of answers.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +9,8 @@ import argparse
 from pathlib import Path
 
 from wizard.commands.output import as_json, as_text, emit
-from wizard.core.findings import has_errors
-from wizard.core.layers import build
-from wizard.core.rules import context_for, evaluate
-from wizard.detect.facts import gather
-from wizard.detect.topology_source import topology_layer
+from wizard.core.workspace import ANSWERS_FILE, LAUNCH_SCRIPT
+from wizard.detect.inputs import open_workspace, use_topology
 from wizard.errors import ExitStatus
 
 
@@ -46,18 +46,14 @@ def run(args: argparse.Namespace) -> int:
     from wizard.detect.manifests import read_if_manifest
 
     source = read_if_manifest(Path(args.path)) or read_check_input(Path(args.path))
-    topology, _ = topology_layer(args.topology)
-    layered = build([(source.kind, source.flat)])
-    ctx = context_for(
-        layered.answers,
-        layered.flat,
-        mode=args.mode,
-        topology=topology,
-        script=source.script,
-        deploy=getattr(source, "deploy", None),
-        **gather(layered.answers, args.mode),
+    # The file's launch script (its overrides with their +/~ prefixes) and a manifest's deployment are facts
+    # the rules judge; its values are the answers, judged against the topology without taking its GPU count.
+    workspace = open_workspace(
+        mode=args.mode, facts={"script": source.script, "deploy": getattr(source, "deploy", None)}
     )
-    findings = evaluate(ctx)
+    use_topology(workspace, args.topology, counts=False)
+    workspace.set_layer(LAUNCH_SCRIPT if source.kind == "launch script" else ANSWERS_FILE, source.flat)
+    findings = workspace.findings
     if args.format == "json":
         emit(as_json(findings, source=source.kind, notes=source.notes))
     else:
@@ -65,4 +61,4 @@ def run(args: argparse.Namespace) -> int:
         for note in source.notes:
             emit(f"note: {note}")
         emit(as_text(findings))
-    return ExitStatus.FINDINGS if has_errors(findings) else ExitStatus.OK
+    return ExitStatus.FINDINGS if workspace.blocked else ExitStatus.OK

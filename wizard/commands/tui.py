@@ -82,18 +82,11 @@ def _build_app(args: argparse.Namespace, hold_gc: bool):
     from wizard.tui.app import WizardApp
 
     def make_session():
-        from wizard.core.presets import load_preset
-        from wizard.detect.answers_file import read_answers_file
+        from wizard.detect.inputs import read_inputs
         from wizard.tui.session import Session
 
-        layers = []
-        if args.preset:
-            layers.append(("preset", load_preset(args.preset).values))
-        if args.answers:
-            layers.append(("answers file", read_answers_file(args.answers)))
-        session = Session(layers=layers, out_dir=args.out, preset=args.preset)
-        if args.topology:
-            session.set_topology(args.topology)
+        session = Session(out_dir=args.out)
+        read_inputs(session, preset=args.preset, answers=args.answers, topology=args.topology)
         return session
 
     return WizardApp(

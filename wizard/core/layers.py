@@ -1,8 +1,8 @@
 """Answers built from layers, each value remembering the layer it came from.
 
-Layers, lowest first: verl's defaults < preset < detected hardware < answers file < --set flags < edits
-in the TUI. A layer is a flat mapping from an address (a verl dotted key, or a wizard-only field such as
-`deploy.target`) to a value. `build` merges them, validates once, and records provenance.
+A layer is a flat mapping from an address (a verl dotted key, or a wizard-only field such as
+`deploy.target`) to a value. `build` merges layers in the order given (later wins), validates once, and
+records provenance; wizard.core.workspace holds the layers of a run in their one fixed precedence.
 """
 
 from __future__ import annotations
@@ -20,9 +20,12 @@ from wizard.core.answers import SECTIONS, Answers
 from wizard.core.keymap import all_fields, field_to_verl, verl_to_field
 from wizard.errors import UsageError
 
-LAYER_ORDER = ("verl default", "preset", "detected", "answers file", "--set", "edited")
 # Hydra's config-group choice, accepted where launch scripts write it as an override.
 ENGINE_GROUP = "model_engine"
+STRATEGY_KEY = "actor_rollout_ref.actor.strategy"
+# Sections of an answers file that are not answers: a preset's name and description, and the record of
+# where the answers came from (wizard.core.answers_doc).
+NOT_ANSWERS = ("name", "description", "provenance", "migrated")
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,8 @@ class LayeredAnswers:
     def source_of(self, address: str) -> str:
         if address in self.sources:
             return self.sources[address]
+        if address == STRATEGY_KEY and ENGINE_GROUP in self.sources:
+            return self.sources[ENGINE_GROUP]  # `model_engine=megatron` chose the strategy
         return "wizard default" if address in all_fields() else "verl default"
 
     def with_values(self, values: dict[str, Any], layer: str = "edited") -> LayeredAnswers:
@@ -125,7 +130,7 @@ def flatten_answers_doc(doc: Any, origin: str) -> dict[str, Any]:
         )
     flat: dict[str, Any] = {}
     for section, values in doc.items():
-        if section in ("name", "description"):
+        if section in NOT_ANSWERS:
             continue
         if section == "extra":
             if not isinstance(values, dict):

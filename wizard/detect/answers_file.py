@@ -7,12 +7,22 @@ from typing import Any
 
 import yaml
 
-from wizard.core.layers import flatten_answers_doc
+from wizard.core.answers_doc import AnswersRecord, parse_answers_doc
 from wizard.detect import yaml_input
 from wizard.errors import UsageError
 
 
+def read_answers(path: str) -> AnswersRecord:
+    """The answers of the file, where each came from and the migration it records (wizard.core.answers_doc)."""
+    return parse_answers_doc(_load(path), f"--answers {path}")
+
+
 def read_answers_file(path: str) -> dict[str, Any]:
+    """The answers of the file as layer values (addresses -> values)."""
+    return read_answers(path).values
+
+
+def _load(path: str) -> Any:
     from wizard.detect.config_files import read_text
 
     text = read_text(Path(path))
@@ -26,4 +36,4 @@ def read_answers_file(path: str) -> dict[str, Any]:
         raise UsageError(f"--answers {path}: YAML syntax error{where}") from None
     if doc is None:
         raise UsageError(f"--answers {path}: empty file; write at least one section (see verl-wizard new --help)")
-    return flatten_answers_doc(doc, f"--answers {path}")
+    return doc

@@ -1,41 +1,39 @@
-"""Facts the rules learn from local files (data files, model configs), gathered for one set of answers."""
+"""Facts the rules learn from this machine (data files, model configs, paths), gathered for one set of answers.
+
+A door injects `gather` into its workspace (wizard.core.workspace): the core reads nothing itself.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-# What the rules can learn from the world besides the answers: each entry is (module, function, inputs) in
-# wizard.detect: function(answers, mode) -> dict of RuleContext fields (e.g. {"data": ...}); inputs(answers,
-# mode) -> a hashable key of everything that function reads from the answers.
+from wizard.detect import data, models, paths
+
+# What the rules can learn from the world besides the answers: (inspect, inputs) per source.
+# inspect(answers, mode) -> dict of RuleContext fields (e.g. {"data": ...}); inputs(answers, mode) -> a
+# hashable key of everything inspect reads from the answers.
 INSPECTORS = (
-    ("wizard.detect.data", "inspect_data", "data_inputs"),
-    ("wizard.detect.models", "inspect_models", "model_inputs"),
+    (data.inspect_data, data.data_inputs),
+    (models.inspect_models, models.model_inputs),
+    (paths.inspect_paths, paths.path_inputs),
 )
 
 
 def gather(answers, mode: str, cache: dict | None = None) -> dict[str, Any]:
-    """Facts read from local files (data files, model configs) for the rules; nothing is downloaded.
+    """Facts read from local files (data files, model configs, paths) for the rules; nothing is downloaded.
 
-    With ``cache`` (a dict the caller keeps, as the TUI's session does across edits) an inspector whose
+    With ``cache`` (a dict the caller keeps, as the TUI's workspace does across edits) an inspector whose
     inputs did not change since the last call is not run again: a keystroke in a batch field must not
     re-read data files. The caller empties the cache to read the files again.
     """
-    import importlib
-
     facts: dict[str, Any] = {}
-    for module_name, function, inputs in INSPECTORS:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue
+    for inspect, inputs in INSPECTORS:
         if cache is None:
-            facts.update(getattr(module, function)(answers, mode))
+            facts.update(inspect(answers, mode))
             continue
-        key = getattr(module, inputs)(answers, mode)
-        hit = cache.get(function)
+        key = inputs(answers, mode)
+        hit = cache.get(inspect.__name__)
         if hit is None or hit[0] != key:
-            hit = cache[function] = (key, getattr(module, function)(answers, mode))
+            hit = cache[inspect.__name__] = (key, inspect(answers, mode))
         facts.update(hit[1])
     return facts

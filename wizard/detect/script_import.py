@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ImportedScript", "import_script", "migrate_script", "script_layer"]
+__all__ = ["ImportedScript", "import_script", "migrate_script"]
 
 LAYER = "launch script"
 _CONTINUATION_KINDS = ("broken-continuation", "missing-backslash")
@@ -44,24 +44,11 @@ class ImportedScript:
         """The "Migrated from" section's content for emit.run_md."""
         return {"source": self.source, "changed": self.changed, "dropped": self.dropped, "notes": self.notes}
 
-    def render_run_md(self, layered, plan, findings, files: dict[str, str]) -> str:
-        """RUN.md for the files `new` renders, with this import's "Migrated from" section."""
-        from wizard.emit.run_md import render_run_md
-
-        names = [*files] if "RUN.md" in files else [*files, "RUN.md"]
-        return render_run_md(layered.answers, plan, findings, names, migrated=self.run_md())
-
 
 def migrate_script(path: str | Path) -> tuple[dict[str, Any], list[str]]:
     """(flat verl 0.9.1 overrides, notes) for a launch script: the TUI's "import a launch script"."""
     imported = import_script(path)
     return imported.flat, imported.all_notes()
-
-
-def script_layer(path: str | Path) -> tuple[tuple[str, dict[str, Any]], ImportedScript]:
-    """The (layer name, values) pair `new --from-script` puts into the answers, and the import itself."""
-    imported = import_script(path)
-    return (LAYER, imported.flat), imported
 
 
 def import_script(path: str | Path) -> ImportedScript:

@@ -53,5 +53,7 @@ def topology_layer(spec: str | None):
     """(topology, detected values) for --topology: a fake name, a `nvidia-smi topo -m` file, or `detect`."""
     if not spec:
         return None, {}
+    from wizard.core.workspace import detected_values
+
     topo = load_topology(spec)
-    return topo, {"trainer.n_gpus_per_node": len(topo.gpus), "trainer.nnodes": getattr(topo, "nodes", 1)}
+    return topo, detected_values(topo)

@@ -55,7 +55,7 @@ def defaults_list(plan: Plan) -> list:
 
 
 def comments_for(layered: LayeredAnswers, plan: Plan) -> dict[str, str]:
-    """One short line above chosen keys: the batch chain, the TP plan, and where a value came from."""
+    """One short line above chosen keys: the batch chain and the TP plan (where values came from: answers.yaml)."""
     a = layered.answers
     chain = plan.actor
     notes = {
@@ -71,9 +71,6 @@ def comments_for(layered: LayeredAnswers, plan: Plan) -> dict[str, str]:
         notes["actor_rollout_ref.actor.ppo_max_token_len_per_gpu"] = (
             f"token budget x sp {chain.sp} >= prompt+response {plan.seq_len}"
         )
-    for address, layer in layered.sources.items():
-        if address not in notes and layer in ("detected", "--set", "edited"):
-            notes[address] = f"from {layer}"
     return notes
 
 

@@ -24,7 +24,7 @@ Rule = Callable[["RuleContext"], Iterable[Finding]]
 
 @dataclass(frozen=True)
 class RuleContext:
-    """What the rules see. `topology` and `models` are filled in when detected, pasted or read."""
+    """What the rules see. `topology`, `models`, `data` and `paths` are filled in when detected, pasted or read."""
 
     answers: Answers
     plan: Plan
@@ -33,28 +33,15 @@ class RuleContext:
     topology: Any = None
     models: dict[str, Any] = field(default_factory=dict)
     data: dict[str, Any] = field(default_factory=dict)
+    paths: dict[str, Any] = field(default_factory=dict)  # path -> wizard.core.paths.LocalPath (this machine's)
     deploy: Any = None
     script: Any = None  # the LaunchScript `check` read (overrides with their +/~ prefixes, shell problems)
 
 
-# One module per family; each exports RULES and FAMILIES (the id prefixes its rules emit). Order is only
-# the order of evaluation.
-RULE_MODULES = ("schema", "roles", "batch", "placement", "topology", "models", "data", "deploy", "script")
-
-
 def _registry() -> list[tuple[Rule, tuple[str, ...]]]:
-    import importlib
+    from wizard.core.rules.registry import MODULES
 
-    rules: list[tuple[Rule, tuple[str, ...]]] = []
-    for name in RULE_MODULES:
-        try:
-            module = importlib.import_module(f"wizard.core.rules.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"wizard.core.rules.{name}":
-                raise
-            continue  # a family whose module has not landed yet
-        rules.extend((rule, module.FAMILIES) for rule in module.RULES)
-    return rules
+    return [(rule, module.FAMILIES) for module in MODULES for rule in module.RULES]
 
 
 _RULES: list[tuple[Rule, tuple[str, ...]]] | None = None

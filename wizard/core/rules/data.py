@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import bisect
 import math
-import os
 
 from wizard.core.findings import Fix, error, info, warning
+from wizard.core.paths import home_expanded
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.roles import CUSTOM_REWARD, is_builtin_source
 
@@ -84,7 +84,7 @@ def check_tilde_paths(ctx):
         for i, path in enumerate(paths):
             if not path.startswith("~"):
                 continue
-            expanded = os.path.expanduser(path)
+            expanded = home_expanded(ctx, path)
             fixes = []
             if expanded != path:
                 new = expanded if isinstance(value, str) else paths[:i] + [expanded] + paths[i + 1 :]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import os
-
 from wizard.core.findings import Fix, error, info, warning
+from wizard.core.paths import home_expanded, missing_here
 from wizard.core.rules.catalogue import why
 
 ACTOR_PATH = "actor_rollout_ref.model.path"
@@ -113,7 +112,7 @@ def check_model_paths(ctx):
         if not used or not path:
             continue
         if path.startswith("~"):
-            expanded = os.path.expanduser(path)
+            expanded = home_expanded(ctx, path)
             fixes = (
                 [Fix({key: expanded}, f"use {expanded} (this machine's home; check it is the same on the cluster)")]
                 if expanded != path
@@ -122,7 +121,7 @@ def check_model_paths(ctx):
             yield error(
                 "ROLE-007", [key], f"{key}={path!r} starts with ~, which verl does not expand", why("ROLE-007"), fixes
             )
-        elif ctx.mode == "local" and looks_local(path) and not os.path.exists(path):
+        elif ctx.mode == "local" and looks_local(path) and missing_here(ctx, path):
             yield error(
                 "ROLE-007",
                 [key],

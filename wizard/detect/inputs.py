@@ -1,0 +1,72 @@
+"""A door's inputs read into a workspace: a preset by name, an answers file, a launch script, a topology.
+
+`new`, `check` and the TUI read their inputs through these functions and get their workspace from
+`open_workspace` (the one place the facts gatherer is injected), so that every door fills the same layers
+the same way; the order of the calls does not matter, the workspace's precedence does
+(wizard.core.workspace). Each function raises UsageError for input that cannot be used, and leaves the
+workspace as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from wizard.core.answers_doc import Migration
+from wizard.core.workspace import Workspace
+from wizard.detect.facts import gather
+
+
+def open_workspace(mode: str = "cluster", facts: Mapping[str, Any] | None = None) -> Workspace:
+    """An empty workspace that learns about this machine through wizard.detect.facts."""
+    return Workspace(gather=gather, mode=mode, facts=facts)
+
+
+def load_preset(workspace: Workspace, name: str | None) -> None:
+    """Put a shipped preset (by name; None: no preset) into the preset layer."""
+    from wizard.core.presets import load_preset as preset_named
+
+    workspace.use_preset(name, preset_named(name).values if name else None)
+
+
+def load_answers(workspace: Workspace, path: str) -> None:
+    """Put an answers file (its values, their recorded origins, its migration) into the answers-file layer."""
+    from wizard.detect.answers_file import read_answers
+
+    workspace.use_answers(read_answers(path))
+
+
+def import_script(workspace: Workspace, path: str) -> list[str]:
+    """Carry a launch script over to verl 0.9.1 into the imported-script layer; its notes for the user."""
+    from wizard.detect.script_import import import_script as migrate
+
+    imported = migrate(path)
+    report = imported.run_md()
+    migration = Migration(report["source"], *(tuple(report[k]) for k in ("changed", "dropped", "notes")))
+    workspace.use_script(imported.flat, migration)
+    return imported.all_notes()
+
+
+def use_topology(workspace: Workspace, spec: str | None, counts: bool = True) -> None:
+    """The topology of `--topology SPEC` (a fake name, a `nvidia-smi topo -m` file, `detect`; None: none)."""
+    from wizard.detect.topology_source import load_topology
+
+    workspace.use_topology(load_topology(spec) if spec else None, spec, counts=counts)
+
+
+def read_inputs(
+    workspace: Workspace,
+    *,
+    preset: str | None = None,
+    answers: str | None = None,
+    script: str | None = None,
+    topology: str | None = None,
+) -> list[str]:
+    """Every input a door was given, each into its layer; the launch script's notes (none without one)."""
+    if preset:
+        load_preset(workspace, preset)
+    if topology:
+        use_topology(workspace, topology)
+    if answers:
+        load_answers(workspace, answers)
+    return import_script(workspace, script) if script else []
