@@ -28,6 +28,11 @@ CASES = {
     "huge number": ("batch:\n  train_batch_size: 100000000000000000000\n", ["data.train_batch_size", "less than"]),
     "list for mapping": ("batch: [1, 2]\n", ["section batch must be a mapping"]),
     "unknown answer": ("batch:\n  train_batch_sz: 8\n", ["did you mean batch.train_batch_size"]),
+    "unknown target": ("deploy:\n  target: kubernetes\n", ["deploy.target", "'kuberay-job'", "'k8s-job'"]),
+    "bad provenance": (
+        "batch:\n  rollout_n: 4\nprovenance:\n  batch.rollout_n: typed\n",
+        ["provenance of batch.rollout_n"],
+    ),
 }
 
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cli.helpers import cli
 from tests.tui.helpers import make_app
-from wizard.core.presets import preset_names
 from wizard.i18n import set_language
 
 
@@ -20,21 +18,6 @@ def english_after_each_test():
 async def go(pilot, step: str) -> None:
     pilot.app.goto(step)
     await pilot.pause()
-
-
-@pytest.mark.parametrize("preset", preset_names())
-async def test_every_preset_writes_what_new_writes(preset, tmp_path):
-    out = tmp_path / "tui"
-    app = make_app(preset, out=str(out), topology=None)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await go(pilot, "review")
-        await pilot.click("#write")
-        await pilot.pause()
-    assert cli("new", "--preset", preset, "--out", str(tmp_path / "cli")).returncode == 0
-    for name in ("config.yaml", "run.sh", "answers.yaml", "RUN.md"):
-        assert (out / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
-    assert app.return_value is None or all(str(out) in p for p in app.written)
-    assert len(app.written) == 4
 
 
 async def test_back_to_batch_edit_see_finding_and_apply_its_fix(tmp_path):
