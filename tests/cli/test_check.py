@@ -102,6 +102,16 @@ def test_check_reads_an_answers_file(tmp_path):
     assert "BATCH-001" in error_ids(doc)
 
 
+def test_check_reads_the_answers_file_new_writes_with_its_record(tmp_path):
+    out = tmp_path / "run"
+    script = Path(__file__).resolve().parents[1] / "fixtures" / "old_scripts" / "removed_keys_v02_gsm8k.sh"
+    assert cli("new", "--from-script", str(script), "--out", str(out)).returncode == 0
+    text = (out / "answers.yaml").read_text()
+    assert "\nprovenance:\n" in text and "\nmigrated:\n" in text
+    proc, doc = cli_json("check", str(out / "answers.yaml"), "--mode", "cluster")
+    assert doc["source"] == "answers file" and proc.returncode == 0, doc
+
+
 def test_text_output_shows_reason_and_fix_as_set_flag():
     proc = cli("check", str(FIXTURES / "tp2_on_one_gpu.sh"), "--mode", "cluster")
     assert "why: Each inference replica takes TP GPUs" in proc.stdout

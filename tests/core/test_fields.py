@@ -7,9 +7,10 @@ import pytest
 
 from wizard.core import verl_schema
 from wizard.core.choices import AuthMode, Target, values
-from wizard.core.fields import FIELD_STEPS, Spec, on_targets
+from wizard.core.fields import Spec, on_targets
 from wizard.core.keymap import all_fields, field_to_verl, spec_of, specs, step_fields
 from wizard.core.layers import build
+from wizard.core.step_names import FIELD_STEPS
 from wizard.errors import UsageError
 
 

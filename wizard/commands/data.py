@@ -18,9 +18,9 @@ import os
 
 from wizard.commands.output import as_json, as_text, emit
 from wizard.core.findings import has_errors
+from wizard.detect.data_rows import KINDS
 from wizard.errors import ExitStatus, UsageError
 
-KINDS = ("rl", "rm", "sft")
 ALIAS_KINDS = {"rollout": "rl", "rl": "rl", "rm": "rm", "sft": "sft"}
 
 

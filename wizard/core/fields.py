@@ -25,10 +25,7 @@ from enum import Enum
 from typing import Any
 
 from wizard.core.choices import Target, values
-
-# The TUI's steps in order (wizard.tui.steps shows them; fields name one of the middle five).
-STEPS = ("start", "models", "data", "batch", "hardware", "deployment", "review")
-FIELD_STEPS = STEPS[1:-1]
+from wizard.core.step_names import FIELD_STEPS
 
 Condition = Callable[[Any], bool]  # answers -> whether the field can matter for them
 

@@ -12,7 +12,7 @@ import yaml
 
 from wizard.core import verl_schema
 from wizard.core.answers import SECTIONS
-from wizard.core.layers import ENGINE_GROUP, flatten_answers_doc
+from wizard.core.layers import ENGINE_GROUP, NOT_ANSWERS, flatten_answers_doc
 from wizard.detect import yaml_input
 from wizard.errors import UsageError
 
@@ -97,7 +97,7 @@ def read_yaml_config(path: Path, text: str) -> CheckInput:
     if not isinstance(doc, dict):
         raise UsageError(f"{path}: expected a mapping at the top level, got {type(doc).__name__}")
     keys = {str(k) for k in doc}
-    if keys <= set(SECTIONS) | {"extra", "name", "description"} and not _looks_like_verl(doc):
+    if keys <= {*SECTIONS, "extra", *NOT_ANSWERS} and not _looks_like_verl(doc):
         return CheckInput("answers file", flatten_answers_doc(doc, str(path)))
     if "defaults" in doc or "hydra" in doc:
         engine = _engine_of_defaults(doc.get("defaults"))

@@ -7,7 +7,7 @@ screen is painted before the answers model (pydantic) is loaded, and only the st
 
 from __future__ import annotations
 
-from wizard.core.fields import FIELD_STEPS, STEPS
+from wizard.core.step_names import FIELD_STEPS, STEPS
 
 
 def fields_of(step: str) -> tuple[str, ...]:

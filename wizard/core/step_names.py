@@ -1,0 +1,7 @@
+"""The TUI's steps in order; a field's declaration names one of the middle five (wizard.core.fields).
+
+Imports nothing: the TUI lists the steps on its first screen, before anything else of the core is loaded.
+"""
+
+STEPS = ("start", "models", "data", "batch", "hardware", "deployment", "review")
+FIELD_STEPS = STEPS[1:-1]
