@@ -40,6 +40,16 @@ def test_core_never_imports_nvml_or_ray():
     assert offenders == []
 
 
+def test_the_rules_never_look_at_the_file_system():
+    # whether a path exists, or where ~ leads, reaches the rules as a fact (wizard.detect.paths)
+    offenders = [
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "wizard/core/rules").rglob("*.py")
+        if imported_modules(p) & {"os", "pathlib", "glob", "shutil"}
+    ]
+    assert offenders == []
+
+
 def test_the_hygiene_check_can_fail(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("from textual.app import App\n")

@@ -140,8 +140,10 @@ class Workspace:
     def use_topology(self, topology: Any, spec: str | None = None, counts: bool = True) -> None:
         """The GPUs the run is planned for (None: unknown). counts: the detected layer takes the GPUs per node
         and the nodes from it (`check` leaves them to the config it judges)."""
-        self.topology, self.topology_spec = topology, spec if topology is not None else None
+        # The layer first: if it is refused, the old topology stays. set_layer dropped the rules' context, which is
+        # built again, with this topology, when next asked for.
         self.set_layer(DETECTED, detected_values(topology) if topology is not None and counts else None)
+        self.topology, self.topology_spec = topology, spec if topology is not None else None
 
     def _set_migration(self, layer: str, migration: Migration | None) -> None:
         if migration is None:

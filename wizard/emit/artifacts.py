@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from wizard import __version__
-from wizard.core.answers_doc import MIGRATED, PROVENANCE, Migration, answers_doc
+from wizard.core.answers_doc import MIGRATED, ORIGINS, PROVENANCE, Migration, answers_doc
 from wizard.core.findings import Finding
 from wizard.core.layers import LayeredAnswers
 from wizard.core.plan import Plan
@@ -42,7 +42,7 @@ def render_answers_file(
     text = f"# verl-wizard {__version__} answers; replay with: verl-wizard new --answers answers.yaml --out DIR\n"
     text += yaml.safe_dump(doc, sort_keys=False, allow_unicode=True) if doc else ""
     if PROVENANCE in record:
-        text += "# where each answer came from: preset, detected, answers file, launch script, or set by you\n"
+        text += f"# where each answer came from: {', '.join(ORIGINS)} (set: by you, with --set or an edit)\n"
         text += yaml.safe_dump({PROVENANCE: record[PROVENANCE]}, sort_keys=False, allow_unicode=True)
     if MIGRATED in record:
         text += "# the launch script this run was carried over from (RUN.md tells the same)\n"
