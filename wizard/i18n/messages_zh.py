@@ -1,7 +1,7 @@
 """Chinese templates of the message keys of messages_en.py (the same keys and parameters)."""
 
+from wizard.i18n.messages import common
+
 MESSAGES: dict[str, str] = {
-    "count.errors": "{n} 个错误",
-    "count.warnings": "{n} 个警告",
-    "count.notes": "{n} 条提示",
+    **common.ZH,
 }
