@@ -5,8 +5,9 @@ missing, when a template names a parameter a call site does not give, or when a 
 families' templates live in wizard/i18n/messages/, English and Chinese side by side.
 """
 
-from wizard.i18n.messages import common
+from wizard.i18n.messages import common, schema
 
 MESSAGES: dict[str, str] = {
     **common.EN,
+    **schema.EN,
 }

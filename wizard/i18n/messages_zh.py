@@ -1,7 +1,8 @@
 """Chinese templates of the message keys of messages_en.py (the same keys and parameters)."""
 
-from wizard.i18n.messages import common
+from wizard.i18n.messages import common, schema
 
 MESSAGES: dict[str, str] = {
     **common.ZH,
+    **schema.ZH,
 }
