@@ -1,9 +1,10 @@
 """Chinese templates of the message keys of messages_en.py (the same keys and parameters)."""
 
-from wizard.i18n.messages import common, roles, schema
+from wizard.i18n.messages import common, models, roles, schema
 
 MESSAGES: dict[str, str] = {
     **common.ZH,
     **schema.ZH,
     **roles.ZH,
+    **models.ZH,
 }

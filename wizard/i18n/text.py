@@ -11,7 +11,7 @@ Templates are `str.format` templates with three additions, so that each language
 - `{n:plural(error|errors)}` is the word for the count n (English needs it; Chinese writes `{n} 个错误`, the
   measure word in the template itself);
 - `{items:list}` joins a list ("a, b and c" in English, "a、b 和 c" in Chinese); `{items:comma}` joins with
-  the language's plain comma, `{items:semi}` with its semicolon;
+  the language's enumeration comma (Chinese 、), `{items:semi}` with its semicolon;
 - a parameter that is itself a `Msg` (or a list of them) is rendered in the same language first.
 
 Any standard format spec or conversion still applies (`{share:.0%}`, `{gib:.1f}`, `{path!r}`). A key missing
@@ -64,7 +64,7 @@ def _frozen(value: Any) -> Any:
 
 _JOINERS = {
     "en": {"list": (", ", " and "), "comma": (", ", ", "), "semi": ("; ", "; ")},
-    "zh": {"list": ("、", " 和 "), "comma": ("，", "，"), "semi": ("；", "；")},
+    "zh": {"list": ("、", " 和 "), "comma": ("、", "、"), "semi": ("；", "；")},
 }
 
 

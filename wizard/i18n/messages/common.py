@@ -4,6 +4,7 @@ EN: dict[str, str] = {
     "count.errors": "{n} {n:plural(error|errors)}",
     "count.warnings": "{n} {n:plural(warning|warnings)}",
     "count.notes": "{n} {n:plural(note|notes)}",
+    "fix.set": "{key} {value}",
     "fix.remove": "remove {key}",
     "fix.use": "use {value}",
 }
@@ -12,6 +13,7 @@ ZH: dict[str, str] = {
     "count.errors": "{n} 个错误",
     "count.warnings": "{n} 个警告",
     "count.notes": "{n} 条提示",
+    "fix.set": "{key} {value}",
     "fix.remove": "删除 {key}",
     "fix.use": "使用 {value}",
 }
