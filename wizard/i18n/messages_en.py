@@ -5,11 +5,12 @@ missing, when a template names a parameter a call site does not give, or when a 
 families' templates live in wizard/i18n/messages/, English and Chinese side by side.
 """
 
-from wizard.i18n.messages import common, models, roles, schema
+from wizard.i18n.messages import batch, common, models, roles, schema
 
 MESSAGES: dict[str, str] = {
     **common.EN,
     **schema.EN,
     **roles.EN,
     **models.EN,
+    **batch.EN,
 }

@@ -1,10 +1,11 @@
 """Chinese templates of the message keys of messages_en.py (the same keys and parameters)."""
 
-from wizard.i18n.messages import common, models, roles, schema
+from wizard.i18n.messages import batch, common, models, roles, schema
 
 MESSAGES: dict[str, str] = {
     **common.ZH,
     **schema.ZH,
     **roles.ZH,
     **models.ZH,
+    **batch.ZH,
 }
