@@ -37,6 +37,7 @@ LEFTOVER = re.compile(r"\{\w+(?:[!:][^{}]*)?\}")  # a placeholder that was not f
 DYNAMIC_KEYS = {
     ("wizard/core/migrations.py", 'hand["reason"]'): "renames.yaml names the reason's key",
     ("wizard/core/memory.py", "key"): "PHASE_NAMES: a key per phase, none with parameters",
+    ("wizard/core/rules/placement.py", "POOL_NAMES[name]"): "a key per pool, none with parameters",
 }
 # Rule ids whose messages may stay plain English text, with the reason.
 ENGLISH_ONLY = {

@@ -5,7 +5,7 @@ missing, when a template names a parameter a call site does not give, or when a 
 families' templates live in wizard/i18n/messages/, English and Chinese side by side.
 """
 
-from wizard.i18n.messages import batch, common, models, roles, schema
+from wizard.i18n.messages import batch, common, models, placement, roles, schema
 
 MESSAGES: dict[str, str] = {
     **common.EN,
@@ -13,4 +13,5 @@ MESSAGES: dict[str, str] = {
     **roles.EN,
     **models.EN,
     **batch.EN,
+    **placement.EN,
 }

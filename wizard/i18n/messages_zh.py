@@ -1,6 +1,6 @@
 """Chinese templates of the message keys of messages_en.py (the same keys and parameters)."""
 
-from wizard.i18n.messages import batch, common, models, roles, schema
+from wizard.i18n.messages import batch, common, models, placement, roles, schema
 
 MESSAGES: dict[str, str] = {
     **common.ZH,
@@ -8,4 +8,5 @@ MESSAGES: dict[str, str] = {
     **roles.ZH,
     **models.ZH,
     **batch.ZH,
+    **placement.ZH,
 }

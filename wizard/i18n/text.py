@@ -11,7 +11,7 @@ Templates are `str.format` templates with three additions, so that each language
 - `{n:plural(error|errors)}` is the word for the count n (English needs it; Chinese writes `{n} 个错误`, the
   measure word in the template itself);
 - `{items:list}` joins a list ("a, b and c" in English, "a、b 和 c" in Chinese); `{items:comma}` joins with
-  the language's enumeration comma (Chinese 、), `{items:semi}` with its semicolon;
+  the language's enumeration comma (Chinese 、), `{items:semi}` with its semicolon, `{items:plus}` with " + ";
 - a parameter that is itself a `Msg` (or a list of them) is rendered in the same language first.
 
 Any standard format spec or conversion still applies (`{share:.0%}`, `{gib:.1f}`, `{path!r}`). A key missing
@@ -63,8 +63,8 @@ def _frozen(value: Any) -> Any:
 
 
 _JOINERS = {
-    "en": {"list": (", ", " and "), "comma": (", ", ", "), "semi": ("; ", "; ")},
-    "zh": {"list": ("、", " 和 "), "comma": ("、", "、"), "semi": ("；", "；")},
+    "en": {"list": (", ", " and "), "comma": (", ", ", "), "semi": ("; ", "; "), "plus": (" + ", " + ")},
+    "zh": {"list": ("、", " 和 "), "comma": ("、", "、"), "semi": ("；", "；"), "plus": (" + ", " + ")},
 }
 
 
@@ -87,7 +87,7 @@ class _Formatter(string.Formatter):
         if format_spec.startswith("plural(") and format_spec.endswith(")"):
             one, _, other = format_spec[7:-1].partition("|")
             return one if value == 1 else other
-        if format_spec in ("list", "comma", "semi"):
+        if format_spec in ("list", "comma", "semi", "plus"):
             items = [self._text(v) for v in (value if isinstance(value, (list, tuple)) else [value])]
             sep, last = _JOINERS.get(self.lang, _JOINERS["en"])[format_spec]
             if len(items) < 2:
