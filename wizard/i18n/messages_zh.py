@@ -1,6 +1,6 @@
 """Chinese templates of the message keys of messages_en.py (the same keys and parameters)."""
 
-from wizard.i18n.messages import batch, common, models, placement, roles, schema
+from wizard.i18n.messages import batch, common, data, models, placement, roles, schema
 
 MESSAGES: dict[str, str] = {
     **common.ZH,
@@ -9,4 +9,5 @@ MESSAGES: dict[str, str] = {
     **models.ZH,
     **batch.ZH,
     **placement.ZH,
+    **data.ZH,
 }

@@ -212,8 +212,10 @@ PATTERNS: list[tuple[str, str, str]] = [
 def _chat_tables() -> tuple[list, list]:
     from wizard.core.rules.data import CHAT_PROBLEMS
 
-    what = [(re.escape(CHAT_PROBLEMS[k][0]), zh) for k, (zh, _) in CHAT_PROBLEMS_ZH.items()]
-    advice = [(re.escape(CHAT_PROBLEMS[k][1]), zh) for k, (_, zh) in CHAT_PROBLEMS_ZH.items()]
+    from wizard.i18n.text import render
+
+    what = [(re.escape(render(CHAT_PROBLEMS[k][0], "en")), zh) for k, (zh, _) in CHAT_PROBLEMS_ZH.items()]
+    advice = [(re.escape(render(CHAT_PROBLEMS[k][1], "en")), zh) for k, (_, zh) in CHAT_PROBLEMS_ZH.items()]
     what.append((r"uses unknown role (?P<roles>.+)", "使用了未知的 role：{roles|roles}"))
     advice.append(
         (r"chat templates know system, user, assistant and tool", "对话模板只认识 system、user、assistant 和 tool")
@@ -224,7 +226,9 @@ def _chat_tables() -> tuple[list, list]:
 def _pair_table() -> list:
     from wizard.core.rules.data import PAIR_PROBLEMS
 
-    return [(re.escape(PAIR_PROBLEMS[k]), zh) for k, zh in PAIR_PROBLEMS_ZH.items()]
+    from wizard.i18n.text import render
+
+    return [(re.escape(render(PAIR_PROBLEMS[k], "en")), zh) for k, zh in PAIR_PROBLEMS_ZH.items()]
 
 
 _WHAT, _ADVICE = _chat_tables()
