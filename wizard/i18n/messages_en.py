@@ -5,7 +5,7 @@ missing, when a template names a parameter a call site does not give, or when a 
 families' templates live in wizard/i18n/messages/, English and Chinese side by side.
 """
 
-from wizard.i18n.messages import batch, common, data, models, placement, roles, schema
+from wizard.i18n.messages import batch, common, data, deploy, models, placement, roles, schema
 
 MESSAGES: dict[str, str] = {
     **common.EN,
@@ -15,4 +15,5 @@ MESSAGES: dict[str, str] = {
     **batch.EN,
     **placement.EN,
     **data.EN,
+    **deploy.EN,
 }

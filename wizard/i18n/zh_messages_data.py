@@ -211,7 +211,6 @@ PATTERNS: list[tuple[str, str, str]] = [
 
 def _chat_tables() -> tuple[list, list]:
     from wizard.core.rules.data import CHAT_PROBLEMS
-
     from wizard.i18n.text import render
 
     what = [(re.escape(render(CHAT_PROBLEMS[k][0], "en")), zh) for k, (zh, _) in CHAT_PROBLEMS_ZH.items()]
@@ -225,7 +224,6 @@ def _chat_tables() -> tuple[list, list]:
 
 def _pair_table() -> list:
     from wizard.core.rules.data import PAIR_PROBLEMS
-
     from wizard.i18n.text import render
 
     return [(re.escape(render(PAIR_PROBLEMS[k], "en")), zh) for k, zh in PAIR_PROBLEMS_ZH.items()]
