@@ -5,7 +5,7 @@ missing, when a template names a parameter a call site does not give, or when a 
 families' templates live in wizard/i18n/messages/, English and Chinese side by side.
 """
 
-from wizard.i18n.messages import batch, common, data, deploy, models, placement, roles, schema
+from wizard.i18n.messages import batch, chain, common, data, deploy, models, placement, roles, schema
 
 MESSAGES: dict[str, str] = {
     **common.EN,
@@ -16,4 +16,5 @@ MESSAGES: dict[str, str] = {
     **placement.EN,
     **data.EN,
     **deploy.EN,
+    **chain.EN,
 }

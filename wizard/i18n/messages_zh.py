@@ -1,6 +1,6 @@
 """Chinese templates of the message keys of messages_en.py (the same keys and parameters)."""
 
-from wizard.i18n.messages import batch, common, data, deploy, models, placement, roles, schema
+from wizard.i18n.messages import batch, chain, common, data, deploy, models, placement, roles, schema
 
 MESSAGES: dict[str, str] = {
     **common.ZH,
@@ -11,4 +11,5 @@ MESSAGES: dict[str, str] = {
     **placement.ZH,
     **data.ZH,
     **deploy.ZH,
+    **chain.ZH,
 }
