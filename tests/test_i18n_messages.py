@@ -47,8 +47,6 @@ ENGLISH_ONLY = {
 ENGLISH_ONLY_KEYS = {
     "deploy.reader_problem": "a defect the Slurm-script reader words (issue 16 rewrites it): said as the reader says it",
 }
-# Families whose findings are not converted yet (this branch converts them one commit each).
-NOT_YET: set[str] = set()
 # Keys no source file names yet, with the reason.
 UNUSED = {
     "count.errors": "the plural forms' examples (tests/test_i18n_text.py); the count lines keep their own wording",
@@ -228,18 +226,12 @@ def text_problems(where: str, message, needs_chinese: bool = True) -> list[str]:
 
 
 def english_only(rule_id: str) -> bool:
-    family = rule_id.split("-")[0]
-    return family in ENGLISH_ONLY or family in NOT_YET
+    return rule_id.split("-")[0] in ENGLISH_ONLY
 
 
 def finding_problems(case: str, f) -> list[str]:
     where = f"{case}: {f.id}"
     if not isinstance(f.message, Msg):
-        if f.id.split("-")[0] in NOT_YET:  # still said in Chinese by the regex layer
-            from wizard.i18n.zh_messages import zh_message
-
-            zh = zh_message(f.id, f.message)
-            return [] if zh and has_cjk(zh) else [f"{where}: no Chinese for {f.message!r}"]
         return [] if english_only(f.id) else [f"{where}: a plain text, not a message key: {f.message!r}"]
     problems = text_problems(where, f.message, needs_chinese=f.message.key not in ENGLISH_ONLY_KEYS)
     for fix in f.fixes:
@@ -269,3 +261,47 @@ def test_the_render_check_fails_on_a_missing_parameter_a_lost_number_or_no_chine
 
 def test_the_corpus_holds_every_rule_of_the_catalogue(findings):
     assert {f.id for _, f in findings} == set(CATALOGUE) - set(UNTRIGGERABLE)
+
+
+# -- the layer the catalogues replaced -----------------------------------------------------------------
+
+
+def regex_modules(root: Path) -> list[str]:
+    """Modules under root that import `re` (a pattern over English text would need it)."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module in ("re", "regex"):
+                names.append(node.module)
+            if {"re", "regex"} & set(names):
+                found.append(path.name)
+    return found
+
+
+def core_rule_imports(root: Path) -> list[str]:
+    """Modules under root that import a core rule module (the contract: i18n imports no core rule module)."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names.append(node.module)
+            if any(n == "wizard.core.rules" or n.startswith("wizard.core.rules.") for n in names):
+                found.append(path.name)
+    return found
+
+
+def test_no_regular_expression_is_left_in_i18n():
+    assert regex_modules(WIZARD / "i18n") == []
+
+
+def test_i18n_imports_no_core_rule_module():
+    assert core_rule_imports(WIZARD / "i18n") == []
+
+
+def test_the_source_checks_can_fail(tmp_path):
+    (tmp_path / "patterns.py").write_text("import re\nPATTERN = re.compile('x')\n")
+    (tmp_path / "tables.py").write_text("from wizard.core.rules.data import CHAT_PROBLEMS\n")
+    assert regex_modules(tmp_path) == ["patterns.py"]
+    assert core_rule_imports(tmp_path) == ["tables.py"]

@@ -11,8 +11,8 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from wizard.core.findings import Finding, Severity
-from wizard.i18n import finding_message, language, rule_text, t
-from wizard.i18n.text import Msg, render
+from wizard.i18n import language, rule_text, t
+from wizard.i18n.text import render
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.messages import FixRequested, JumpRequested
 from wizard.tui.widgets.kept_options import KeptOptionsList
@@ -37,8 +37,7 @@ def finding_text(finding: Finding) -> Text:
     text = Text()
     text.append(f"{MARK[finding.severity]} {finding.id} ", style=STYLE[finding.severity])
     text.append(title + "\n", style="bold")
-    message = finding.message
-    text.append(render(message) if isinstance(message, Msg) else finding_message(finding.id, message))
+    text.append(render(finding.message))
     return text
 
 
