@@ -36,7 +36,7 @@ LEFTOVER = re.compile(r"\{\w+(?:[!:][^{}]*)?\}")  # a placeholder that was not f
 # Call sites whose key is not a literal, each with where its keys come from (the corpus renders them).
 DYNAMIC_KEYS = {
     ("wizard/core/migrations.py", 'hand["reason"]'): "renames.yaml names the reason's key",
-    ("wizard/core/memory.py", "key"): "PHASE_NAMES: a key per phase, none with parameters",
+    ("wizard/core/memory.py", "PHASE_NAMES[self.role, self.phase]"): "a key per phase, none with parameters",
     ("wizard/core/rules/placement.py", "POOL_NAMES[name]"): "a key per pool, none with parameters",
 }
 # Rule ids whose messages may stay plain English text, with the reason.
@@ -55,6 +55,27 @@ UNUSED = {
 }
 # Rule ids the corpus cannot trigger, each with the reason. Empty: every rule of the catalogue is in the corpus.
 UNTRIGGERABLE: dict[str, str] = {}
+# The key families of findings, notes and fix labels (the others are the TUI's: the batch chain, the counts).
+FINDING_KEYS = ("key.", "role.", "model.", "memory.", "batch.", "place.", "data.", "deploy.", "fix.")
+# Keys of those families no corpus finding renders, each with the reason.
+UNREACHED = {
+    "data.length.unlabelled": "the data hook always labels the lengths it measured",
+    "data.not_checked.cluster": "DATA-009 speaks only in local mode",
+    "data.note.not_checked": "DATA-009 names the reason alone; the note with its prefix is the data report's",
+    "data.read.cannot_read": "needs the operating system to fail opening a readable file",
+    "data.read.could_not": "the data hook's catch-all for a reader bug: no known input reaches it",
+    "data.read.failed_after": "needs the operating system to fail in the middle of a read",
+    "data.read.not_a_data_file": "the data hook rejects another file ending before the reader opens the file",
+    "deploy.place.container_unnamed": "a Job manifest read back: no corpus Job trips a check that names its group",
+    "deploy.token.local": "k8s-job starts Ray in one container: DEPLOY-012 does not compare parties",
+    "deploy.token.submitter": "a ray-job has one Ray party (its driver), so DEPLOY-012 never compares its token source",
+    "key.fate.current": "what describe() says of a key 0.9.1 has: never a finding",
+    "key.fate.retired": "a retired key is a placeholder of 0.9.1's schema: KEY-001 never sees it",
+    "key.reason.reward_section": "reward_model.* keys are legacy keys of 0.9.1: KEY-003 names them, not the reason",
+    "key.reason.served_reward_model": "as key.reason.reward_section",
+    "memory.fix.gradient_checkpointing": "no corpus phase fits by turning on gradient checkpointing alone",
+    "model.unknown_architecture": "ROLE-004 and ROLE-011 name only models whose architecture is known",
+}
 
 
 # -- call sites --------------------------------------------------------------------------------------------
@@ -261,6 +282,18 @@ def test_the_render_check_fails_on_a_missing_parameter_a_lost_number_or_no_chine
 
 def test_the_corpus_holds_every_rule_of_the_catalogue(findings):
     assert {f.id for _, f in findings} == set(CATALOGUE) - set(UNTRIGGERABLE)
+
+
+def test_every_finding_key_is_rendered_by_the_corpus(findings):
+    """The corpus renders every template of the findings' families, or the key is listed with the reason."""
+    reached = set().union(*(keys_of(f.message) | keys_of(tuple(fix.label for fix in f.fixes)) for _, f in findings))
+    unreached = {key for key in messages_en.MESSAGES if key.startswith(FINDING_KEYS)} - reached
+    assert unreached == set(UNREACHED), (
+        "keys no corpus finding renders (add a corpus case, or list them in UNREACHED with the reason):\n"
+        + "\n".join(sorted(unreached - set(UNREACHED)))
+        + "\nlisted in UNREACHED but rendered now:\n"
+        + "\n".join(sorted(set(UNREACHED) - unreached))
+    )
 
 
 # -- the layer the catalogues replaced -----------------------------------------------------------------

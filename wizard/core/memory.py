@@ -80,11 +80,10 @@ class Phase:
 
     @property
     def name(self) -> Msg:
-        key = PHASE_NAMES.get((self.role, self.phase))
-        return msg(key) if key else msg("memory.phase.other", role=self.role, phase=self.phase)
+        return msg(PHASE_NAMES[self.role, self.phase])
 
 
-PHASE_NAMES = {  # (role, phase) -> how a message names it
+PHASE_NAMES = {  # (role, phase) -> how a message names it (a new phase needs its name here)
     ("actor", "update"): "memory.phase.actor_update",
     ("actor", "log-prob"): "memory.phase.actor_log_prob",
     ("ref", "log-prob"): "memory.phase.ref_log_prob",

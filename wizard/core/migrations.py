@@ -120,8 +120,8 @@ class KeyFate:
     reason: Msg | None = None
     had: tuple[str, ...] = ()
 
-    def describe(self, here: bool = False) -> Msg:
-        """One sentence for a finding or a RUN.md line; `here`: said of the engine in use (other-engine keys)."""
+    def describe(self) -> Msg:
+        """One sentence for a finding (KEY-001, said of the engine in use)."""
         had = msg("key.fate.had", span=_span(self.had)) if self.had else msg("key.fate.had_none")
         why = msg("key.fate.why", reason=self.reason) if self.reason else ""
         k, target, version = self.key, self.target, self.version
@@ -138,13 +138,12 @@ class KeyFate:
         if self.kind == "unknown":
             return msg("key.fate.unknown", key=k, first=releases()[0], last=releases()[-1])
         if self.kind == "other-engine":
-            return msg("key.fate.other_engine_here" if here else "key.fate.other_engine", key=k, engine=target)
+            return msg("key.fate.other_engine", key=k, engine=target)
         return msg("key.fate.current", key=k, target_version=TARGET)
 
 
 def _span(had: tuple[str, ...]) -> Msg:
-    if not had:
-        return msg("key.fate.span_none")
+    """The releases that had a key (at least one)."""
     if len(had) == 1:
         return msg("key.fate.span_one", release=had[0])
     return msg("key.fate.span_range", first=had[0], last=had[-1])

@@ -29,7 +29,7 @@ def check_unknown_keys(ctx):
             label = msg("key.fix.rename_to" if fate.kind == "typo" else "key.fix.move_to", target=fate.target)
             fixes.append(Fix({key: None, fate.target: value}, label))
         fixes.append(Fix({key: None}, msg("fix.remove", key=key)))
-        yield error("KEY-001", [key], fate.describe(here=True), why("KEY-001"), fixes)
+        yield error("KEY-001", [key], fate.describe(), why("KEY-001"), fixes)
 
 
 def check_mandatory(ctx):

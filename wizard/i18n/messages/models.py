@@ -38,7 +38,6 @@ EN: dict[str, str] = {
     "memory.phase.rollout_weight_sync": "rollout weight sync",
     "memory.phase.critic_update": "critic update",
     "memory.phase.reward_model_score": "reward model score",
-    "memory.phase.other": "{role} {phase}",
     # the parts of a phase
     "memory.part.weights_sharded": "weights (fp32, sharded)",
     "memory.part.actor_weights_sharded": "actor weights (fp32, sharded)",
@@ -105,7 +104,6 @@ ZH: dict[str, str] = {
     "memory.phase.rollout_weight_sync": "rollout 权重同步",
     "memory.phase.critic_update": "critic 更新",
     "memory.phase.reward_model_score": "奖励模型打分",
-    "memory.phase.other": "{role} {phase}",
     "memory.part.weights_sharded": "权重（fp32，分片）",
     "memory.part.actor_weights_sharded": "actor 权重（fp32，分片）",
     "memory.part.gradients_sharded": "梯度（fp32，分片）",
