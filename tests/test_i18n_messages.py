@@ -338,3 +338,43 @@ def test_the_source_checks_can_fail(tmp_path):
     (tmp_path / "tables.py").write_text("from wizard.core.rules.data import CHAT_PROBLEMS\n")
     assert regex_modules(tmp_path) == ["patterns.py"]
     assert core_rule_imports(tmp_path) == ["tables.py"]
+
+
+# -- where findings are shown ---------------------------------------------------------------------------------
+
+
+def test_json_keeps_its_shape_and_is_english_unless_a_language_is_chosen():
+    import json
+
+    from tests.conftest import findings_for
+    from wizard.commands.output import as_json
+    from wizard.i18n import set_language
+
+    found = [f for f in findings_for({"actor_rollout_ref.actor.ppo_mini_batch_size": 128}) if f.id == "BATCH-002"]
+    doc = json.loads(as_json(found))["findings"][0]
+    assert doc["message"] == "ppo_mini_batch_size 128 is larger than train_batch_size 64"
+    assert all(isinstance(fix["label"], str) for fix in doc["fixes"])
+    try:
+        set_language("zh")
+        assert (
+            json.loads(as_json(found))["findings"][0]["message"] == "ppo_mini_batch_size 128 大于 train_batch_size 64"
+        )
+    finally:
+        set_language("en")
+
+
+def test_run_md_says_open_findings_in_english_whatever_the_language():
+    from tests.conftest import findings_for
+    from wizard.core.layers import build
+    from wizard.core.plan import build_plan
+    from wizard.emit.run_md import render_run_md
+    from wizard.i18n import set_language
+
+    layered = build([("test", {"data.train_batch_size": 64, "actor_rollout_ref.rollout.n": 4})])
+    found = [f for f in findings_for({"actor_rollout_ref.actor.use_kl_loss": True}) if f.id == "ROLE-009"]
+    try:
+        set_language("zh")
+        text = render_run_md(layered.answers, build_plan(layered.answers), found, ["config.yaml"])
+    finally:
+        set_language("en")
+    assert "the reference is a frozen copy of" in text and not CJK.search(text)
