@@ -93,3 +93,9 @@ def test_a_template_that_cannot_be_filled_falls_back_unless_strict(monkeypatch):
 
 def test_msg_takes_a_parameter_named_key():
     assert msg("fix.remove", key="trainer.x").args == {"key": "trainer.x"}
+
+
+def test_values_from_the_input_are_shown_as_they_are_whatever_they_hold():
+    path = "/data/模型 {v2}/rm: {n:plural(a|b)} (copy)"
+    assert render(msg("role.critic_is_reward_model", path=path), "zh") == f"critic 与奖励模型都是 {path}"
+    assert render(msg("role.critic_is_reward_model", path=path), "en") == f"critic and reward model are both {path}"

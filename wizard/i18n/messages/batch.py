@@ -59,7 +59,7 @@ ZH: dict[str, str] = {
     "batch.optimizer_steps": "每次 rollout 之后做 {steps:g} 次优化器更新（{B}/{m} × {epochs} 个 epoch）",
     "batch.separate_async_sync": "separate_async 要求 train_batch_size = parameter_sync_step × ppo_mini_batch_size：{B} != {s} × {m}",
     "batch.log_prob_dynamic": "rollout.log_prob_use_dynamic_bsz={rollout}，但 actor.use_dynamic_bsz={actor}",
-    "batch.fix.per_gpu": "每 GPU {value}",
+    "batch.fix.per_gpu": "每 GPU {value} 条",
     "batch.fix.keep_per_gpu": "只保留每 GPU 的大小 {value}",
     "batch.fix.tokens_per_gpu": "每 GPU {value} 个 token",
     "batch.fix.tokens_per_gpu_room": "每 GPU {value} 个 token（留出打包的余地）",
