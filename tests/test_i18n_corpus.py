@@ -177,6 +177,11 @@ CONFIG_CASES = [(f"verl {name}", rule, cfg(overrides, base)) for name, base, ove
     # DEPLOY-* over the answers (what the wizard would render)
     ("visible devices", "DEPLOY-001", cfg({"deploy.target": "slurm", "deploy.env": ["CUDA_VISIBLE_DEVICES=0,1"]})),
     (
+        "visible devices on slurm workers",
+        "DEPLOY-001",
+        cfg({"deploy.target": "slurm", "deploy.env": ["CUDA_VISIBLE_DEVICES=0,1"]}, TWO_NODES),
+    ),
+    (
         "gcs address for the jobs api",
         "DEPLOY-002",
         cfg({"deploy.target": "ray-job", "deploy.ray_address": "10.0.0.5:6379"}),

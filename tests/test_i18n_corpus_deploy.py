@@ -450,6 +450,15 @@ MANIFEST_CASES = [
         ),
     ),
     (
+        "manifest token file beside a named secret",
+        "DEPLOY-012",
+        manifest_case(
+            "kuberay-job",
+            lambda d: _worker_env(d, {"name": "RAY_AUTH_TOKEN_PATH", "value": "/etc/ray/token"}),
+            **{"deploy.auth_mode": "token", "deploy.auth_secret": "ray-token"},
+        ),
+    ),
+    (
         "manifest token file in a worker",
         "DEPLOY-012",
         manifest_case(

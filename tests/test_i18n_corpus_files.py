@@ -359,7 +359,31 @@ TOPOLOGY_CASES = [
             topology=fake_topology("8xH100"),
         ),
     ),
+    (
+        "reward model pool too big",
+        "PLACE-007",
+        lambda t: findings_for(
+            {
+                **RM_ON,
+                "reward.reward_model.model_path": "/rm",
+                "reward.reward_model.enable_resource_pool": True,
+                "reward.reward_model.nnodes": 1,
+                "reward.reward_model.n_gpus_per_node": 4,
+            },
+            topology=fake_topology("8xH100"),
+        ),
+    ),
     ("gpu count of a named topology", "PLACE-010", lambda t: findings_for(topology=fake_topology("4xA100-nvlink"))),
+    (
+        "gpu count of an unlabelled named topology",
+        "PLACE-010",
+        lambda t: findings_for(topology=dataclasses.replace(fake_topology("4xA100-nvlink"), label="")),
+    ),
+    (
+        "gpu count of a topology from elsewhere",
+        "PLACE-010",
+        lambda t: findings_for(topology=dataclasses.replace(fake_topology("4xA100-nvlink"), source="other")),
+    ),
     ("gpu count of a pasted topology", "PLACE-010", lambda t: findings_for(topology=parse_topo_matrix(INTERLEAVED))),
     (
         "gpu count of this machine",

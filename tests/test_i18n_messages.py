@@ -1,64 +1,198 @@
-"""Chinese finding messages: every message the rules emit over a corpus of real inputs has a Chinese form that keeps
-its numbers and keys, every rule of the catalogue is in that corpus, and every translation pattern is exercised.
+"""Finding messages as catalogue keys: every call site names a key both languages have, with the parameters their
+templates use; every finding of a large corpus renders in both languages, the Chinese keeping the English one's
+numbers and keys; no regular expression over English text is left in wizard/i18n.
 
+Call sites are found by reading the source (ast): `msg("key", name=...)` with a literal key and keyword names.
 The corpus (tests/test_i18n_corpus*.py) runs the real rules engine over answers, presets, model folders, data
-files, launch scripts, manifests and a probed cluster. It is built once per session.
+files, launch scripts, manifests and a probed cluster; it is built once per session. Each check is a function
+returning its problems, so that a neighbour test can show it failing (a key removed from zh, a parameter a call
+site does not give, a Chinese text that drops a number).
 """
 
 from __future__ import annotations
 
+import ast
 import re
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
 from tests.test_i18n_corpus import corpus
 from wizard.core.rules.catalogue import CATALOGUE
-from wizard.i18n import finding_message, set_language
-from wizard.i18n.zh_messages import all_entries, describe_entry, zh_message
+from wizard.i18n import messages_en, messages_zh
+from wizard.i18n.text import Msg, msg, render, template_fields
 
+ROOT = Path(__file__).resolve().parents[1]
+WIZARD = ROOT / "wizard"
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # Dotted keys (critic.model.path) and snake_case names (train_batch_size) a translation must carry over. Each
 # match starts where a word starts and its runs never give back characters: linear on a 100 000-character value.
 IDENTIFIER = re.compile(r"(?<![\w.-])[A-Za-z_][\w-]*+(?:\.(?:[A-Za-z_][\w-]*+|\*))++|\b[A-Za-z]\w*_\w+\b")
 NOT_IDENTIFIERS = {"e.g"}  # "e.g. 10.0.0.1:6379" is said as 例如
+LEFTOVER = re.compile(r"\{\w+(?:[!:][^{}]*)?\}")  # a placeholder that was not filled
 
+# Call sites whose key is not a literal, each with where its keys come from (the corpus renders them).
+DYNAMIC_KEYS = {
+    ("wizard/core/migrations.py", 'hand["reason"]'): "renames.yaml names the reason's key",
+    ("wizard/core/memory.py", "PHASE_NAMES[self.role, self.phase]"): "a key per phase, none with parameters",
+    ("wizard/core/rules/placement.py", "POOL_NAMES[name]"): "a key per pool, none with parameters",
+}
+# Rule ids whose messages may stay plain English text, with the reason.
+ENGLISH_ONLY = {
+    "SCRIPT": "issue 16 rewrites the launch-script readers that word these messages",
+}
+# Message keys whose text is English by design, with the reason (the check still renders them in both languages).
+ENGLISH_ONLY_KEYS = {
+    "deploy.reader_problem": "a defect the Slurm-script reader words (issue 16 rewrites it): said as the reader says it",
+}
+# Keys no source file names yet, with the reason.
+UNUSED = {
+    "count.errors": "the plural forms' examples (tests/test_i18n_text.py); the count lines keep their own wording",
+    "count.warnings": "as count.errors",
+    "count.notes": "as count.errors",
+}
 # Rule ids the corpus cannot trigger, each with the reason. Empty: every rule of the catalogue is in the corpus.
 UNTRIGGERABLE: dict[str, str] = {}
-
-# Translation entries no corpus input reaches, each with the reason; (table, English pattern).
+# The key families of findings, notes and fix labels (the others are the TUI's: the batch chain, the counts).
+FINDING_KEYS = ("key.", "role.", "model.", "memory.", "batch.", "place.", "data.", "deploy.", "fix.")
+# Keys of those families no corpus finding renders, each with the reason.
 UNREACHED = {
-    (
-        "file_note",
-        r"not a \.parquet, \.json or \.jsonl file; verl picks its reader by the file name and refuses others",
-    ): "the data hook rejects another file ending before the reader opens the file",
-    ("file_note", r"cannot read \((?P<e>.+)\)"): "needs the operating system to fail opening a readable file",
-    (
-        "file_note",
-        r"read failed after (?P<n>\d+) rows \((?P<e>.+)\)",
-    ): "needs the operating system to fail in the middle of a read",
-    (
-        "file_note",
-        r"could not be read \((?P<e>.+)\)",
-    ): "the data hook's catch-all for a reader bug: no known input reaches it",
-    ("length_label", r"estimate"): "the data hook always labels the lengths it measured",
-    (
-        "not_checked_note",
-        r"--mode cluster \(paths are for the cluster's machines\)",
-    ): "DATA-009 speaks only in local mode",
-    (
-        "token_source",
-        r"the submitting shell \(RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/\.ray/auth_token\)",
-    ): "a ray-job has one Ray party (its driver), so DEPLOY-012 never compares its token source",
-    (
-        "token_source",
-        r"made by the local Ray instance",
-    ): "k8s-job starts Ray in one container: DEPLOY-012 does not compare parties",
-    ("topology", r"the named topology"): "every named topology has a label",
-    ("topology", r"the topology"): "every topology the wizard builds is detected, pasted or named",
+    "data.length.unlabelled": "the data hook always labels the lengths it measured",
+    "data.not_checked.cluster": "DATA-009 speaks only in local mode",
+    "data.note.not_checked": "DATA-009 names the reason alone; the note with its prefix is the data report's",
+    "data.read.cannot_read": "needs the operating system to fail opening a readable file",
+    "data.read.could_not": "the data hook's catch-all for a reader bug: no known input reaches it",
+    "data.read.failed_after": "needs the operating system to fail in the middle of a read",
+    "data.read.not_a_data_file": "the data hook rejects another file ending before the reader opens the file",
+    "deploy.place.container_unnamed": "a Job manifest read back: no corpus Job trips a check that names its group",
+    "deploy.token.local": "k8s-job starts Ray in one container: DEPLOY-012 does not compare parties",
+    "deploy.token.submitter": "a ray-job has one Ray party (its driver), so DEPLOY-012 never compares its token source",
+    "key.fate.current": "what describe() says of a key 0.9.1 has: never a finding",
+    "key.fate.retired": "a retired key is a placeholder of 0.9.1's schema: KEY-001 never sees it",
+    "key.reason.reward_section": "reward_model.* keys are legacy keys of 0.9.1: KEY-003 names them, not the reason",
+    "key.reason.served_reward_model": "as key.reason.reward_section",
+    "memory.fix.gradient_checkpointing": "no corpus phase fits by turning on gradient checkpointing alone",
+    "model.unknown_architecture": "ROLE-004 and ROLE-011 name only models whose architecture is known",
 }
-# Tables proven complete by a test of their own rather than by the corpus.
-COMPLETE_TABLES = {"rename_reason"}  # test_every_hand_written_rename_reason_is_translated
+
+
+# -- call sites --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CallSite:
+    where: str  # path:line
+    key: str | None  # None: not a literal
+    source: str  # the key's expression as written
+    names: frozenset[str]  # keyword parameters given
+    open_ended: bool  # **params: the names are not known here
+
+
+def call_sites(root: Path = WIZARD) -> list[CallSite]:
+    """Every `msg(...)` call under root."""
+    sites = []
+    for path in sorted(root.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(text)):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+            if name != "msg":
+                continue
+            first = node.args[0]
+            # `msg("a" if x else "b", ...)` is a call site of each key
+            choices = [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]
+            literals = [c.value for c in choices if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+            for literal in literals if len(literals) == len(choices) else [None]:
+                sites.append(
+                    CallSite(
+                        f"{path.relative_to(ROOT)}:{node.lineno}",
+                        literal,
+                        ast.get_source_segment(text, first) or "",
+                        frozenset(k.arg for k in node.keywords if k.arg is not None),
+                        any(k.arg is None for k in node.keywords),
+                    )
+                )
+    return sites
+
+
+def call_site_problems(sites: list[CallSite], en: dict[str, str], zh: dict[str, str]) -> list[str]:
+    problems = []
+    for site in sites:
+        if site.key is None:
+            if (site.where.split(":")[0], site.source) not in DYNAMIC_KEYS:
+                problems.append(f"{site.where}: msg({site.source}, ...) has no literal key (list it in DYNAMIC_KEYS)")
+            continue
+        used: set[str] = set()
+        for lang, catalogue in (("en", en), ("zh", zh)):
+            template = catalogue.get(site.key)
+            if template is None:
+                problems.append(f"{site.where}: {site.key!r} has no {lang} template")
+                continue
+            fields = template_fields(template)
+            used |= fields
+            if not site.open_ended and fields - site.names:
+                problems.append(
+                    f"{site.where}: the {lang} template of {site.key!r} names {sorted(fields - site.names)}"
+                )
+        if used and not site.open_ended and site.names - used:
+            problems.append(f"{site.where}: {site.key!r} is given {sorted(site.names - used)}, which no template shows")
+    return problems
+
+
+def literal_strings(root: Path = WIZARD) -> set[str]:
+    """Every string constant of the source outside the catalogues, and every value of the data files."""
+    found: set[str] = set()
+    for path in root.rglob("*.py"):
+        if ("i18n" in path.parts and path.stem.startswith("messages")) or path.parent.name == "messages":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found.add(node.value)
+    for path in (root / "core" / "verl_data").glob("*.yaml"):
+        found |= set(re.findall(r"[\w.]+", path.read_text(encoding="utf-8")))
+    return found
+
+
+def test_every_call_site_names_a_key_of_both_languages_with_its_parameters():
+    assert call_site_problems(call_sites(), messages_en.MESSAGES, messages_zh.MESSAGES) == []
+
+
+def test_the_call_site_check_fails_on_a_missing_key_or_parameter():
+    sites = [s for s in call_sites() if s.key == "key.legacy"]
+    assert sites, "the neighbour needs a real call site"
+    zh = {k: v for k, v in messages_zh.MESSAGES.items() if k != "key.legacy"}
+    assert any("'key.legacy' has no zh template" in p for p in call_site_problems(sites, messages_en.MESSAGES, zh))
+    fewer = [CallSite(s.where, s.key, s.source, s.names - {"value"}, False) for s in sites]
+    assert any("names ['value']" in p for p in call_site_problems(fewer, messages_en.MESSAGES, messages_zh.MESSAGES))
+    more = [CallSite(s.where, s.key, s.source, s.names | {"extra"}, False) for s in sites]
+    assert any("['extra']" in p for p in call_site_problems(more, messages_en.MESSAGES, messages_zh.MESSAGES))
+    dynamic = [CallSite("wizard/x.py:1", None, "name", frozenset(), False)]
+    assert call_site_problems(dynamic, messages_en.MESSAGES, messages_zh.MESSAGES)
+
+
+def test_dynamic_keys_listed_are_still_there():
+    sources = {(s.where.split(":")[0], s.source) for s in call_sites() if s.key is None}
+    assert set(DYNAMIC_KEYS) <= sources
+
+
+def test_every_key_is_used_somewhere():
+    strings = literal_strings()
+    unused = sorted(key for key in messages_en.MESSAGES if key not in strings and key not in UNUSED)
+    assert unused == [], "keys no source file or data file names (remove them, or use them):\n" + "\n".join(unused)
+
+
+def test_every_rename_reason_is_a_key_of_both_languages():
+    from wizard.core.migrations import renames
+
+    for key, entry in renames().items():
+        for catalogue in (messages_en.MESSAGES, messages_zh.MESSAGES):
+            assert entry["reason"] in catalogue, f"renames.yaml: the reason of {key} is no catalogue key"
+
+
+# -- rendering every finding of the corpus ---------------------------------------------------------------------
 
 
 @pytest.fixture(scope="session")
@@ -83,121 +217,164 @@ def missing_identifiers(english: str, chinese: str) -> set[str]:
     )
 
 
-def test_every_finding_has_a_chinese_message_with_its_numbers_and_keys(findings):
-    problems = []
-    for case, f in findings:
-        zh = zh_message(f.id, f.message)
-        if zh is None or not has_cjk(zh):
-            problems.append(f"{case}: {f.id}: no Chinese for {f.message!r}")
-        elif missing_numbers(f.message, zh) or missing_identifiers(f.message, zh):
-            problems.append(
-                f"{case}: {f.id}: {missing_numbers(f.message, zh)} {sorted(missing_identifiers(f.message, zh))} "
-                f"lost from {f.message!r} -> {zh!r}"
-            )
+def keys_of(value) -> set[str]:
+    """The keys of a message and of every message among its parameters."""
+    if isinstance(value, Msg):
+        return {value.key}.union(*(keys_of(v) for _, v in value.params))
+    if isinstance(value, tuple):
+        return set().union(*(keys_of(v) for v in value))
+    return set()
+
+
+def text_problems(where: str, message, needs_chinese: bool = True) -> list[str]:
+    """What is wrong with one message rendered in both languages (strictly: no fallback to English)."""
+    try:
+        hash(message)
+        en, zh = render(message, "en", strict=True), render(message, "zh", strict=True)
+    except Exception as exc:  # any failure to render is the finding of this check
+        return [f"{where}: {message!r} does not render: {type(exc).__name__}: {exc}"]
+    problems = [
+        f"{where}: {lang} leaves {m!r} in {text!r}"
+        for lang, text in (("en", en), ("zh", zh))
+        for m in LEFTOVER.findall(text)
+    ]
+    if needs_chinese and not has_cjk(zh):
+        problems.append(f"{where}: no Chinese in {zh!r}")
+    lost = missing_numbers(en, zh), sorted(missing_identifiers(en, zh))
+    if any(lost):
+        problems.append(f"{where}: {lost[0]} {lost[1]} lost from {en!r} -> {zh!r}")
+    return problems
+
+
+def english_only(rule_id: str) -> bool:
+    return rule_id.split("-")[0] in ENGLISH_ONLY
+
+
+def finding_problems(case: str, f) -> list[str]:
+    where = f"{case}: {f.id}"
+    if not isinstance(f.message, Msg):
+        return [] if english_only(f.id) else [f"{where}: a plain text, not a message key: {f.message!r}"]
+    problems = text_problems(where, f.message, needs_chinese=f.message.key not in ENGLISH_ONLY_KEYS)
+    for fix in f.fixes:
+        if isinstance(fix.label, Msg):
+            problems += text_problems(f"{where} fix", fix.label, needs_chinese=False)
+        elif not english_only(f.id):
+            problems.append(f"{where}: the fix label is a plain text: {fix.label!r}")
+    return problems
+
+
+def test_every_finding_renders_in_both_languages_with_its_numbers_and_keys(findings):
+    problems = [p for case, f in findings for p in finding_problems(case, f)]
     assert not problems, "\n".join(problems)
+
+
+def test_the_render_check_fails_on_a_missing_parameter_a_lost_number_or_no_chinese(monkeypatch):
+    good = msg("key.legacy", key="trainer.x", value="3")
+    assert text_problems("t", good) == []
+    assert text_problems("t", msg("key.legacy", key="trainer.x"))  # the value is not given
+    monkeypatch.setitem(messages_zh.MESSAGES, "key.legacy", "verl 不再读取 {key}")
+    assert any("lost" in p for p in text_problems("t", msg("key.legacy", key="trainer.x", value="3")))
+    monkeypatch.setitem(messages_zh.MESSAGES, "key.legacy", "{key} is read no more; {value}")
+    assert any("no Chinese" in p for p in text_problems("t", good))
+    monkeypatch.delitem(messages_zh.MESSAGES, "key.legacy")
+    assert any("does not render" in p for p in text_problems("t", good))  # no English fallback when strict
 
 
 def test_the_corpus_holds_every_rule_of_the_catalogue(findings):
     assert {f.id for _, f in findings} == set(CATALOGUE) - set(UNTRIGGERABLE)
 
 
-def test_every_translation_entry_is_exercised_by_the_corpus(findings):
-    used: set = set()
-    for _, f in findings:
-        zh_message(f.id, f.message, used)
-    unreached = {entry for entry in all_entries() - used if entry[0] not in COMPLETE_TABLES}
-    named = {(entry[0], describe_entry(entry).split(": ", 1)[1]) for entry in unreached}
-    assert named == set(UNREACHED), (
-        "entries no corpus finding reaches (add a corpus case, or list them in UNREACHED with the reason):\n"
-        + "\n".join(sorted(f"{t}: {p}" for t, p in named - set(UNREACHED)))
-        + "\nlisted in UNREACHED but reached now:\n"
-        + "\n".join(sorted(f"{t}: {p}" for t, p in set(UNREACHED) - named))
+def test_every_finding_key_is_rendered_by_the_corpus(findings):
+    """The corpus renders every template of the findings' families, or the key is listed with the reason."""
+    reached = set().union(*(keys_of(f.message) | keys_of(tuple(fix.label for fix in f.fixes)) for _, f in findings))
+    unreached = {key for key in messages_en.MESSAGES if key.startswith(FINDING_KEYS)} - reached
+    assert unreached == set(UNREACHED), (
+        "keys no corpus finding renders (add a corpus case, or list them in UNREACHED with the reason):\n"
+        + "\n".join(sorted(unreached - set(UNREACHED)))
+        + "\nlisted in UNREACHED but rendered now:\n"
+        + "\n".join(sorted(set(UNREACHED) - unreached))
     )
 
 
-# -- the tables that mirror the rules' own ---------------------------------------------------------
+# -- the layer the catalogues replaced -----------------------------------------------------------------
 
 
-def test_every_chat_and_pair_problem_is_translated():
-    from wizard.core.rules.data import CHAT_PROBLEMS, PAIR_PROBLEMS
-    from wizard.i18n.zh_messages_data import CHAT_PROBLEMS_ZH, PAIR_PROBLEMS_ZH
-
-    assert list(CHAT_PROBLEMS_ZH) == list(CHAT_PROBLEMS)
-    assert set(PAIR_PROBLEMS_ZH) == set(PAIR_PROBLEMS)
-
-
-def test_every_hand_written_rename_reason_is_translated():
-    from wizard.core.migrations import renames
-    from wizard.i18n.zh_messages import translate_fragment
-
-    for key, entry in renames().items():
-        zh = translate_fragment("rename_reason", entry["reason"])
-        assert has_cjk(zh), f"the reason of {key} in verl_data/renames.yaml has no Chinese: {entry['reason']!r}"
+def regex_modules(root: Path) -> list[str]:
+    """Modules under root that import `re` (a pattern over English text would need it)."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module in ("re", "regex"):
+                names.append(node.module)
+            if {"re", "regex"} & set(names):
+                found.append(path.name)
+    return found
 
 
-# -- the matching itself ---------------------------------------------------------------------------
+def core_rule_imports(root: Path) -> list[str]:
+    """Modules under root that import a core rule module (the contract: i18n imports no core rule module)."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names.append(node.module)
+            if any(n == "wizard.core.rules" or n.startswith("wizard.core.rules.") for n in names):
+                found.append(path.name)
+    return found
 
 
-def test_every_template_names_groups_and_tables_that_exist():
-    """A template naming a missing group or table would raise in the TUI, on the first message it matches."""
-    import importlib
-
-    from wizard.i18n.zh_messages import _FAMILIES, _FIELD
-
-    modules = [importlib.import_module(f"wizard.i18n.{name}") for name in _FAMILIES]
-    tables = {name: table for m in modules for name, table in m.FRAGMENTS.items()}
-    entries = [(rule_id, pattern, template) for m in modules for rule_id, pattern, template in m.PATTERNS]
-    entries += [
-        (name, pattern, template)
-        for name, table in tables.items()
-        if isinstance(table, list)
-        for pattern, template in table
-    ]
-    for name, pattern, template in entries:
-        groups = set(re.compile(pattern).groupindex)
-        for field in _FIELD.finditer(template):
-            assert field.group(1) in groups, f"{name}: {{{field.group(1)}}} is not a group of {pattern!r}"
-            assert field.group(2) is None or field.group(2) in tables, f"{name}: no fragment table {field.group(2)!r}"
-    for name, table in tables.items():
-        if isinstance(table, tuple):
-            assert table[0] == "split" and table[3] in tables, f"{name}: {table!r}"
+def test_no_regular_expression_is_left_in_i18n():
+    assert regex_modules(WIZARD / "i18n") == []
 
 
-def test_the_checks_catch_a_translation_that_drops_a_number_or_a_key():
-    english = "ppo_mini_batch_size 256 is larger than train_batch_size 100"
-    assert missing_numbers(english, "ppo_mini_batch_size 大于 train_batch_size 100") == ["256"]
-    assert missing_identifiers(english, "小批量 256 大于 train_batch_size 100") == {"ppo_mini_batch_size"}
-    assert missing_numbers(english, zh_message("BATCH-002", english)) == []
+def test_i18n_imports_no_core_rule_module():
+    assert core_rule_imports(WIZARD / "i18n") == []
 
 
-def test_values_from_the_input_are_captured_whatever_they_are():
-    message = "critic and reward model are both /data/模型 v2/rm (copy)"
-    assert zh_message("ROLE-003", message) == "critic 与奖励模型都是 /data/模型 v2/rm (copy)"
-    path = "/srv/my data: 2024/train.parquet"
-    zh = zh_message("DATA-008", f"data.train_files: '~{path}' starts with ~, which verl does not expand")
-    assert zh is not None and f"'~{path}'" in zh
+def test_the_source_checks_can_fail(tmp_path):
+    (tmp_path / "patterns.py").write_text("import re\nPATTERN = re.compile('x')\n")
+    (tmp_path / "tables.py").write_text("from wizard.core.rules.data import CHAT_PROBLEMS\n")
+    assert regex_modules(tmp_path) == ["patterns.py"]
+    assert core_rule_imports(tmp_path) == ["tables.py"]
 
 
-def test_an_english_piece_no_table_knows_stays_english_inside_the_chinese():
-    zh = zh_message("SCRIPT-010", "line 3: Hydra rejects the value of x=int(q): int(...): a brand new complaint")
-    assert zh == "第 3 行：Hydra 拒绝了 x=int(q) 的值：int(...)：a brand new complaint"
-    zh = zh_message(
-        "DEPLOY-001",
-        "CUDA_VISIBLE_DEVICES=1 is set for a new place; size the run with trainer.n_gpus_per_node and the "
-        "GPU request, and let Ray assign devices",
-    )
-    assert zh is not None and "a new place" in zh and has_cjk(zh)
+# -- where findings are shown ---------------------------------------------------------------------------------
 
 
-def test_an_unknown_message_is_left_to_english():
-    assert zh_message("BATCH-001", "something new") is None
-    assert zh_message("NO-SUCH-RULE", "train_batch_size 64 × n 4 = 256 responses do not divide by 7 GPUs") is None
-    set_language("zh")
+def test_json_keeps_its_shape_and_is_english_unless_a_language_is_chosen():
+    import json
+
+    from tests.conftest import findings_for
+    from wizard.commands.output import as_json
+    from wizard.i18n import set_language
+
+    found = [f for f in findings_for({"actor_rollout_ref.actor.ppo_mini_batch_size": 128}) if f.id == "BATCH-002"]
+    doc = json.loads(as_json(found))["findings"][0]
+    assert doc["message"] == "ppo_mini_batch_size 128 is larger than train_batch_size 64"
+    assert all(isinstance(fix["label"], str) for fix in doc["fixes"])
     try:
-        assert finding_message("BATCH-001", "something new") == "something new"
+        set_language("zh")
         assert (
-            finding_message("BATCH-002", "ppo_mini_batch_size 8 is larger than train_batch_size 4")
-            == "ppo_mini_batch_size 8 大于 train_batch_size 4"
+            json.loads(as_json(found))["findings"][0]["message"] == "ppo_mini_batch_size 128 大于 train_batch_size 64"
         )
     finally:
         set_language("en")
+
+
+def test_run_md_says_open_findings_in_english_whatever_the_language():
+    from tests.conftest import findings_for
+    from wizard.core.layers import build
+    from wizard.core.plan import build_plan
+    from wizard.emit.run_md import render_run_md
+    from wizard.i18n import set_language
+
+    layered = build([("test", {"data.train_batch_size": 64, "actor_rollout_ref.rollout.n": 4})])
+    found = [f for f in findings_for({"actor_rollout_ref.actor.use_kl_loss": True}) if f.id == "ROLE-009"]
+    try:
+        set_language("zh")
+        text = render_run_md(layered.answers, build_plan(layered.answers), found, ["config.yaml"])
+    finally:
+        set_language("en")
+    assert "the reference is a frozen copy of" in text and not CJK.search(text)

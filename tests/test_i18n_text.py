@@ -3,7 +3,7 @@
 import pytest
 
 from wizard.i18n import messages_en, messages_zh, set_language
-from wizard.i18n.text import Msg, msg, render, template_fields
+from wizard.i18n.text import Msg, msg, render, spans, template_fields
 
 
 @pytest.fixture(autouse=True)
@@ -57,3 +57,45 @@ def test_every_key_exists_in_both_languages_with_the_same_parameters():
 
 def test_template_fields_reads_names_with_specs():
     assert template_fields("{n} {n:plural(a|b)} {x.y} {items:list}") == {"n", "x", "items"}
+
+
+def test_spans_keep_each_languages_word_order(monkeypatch):
+    monkeypatch.setitem(messages_en.MESSAGES, "t.count", "mini-batches {n} of {size}")
+    monkeypatch.setitem(messages_zh.MESSAGES, "t.count", "{n} 个 mini-batch，每个 {size} 条")
+    m = msg("t.count", n=4, size=256)
+    assert spans(m, "en") == [("mini-batches ", None), ("4", "n"), (" of ", None), ("256", "size")]
+    assert spans(m, "zh") == [("4", "n"), (" 个 mini-batch，每个 ", None), ("256", "size"), (" 条", None)]
+    assert "".join(text for text, _ in spans(m, "zh")) == render(m, "zh")
+    assert spans("plain", "zh") == [("plain", None)]
+
+
+def test_format_specs_conversions_and_joins(monkeypatch):
+    monkeypatch.setitem(messages_en.MESSAGES, "t.spec", "{path!r}: {share:.0%}, {inner!r}; {items:semi}")
+    monkeypatch.setitem(messages_zh.MESSAGES, "t.spec", "{path!r}：{share:.0%}，{inner!r}；{items:semi}")
+    m = msg("t.spec", path="/d", share=0.5, inner=msg("count.notes", n=2), items=["a", "b"])
+    assert render(m, "en") == "'/d': 50%, '2 notes'; a; b"
+    assert render(m, "zh") == "'/d'：50%，'2 条提示'；a；b"
+    assert f"{msg('count.errors', n=1):>9}" == "  1 error"  # a Msg formats as its text
+
+
+def test_a_template_that_cannot_be_filled_falls_back_unless_strict(monkeypatch):
+    monkeypatch.setitem(messages_en.MESSAGES, "t.fill", "needs {x}")
+    monkeypatch.setitem(messages_zh.MESSAGES, "t.fill", "需要 {x} 和 {y}")
+    m = msg("t.fill", x=1)
+    assert render(m, "zh") == "needs 1"  # the zh template names y, which the call does not give
+    with pytest.raises(KeyError):
+        render(m, "zh", strict=True)
+    assert render(msg("t.fill"), "en") == "t.fill"
+    monkeypatch.delitem(messages_zh.MESSAGES, "t.fill")
+    with pytest.raises(KeyError):
+        render(m, "zh", strict=True)  # strict: no English fallback
+
+
+def test_msg_takes_a_parameter_named_key():
+    assert msg("fix.remove", key="trainer.x").args == {"key": "trainer.x"}
+
+
+def test_values_from_the_input_are_shown_as_they_are_whatever_they_hold():
+    path = "/data/模型 {v2}/rm: {n:plural(a|b)} (copy)"
+    assert render(msg("role.critic_is_reward_model", path=path), "zh") == f"critic 与奖励模型都是 {path}"
+    assert render(msg("role.critic_is_reward_model", path=path), "en") == f"critic and reward model are both {path}"

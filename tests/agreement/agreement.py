@@ -126,7 +126,7 @@ BEYOND_VERL: tuple[Beyond, ...] = (
         "BATCH-010",
         "critic mini-batch larger than the train batch under dynamic batching",
         "verl checks B >= critic mini-batch only without dynamic batching for the critic",
-        lambda f, v: v.critic_dynamic and "larger than train_batch_size" in f.message,
+        lambda f, v: v.critic_dynamic and f.message.key == "batch.critic_mini_over_train",
         {
             "algorithm.adv_estimator": "gae",
             A + "rollout.n": 1,

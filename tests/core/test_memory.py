@@ -105,7 +105,7 @@ def total(parts) -> float:
 
 
 def by_label(parts, prefix) -> float:
-    return sum(p.bytes for p in parts if p.label.startswith(prefix))
+    return sum(p.bytes for p in parts if str(p.label).startswith(prefix))
 
 
 def test_model_states_are_16_bytes_per_parameter_over_the_shards():
@@ -148,7 +148,7 @@ def test_engine_share_is_the_utilization_and_tp_splits_the_weights():
 def test_resident_parts_follow_offload():
     assert resident_parts(Q8, 8, weights=False, optimizer=False, label="actor") == []
     both = resident_parts(Q8, 8, weights=True, optimizer=True, label="actor")
-    assert [p.label for p in both] == ["actor weights (resident)", "actor optimizer (resident)"]
+    assert [str(p.label) for p in both] == ["actor weights (resident)", "actor optimizer (resident)"]
 
 
 def plan_of(preset: str, **over):
@@ -161,11 +161,11 @@ def plan_of(preset: str, **over):
 def test_phases_of_a_colocated_grpo_plan():
     answers, plan, models = plan_of("grpo-8b-1x8")
     est = estimate_memory(answers, plan, models, 81559)
-    names = [p.name for p in est.phases]
+    names = [str(p.name) for p in est.phases]
     assert names == ["actor update", "actor log-prob", "ref log-prob", "rollout generate", "rollout weight sync"]
     gen = next(p for p in est.phases if p.phase == "generate")
     assert gen.kv_cache > gen.kv_needed > 0
-    assert any(p.label == "actor optimizer (resident)" for p in gen.parts)
+    assert any(str(p.label) == "actor optimizer (resident)" for p in gen.parts)
 
 
 def test_optimizer_offload_leaves_generation_lighter():
@@ -178,11 +178,11 @@ def test_optimizer_offload_leaves_generation_lighter():
 
 def test_critic_and_megatron_plans():
     answers, plan, models = plan_of("ppo-critic-8b-1x8")
-    assert "critic update" in [p.name for p in estimate_memory(answers, plan, models, 81559).phases]
+    assert "critic update" in [str(p.name) for p in estimate_memory(answers, plan, models, 81559).phases]
     answers, plan, models = plan_of("grpo-megatron-tp2pp2-1x8")
     update = estimate_memory(answers, plan, models, 81559).phases[0]
-    assert update.name == "actor update" and not any(
-        p.measured for p in update.parts if p.label.startswith("optimizer")
+    assert str(update.name) == "actor update" and not any(
+        p.measured for p in update.parts if str(p.label).startswith("optimizer")
     )
 
 
@@ -191,7 +191,7 @@ def test_no_model_numbers_no_phases_and_no_gpu_no_engine_phase():
     assert estimate_memory(answers, plan, {}, 81559).phases == ()
     _, _, models = plan_of("grpo-8b-1x8")
     phases = estimate_memory(answers, plan, models, None).phases
-    assert phases and "rollout generate" not in [p.name for p in phases]
+    assert phases and "rollout generate" not in [str(p.name) for p in phases]
 
 
 def test_memory_parts_for_the_tui():
@@ -199,7 +199,7 @@ def test_memory_parts_for_the_tui():
     table = memory_parts(estimate_memory(answers, plan, models, 81559))
     assert set(table) == {"actor", "ref", "rollout"}
     label, gib, measured = table["actor"]["update"][0]
-    assert label.startswith("weights") and gib > 0 and measured is True
+    assert str(label).startswith("weights") and gib > 0 and measured is True
     assert any(not m for _, _, m in table["rollout"]["generate"])  # the engine's share is a formula
 
 

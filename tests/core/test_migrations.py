@@ -109,12 +109,12 @@ def test_current_typo_and_unknown_keys(key, kind):
 
 def test_typo_names_the_genuinely_close_key_and_unknown_says_fork():
     assert fate("actor_rollout_ref.actor.ppo_epoch").target == "actor_rollout_ref.actor.ppo_epochs"
-    text = fate("algorithm.curriculum.enable").describe()
+    text = str(fate("algorithm.curriculum.enable").describe())
     assert "belongs to a fork or to the script's own code" in text and "did you mean" not in text
 
 
 def test_removed_message_names_the_release_and_the_span():
-    text = fate("actor_rollout_ref.actor.fsdp_config.grad_offload").describe()
+    text = str(fate("actor_rollout_ref.actor.fsdp_config.grad_offload").describe())
     assert "removed in verl 0.3.0" in text and "it was in verl 0.2.0" in text
 
 

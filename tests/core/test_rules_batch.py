@@ -47,7 +47,7 @@ def test_batch_001_megatron_uses_dp_times_micro():
 def test_batch_001_fixes_are_the_nearest_valid_sizes_both_ways():
     f = next(f for f in findings_for({B: 65, M: 5, MU: 5, LP: 5}) if f.id == "BATCH-001")
     assert [fix.set[B] for fix in f.fixes] == [64, 66]
-    assert "65 × n 4 = 260" in f.message
+    assert "65 × n 4 = 260" in str(f.message)
 
 
 @pytest.mark.parametrize("m, fails", [(65, True), (64, False), (16, False)])
@@ -105,7 +105,7 @@ def test_batch_006_both_micro_sizes():
 
 def test_batch_006_only_the_deprecated_global_form():
     f = [f for f in findings_for({MU: None, "actor_rollout_ref.actor.ppo_micro_batch_size": 32}) if f.id == "BATCH-006"]
-    assert f and "deprecated" in f[0].message
+    assert f and "deprecated" in str(f[0].message)
 
 
 def test_batch_006_reference_micro_needed_only_when_reference_used():
@@ -272,8 +272,8 @@ LONG = {"data.max_prompt_length": 1000, "data.max_response_length": 39000}
     ],
 )
 def test_batch_007_v1_critic_packs_32768_tokens_per_gpu(overrides, fails):
-    findings = [f for f in findings_for({**GAE, **overrides}) if f.id == "BATCH-007" and "V1 trainer" in f.message]
-    assert bool(findings) == fails, [f.message for f in findings]
+    findings = [f for f in findings_for({**GAE, **overrides}) if f.id == "BATCH-007" and "V1 trainer" in str(f.message)]
+    assert bool(findings) == fails, [str(f.message) for f in findings]
 
 
 def test_batch_007_v1_critic_fix_raises_the_critic_sequence_parallelism():

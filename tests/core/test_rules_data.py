@@ -40,7 +40,7 @@ def ids(findings, severities=("error", "warning")):
 
 def one(findings, rule_id):
     found = [f for f in findings if f.id == rule_id]
-    assert len(found) == 1, [(f.id, f.message) for f in findings]
+    assert len(found) == 1, [(f.id, str(f.message)) for f in findings]
     return found[0]
 
 
@@ -54,7 +54,7 @@ def test_good_files_pass(tmp_path, name):
 
 def test_data_001_missing_file_only_in_local_mode(tmp_path):
     missing = tmp_path / "nope.parquet"
-    assert "no such file" in one(run(missing), "DATA-001").message
+    assert "no such file" in str(one(run(missing), "DATA-001").message)
     assert run(missing, mode="cluster") == []
 
 
@@ -96,7 +96,7 @@ def test_data_008_fix_keeps_the_other_files_of_a_list(tmp_path, monkeypatch):
 
 def test_data_009_remote_paths_are_named_as_not_checked(tmp_path):
     found = run("hdfs://nn/train.parquet")
-    assert one(found, "DATA-009").severity.value == "info" and "hdfs://nn/train.parquet" in found[0].message
+    assert one(found, "DATA-009").severity.value == "info" and "hdfs://nn/train.parquet" in str(found[0].message)
     assert run("hdfs://nn/train.parquet", mode="cluster") == []
 
 
@@ -107,7 +107,7 @@ def test_data_002_wrong_prompt_key_offers_the_chat_column(tmp_path):
     rows = [{("question" if k == "prompt" else k): v for k, v in r.items()} for r in rl_rows(64)]
     path = write_rows(tmp_path / "train.parquet", rows)
     finding = one(run(path), "DATA-002")
-    assert "'prompt'" in finding.message and "question" in finding.message
+    assert "'prompt'" in str(finding.message) and "question" in str(finding.message)
     assert [f.set for f in finding.fixes] == [{"data.prompt_key": "question"}]
     assert run(path, {"data.prompt_key": "question"}) == []
 
@@ -117,12 +117,12 @@ def test_data_002_plain_string_look_alike_is_named_but_not_offered(tmp_path):
     for r in rows:
         del r["prompt"]
     finding = one(run(write_rows(tmp_path / "train.jsonl", rows)), "DATA-002")
-    assert finding.fixes == () and "not a chat list" in finding.message
+    assert finding.fixes == () and "not a chat list" in str(finding.message)
 
 
 def test_data_002_sft_data_given_to_ppo_is_named(tmp_path):
     rows = [{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]}] * 64
-    assert "looks like SFT data" in one(run(write_rows(tmp_path / "train.jsonl", rows)), "DATA-002").message
+    assert "looks like SFT data" in str(one(run(write_rows(tmp_path / "train.jsonl", rows)), "DATA-002").message)
 
 
 def _with_prompt(prompt, n=64, bad_rows=(0,)):
@@ -146,7 +146,7 @@ def _with_prompt(prompt, n=64, bad_rows=(0,)):
 )
 def test_data_003_each_chat_mistake(tmp_path, prompt, words):
     found = run(write_rows(tmp_path / "train.jsonl", _with_prompt(prompt, bad_rows=(3, 7))))
-    messages = [f.message for f in found if f.id == "DATA-003"]
+    messages = [str(f.message) for f in found if f.id == "DATA-003"]
     assert messages and any(words in m for m in messages), messages
     assert any("in 2 of 64 rows (first: row 3)" in m for m in messages)
 
@@ -171,7 +171,7 @@ def test_data_004_missing_ground_truth(tmp_path):
     rows = rl_rows(64)
     rows[5]["reward_model"] = {"style": "rule", "ground_truth": None}
     path = write_rows(tmp_path / "train.jsonl", rows)
-    assert "1 of 64 rows (first: row 5)" in one(run(path), "DATA-004").message
+    assert "1 of 64 rows (first: row 5)" in str(one(run(path), "DATA-004").message)
     rm = {
         "reward.reward_model.enable": True,
         "reward.reward_model.model_path": "/rm",
@@ -182,12 +182,12 @@ def test_data_004_missing_ground_truth(tmp_path):
 
 def test_data_004_no_reward_model_column(tmp_path):
     rows = [{k: v for k, v in r.items() if k != "reward_model"} for r in rl_rows(64)]
-    assert "no reward_model column" in one(run(write_rows(tmp_path / "train.parquet", rows)), "DATA-004").message
+    assert "no reward_model column" in str(one(run(write_rows(tmp_path / "train.parquet", rows)), "DATA-004").message)
 
 
 def test_role_005_data_source_from_the_rows(tmp_path):
     path = write_rows(tmp_path / "train.parquet", rl_rows(64, source="my_quiz"))
-    assert "data_source 'my_quiz' in 64 of 64 rows" in one(run(path), "ROLE-005").message
+    assert "data_source 'my_quiz' in 64 of 64 rows" in str(one(run(path), "ROLE-005").message)
     assert run(path, {"reward.custom_reward_function.path": "/r.py"}) == []
     assert run(write_rows(tmp_path / "ok.parquet", rl_rows(64, source="aime2024"))) == []
 
@@ -222,7 +222,9 @@ def test_data_005_counts_exactly_with_the_tokenizer(tmp_path):
     finding = one(_lengths_case(tmp_path, overrides={"data.max_prompt_length": 50}), "DATA-005")
     # tokens 4..103; over 50: 51..103 = 53 prompts
     assert (
-        finding.severity.value == "warning" and "53 of 100 prompts" in finding.message and "max 103" in finding.message
+        finding.severity.value == "warning"
+        and "53 of 100 prompts" in str(finding.message)
+        and "max 103" in str(finding.message)
     )
     assert {"data.filter_overlong_prompts": True} in [f.set for f in finding.fixes]
     assert {"data.max_prompt_length": 128} in [f.set for f in finding.fixes]
@@ -234,10 +236,10 @@ def test_data_005_silent_when_everything_fits(tmp_path):
 
 def test_data_005_and_batch_013_when_filtering_empties_the_batch(tmp_path):
     found = _lengths_case(tmp_path, overrides={"data.max_prompt_length": 50, "data.filter_overlong_prompts": True})
-    assert "filter_overlong_prompts drops them" in one(found, "DATA-005").message
+    assert "filter_overlong_prompts drops them" in str(one(found, "DATA-005").message)
     batch = one(found, "BATCH-013")
     # 47 prompts of 4..50 tokens are kept; 47 < train_batch_size 64
-    assert "47 rows left after filter_overlong_prompts" in batch.message
+    assert "47 rows left after filter_overlong_prompts" in str(batch.message)
     assert {"data.train_batch_size": 32} in [f.set for f in batch.fixes]
     assert {"data.filter_overlong_prompts": False} in [f.set for f in batch.fixes]
 
@@ -250,7 +252,7 @@ def test_batch_013_not_when_enough_rows_are_left(tmp_path):
 
 def test_batch_013_small_file_and_subsampling(tmp_path):
     small = write_rows(tmp_path / "small.parquet", rl_rows(40))
-    assert "40 rows" in one(run(small), "BATCH-013").message
+    assert "40 rows" in str(one(run(small), "BATCH-013").message)
     big = write_rows(tmp_path / "big.parquet", rl_rows(100))
     assert "BATCH-013" not in ids(run(big))
     assert "BATCH-013" in ids(run(big, {"data.train_max_samples": 50}))
@@ -264,7 +266,7 @@ def test_batch_013_estimated_lengths_never_fail_the_batch(tmp_path):
         write_rows(tmp_path / "train.parquet", rows),
         {"data.max_prompt_length": 50, "data.filter_overlong_prompts": True},
     )
-    assert "BATCH-013" not in ids(found) and "estimated" in one(found, "DATA-005").message
+    assert "BATCH-013" not in ids(found) and "estimated" in str(one(found, "DATA-005").message)
 
 
 # --- DATA-006 / DATA-007: other kinds (the `data` command's --kind) -------------------------------------
@@ -286,7 +288,7 @@ def _kind_run(path, kind):
 )
 def test_data_006_pairs(tmp_path, rows, words):
     found = _kind_run(write_rows(tmp_path / "rm.jsonl", rows), "rm")
-    assert any(f.id == "DATA-006" and words in f.message for f in found), [f.message for f in found]
+    assert any(f.id == "DATA-006" and words in str(f.message) for f in found), [str(f.message) for f in found]
 
 
 def test_data_006_identical_pair_is_a_warning_and_good_pairs_pass(tmp_path):
@@ -309,7 +311,7 @@ def test_data_006_identical_pair_is_a_warning_and_good_pairs_pass(tmp_path):
 )
 def test_data_007_sft(tmp_path, rows, words):
     found = _kind_run(write_rows(tmp_path / "sft.jsonl", rows), "sft")
-    assert any(f.id == "DATA-007" and words in f.message for f in found), [f.message for f in found]
+    assert any(f.id == "DATA-007" and words in str(f.message) for f in found), [str(f.message) for f in found]
 
 
 def test_data_007_good_sft_passes(tmp_path):
@@ -333,4 +335,4 @@ def test_sampled_files_say_so_in_the_message(tmp_path, monkeypatch):
     rows = rl_rows(1000)
     rows[0]["reward_model"] = {"style": "rule"}
     finding = one(run(write_rows(tmp_path / "train.parquet", rows, row_group_size=100)), "DATA-004")
-    assert "in 1 of 100 rows sampled from 1000 (first: row 0)" in finding.message
+    assert "in 1 of 100 rows sampled from 1000 (first: row 0)" in str(finding.message)

@@ -68,7 +68,7 @@ def test_place_007_counts_the_reward_pool():
         "reward.reward_model.n_gpus_per_node": 2,
     }
     f = [f for f in findings_for(rm, topology=fake_topology("8xH100")) if f.id == "PLACE-007"]
-    assert f and "10 GPUs" in f[0].message
+    assert f and "10 GPUs" in str(f[0].message)
 
 
 def test_place_009_split_pools():
@@ -155,7 +155,7 @@ def test_place_005_megatron_tp_must_divide_the_kv_heads(tp, fails):
         for f in findings_for(
             {**MEGATRON_QWEN3, MEG_TP: tp}, **inspect_models(build([("t", values)]).answers, "cluster")
         )
-        if f.id == "PLACE-005" and "replicate" in f.message
+        if f.id == "PLACE-005" and "replicate" in str(f.message)
     ]
     assert bool(found) == fails
     if fails:

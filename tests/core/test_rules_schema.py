@@ -9,7 +9,7 @@ from tests.conftest import findings_for, ids
 
 def test_key_001_typo_names_the_real_key():
     f = next(f for f in findings_for({"actor_rollout_ref.actor.ppo_mini_batchsize": 8}) if f.id == "KEY-001")
-    assert "actor_rollout_ref.actor.ppo_mini_batch_size" in f.message
+    assert "actor_rollout_ref.actor.ppo_mini_batch_size" in str(f.message)
     assert f.fixes[0].set == {
         "actor_rollout_ref.actor.ppo_mini_batchsize": None,
         "actor_rollout_ref.actor.ppo_mini_batch_size": 8,
@@ -25,7 +25,7 @@ def test_key_001_real_keys_and_open_mappings_pass():
 def test_key_001_megatron_only_key_under_fsdp():
     key = {"actor_rollout_ref.actor.megatron.use_mbridge": False}
     f = [f for f in findings_for(key) if f.id == "KEY-001"]
-    assert f and "only with the megatron engine" in f[0].message
+    assert f and "only with the megatron engine" in str(f[0].message)
     megatron = {**key, "model_engine": "megatron", "actor_rollout_ref.actor.use_dynamic_bsz": True}
     assert "KEY-001" not in ids(megatron)
 

@@ -39,7 +39,7 @@ def test_configs_without_a_script_get_no_script_findings():
     layered = build([("base", {**BASE, "trainer.my_key": 1})])
     findings = evaluate(context_for(layered.answers, layered.flat, mode="cluster"))
     assert not [f for f in findings if f.id.startswith("SCRIPT")]
-    assert "belongs to a fork" in by_id(findings, "KEY-001")[0].message
+    assert "belongs to a fork" in str(by_id(findings, "KEY-001")[0].message)
 
 
 # --- shell level -----------------------------------------------------------------------------
@@ -124,7 +124,7 @@ def test_script_006_new_entry_of_an_open_mapping_needs_plus():
 def test_script_006_fork_key_without_plus_replaces_key_001():
     findings = script_findings(["algorithm.curriculum.enable=True"])
     [f] = by_id(findings, "SCRIPT-006")
-    assert "belongs to a fork or to the script's own code" in f.message
+    assert "belongs to a fork or to the script's own code" in str(f.message)
     assert "+algorithm.curriculum.enable=True" in f.message
     assert [fix.set for fix in f.fixes] == [{"algorithm.curriculum.enable": None}]
     assert not by_id(findings, "KEY-001")  # one finding per key
@@ -143,7 +143,7 @@ def test_removed_and_typo_keys_stay_key_001_in_a_script():
         ["actor_rollout_ref.actor.fsdp_config.grad_offload=False", "actor_rollout_ref.actor.ppo_epoch=2"]
     )
     messages = {f.paths[0]: f for f in by_id(findings, "KEY-001")}
-    assert "removed in verl 0.3.0" in messages["actor_rollout_ref.actor.fsdp_config.grad_offload"].message
+    assert "removed in verl 0.3.0" in str(messages["actor_rollout_ref.actor.fsdp_config.grad_offload"].message)
     typo = messages["actor_rollout_ref.actor.ppo_epoch"]
     assert typo.fixes[0].set == {"actor_rollout_ref.actor.ppo_epoch": None, "actor_rollout_ref.actor.ppo_epochs": 2}
     assert not by_id(findings, "SCRIPT-006")
@@ -177,7 +177,7 @@ def test_script_009_verl_own_config_names_pass(flags):
 
 def test_key_001_moved_key_offers_the_new_home():
     [f] = by_id(script_findings(["ray_init.num_cpus=64"]), "KEY-001")
-    assert "moved to ray_kwargs.ray_init.num_cpus in verl 0.6.0" in f.message
+    assert "moved to ray_kwargs.ray_init.num_cpus in verl 0.6.0" in str(f.message)
     assert f.fixes[0].set == {"ray_init.num_cpus": None, "ray_kwargs.ray_init.num_cpus": 64}
 
 
@@ -193,5 +193,5 @@ def test_key_003_reward_model_keys_move_with_a_fix_that_works():
 
 def test_key_001_reward_model_key_0_9_1_has_no_placeholder_for():
     [f] = by_id(script_findings(["reward_model.micro_batch_size_per_gpu=8"]), "KEY-001")
-    assert "removed in verl 0.7.1" in f.message
+    assert "removed in verl 0.7.1" in str(f.message)
     assert not by_id(script_findings(["reward_model.micro_batch_size_per_gpu=8"]), "KEY-003")

@@ -26,7 +26,7 @@ FOUR = {**BASE, "trainer.n_gpus_per_node": 4, "actor_rollout_ref.actor.ppo_mini_
 def test_place_003_consecutive_groups_on_weak_links_show_the_better_groups():
     topo = parse_topo_matrix(INTERLEAVED)
     found = [f for f in findings_for(base=FOUR, topology=topo) if f.id == "PLACE-003"]
-    assert found and "[0,2] [1,3]" in found[0].message and "SYS" in found[0].message
+    assert found and "[0,2] [1,3]" in str(found[0].message) and "SYS" in str(found[0].message)
     assert [fix.set for fix in found[0].fixes] == [{"actor_rollout_ref.rollout.tensor_model_parallel_size": 1}]
 
 

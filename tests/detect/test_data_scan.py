@@ -124,9 +124,8 @@ def test_hook_reads_local_files_and_names_what_it_did_not_check(tmp_path):
     )
     files = inspect_data(a, "local")["data"].files
     assert files[str(good)].status == "read" and files[str(good)].rows_total == 10
-    assert (
-        files["hdfs://nn/data/train.parquet"].status == "not checked"
-        and "remote" in files["hdfs://nn/data/train.parquet"].note
+    assert files["hdfs://nn/data/train.parquet"].status == "not checked" and "remote" in str(
+        files["hdfs://nn/data/train.parquet"].note
     )
     assert files["$DATA/val.parquet"].status == "not checked"
     assert files[str(tmp_path / "missing.parquet")].status == "unreadable"
@@ -135,14 +134,14 @@ def test_hook_reads_local_files_and_names_what_it_did_not_check(tmp_path):
 def test_hook_in_cluster_mode_reads_nothing(tmp_path):
     good = write_rows(tmp_path / "train.parquet", rl_rows(10))
     files = inspect_data(answers(**{"data.train_files": str(good)}), "cluster")["data"].files
-    assert files[str(good)].status == "not checked" and "cluster" in files[str(good)].note
+    assert files[str(good)].status == "not checked" and "cluster" in str(files[str(good)].note)
 
 
 def test_hook_never_raises_on_bad_data(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_bytes(b"[\xff\xfe")
     files = inspect_data(answers(**{"data.train_files": str(bad)}), "local")["data"].files
-    assert files[str(bad)].status == "unreadable" and "UTF-8" in files[str(bad)].note
+    assert files[str(bad)].status == "unreadable" and "UTF-8" in str(files[str(bad)].note)
 
 
 def test_hook_uses_the_actors_local_tokenizer(tmp_path):
@@ -156,7 +155,7 @@ def test_hook_uses_the_actors_local_tokenizer(tmp_path):
     hub = inspect_data(
         answers(**{"data.train_files": str(good), "actor_rollout_ref.model.path": "Qwen/Qwen3-8B"}), "local"
     )["data"]
-    assert not hub.files[str(good)].length_exact and "no tokenizer" in hub.length_label
+    assert not hub.files[str(good)].length_exact and "no tokenizer" in str(hub.length_label)
 
 
 def test_hook_with_no_files_is_empty(tmp_path):

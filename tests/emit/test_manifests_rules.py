@@ -29,7 +29,7 @@ def fixed(overrides: dict, finding, base: dict | None = None) -> set[str]:
 def test_deploy_001_hand_set_visible_devices(target):
     bad = {"deploy.target": target, "deploy.env": ["CUDA_VISIBLE_DEVICES=0,1", "NCCL_DEBUG=INFO"]}
     f = one("DEPLOY-001", bad)
-    assert f.severity.value == "error" and "CUDA_VISIBLE_DEVICES=0,1" in f.message
+    assert f.severity.value == "error" and "CUDA_VISIBLE_DEVICES=0,1" in str(f.message)
     assert "DEPLOY-001" not in fixed(bad, f)
     assert f.fixes[0].set == {"deploy.env": ["NCCL_DEBUG=INFO"]}
     assert "DEPLOY-001" not in ids({"deploy.target": target, "deploy.env": ["NCCL_DEBUG=INFO"]})
@@ -58,7 +58,7 @@ def test_deploy_003_dedup_off_only_matters_on_several_nodes():
 def test_deploy_004_one_pod_cannot_hold_two_nodes():
     bad = {"deploy.target": "k8s-job"}
     f = one("DEPLOY-004", bad, TWO_NODES)
-    assert "2 nodes" in f.message and f.fixes[0].set == {"deploy.target": "kuberay-job"}
+    assert "2 nodes" in str(f.message) and f.fixes[0].set == {"deploy.target": "kuberay-job"}
     assert not {"DEPLOY-004"} & fixed(bad, f, TWO_NODES)
     assert "DEPLOY-004" not in ids({"deploy.target": "k8s-job"})
     assert "DEPLOY-004" not in ids({"deploy.target": "kuberay-job"}, TWO_NODES)
@@ -76,14 +76,14 @@ def test_deploy_005_cpus_per_gpu(cpus, gpu_head, expected):
 
 
 def test_deploy_005_counts_the_task_runner():
-    message = one("DEPLOY-005", {"deploy.target": "slurm", "deploy.cpus_per_gpu": 3}).message
+    message = str(one("DEPLOY-005", {"deploy.target": "slurm", "deploy.cpus_per_gpu": 3}).message)
     assert "TaskRunner" in message
 
 
 def test_deploy_006_secret_values_are_never_written():
     bad = {"deploy.target": "kuberay-job", "deploy.env": ["WANDB_API_KEY=s3cr3t-value", "NCCL_DEBUG=INFO"]}
     f = one("DEPLOY-006", bad)
-    assert "s3cr3t-value" not in f.message
+    assert "s3cr3t-value" not in str(f.message)
     assert f.fixes[0].set == {"deploy.env": ["NCCL_DEBUG=INFO"], "deploy.secret_env": ["WANDB_API_KEY"]}
     assert "DEPLOY-006" not in fixed(bad, f)
     assert "DEPLOY-006" in ids({"deploy.target": "slurm", "deploy.env": ["HF_TOKEN=hf_abc"]})

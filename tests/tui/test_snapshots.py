@@ -39,3 +39,17 @@ def test_step_snapshot(step, state, size, snap_compare, tmp_path):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=prepare)
+
+
+def test_chinese_batch_snapshot(snap_compare):
+    """The Batch step in Chinese with an uneven mini-batch: the chain reads count, then measure word (in red)."""
+    app = make_app("grpo-8b-1x8", out="verl-run", topology="8xH100", lang="zh")
+
+    async def prepare(pilot):
+        app.session.set("actor_rollout_ref.actor.ppo_mini_batch_size", 96)
+        app.goto("batch")
+        await pilot.pause()
+        app.screen.refresh_view()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(100, 40), run_before=prepare)

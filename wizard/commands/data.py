@@ -151,7 +151,7 @@ def run_check(args: argparse.Namespace) -> int:
     for path in paths:
         reason = not_checked_reason(path, "local")
         if reason:
-            raise UsageError(f"{path}: {reason.replace('not checked here: ', '')}; copy the file here to check it")
+            raise UsageError(f"{path}: {reason}; copy the file here to check it")
         try:
             report.files[path] = scan_file(
                 path,

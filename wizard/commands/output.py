@@ -9,6 +9,7 @@ from typing import Any
 
 from wizard.core.findings import Finding, Severity, has_errors
 from wizard.emit.yaml_text import scalar
+from wizard.i18n.text import render
 
 MARK = {Severity.ERROR: "✗", Severity.WARNING: "!", Severity.INFO: "i"}
 
@@ -35,11 +36,11 @@ def fix_as_flags(fix_set: dict) -> str:
 def as_text(findings: list[Finding], show_why: bool = True) -> str:
     lines = []
     for f in findings:
-        lines.append(f"{MARK[f.severity]} {f.id} {f.severity.value}: {f.message}")
+        lines.append(f"{MARK[f.severity]} {f.id} {f.severity.value}: {render(f.message)}")
         if show_why and f.severity is not Severity.INFO:
             lines.append(f"    why: {f.why}")
         for fix in f.fixes:
-            lines.append(f"    fix: {fix.label}   ({fix_as_flags(fix.set)})")
+            lines.append(f"    fix: {render(fix.label)}   ({fix_as_flags(fix.set)})")
     counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
     lines.append(
         f"verdict: {verdict(findings)} ({counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} note(s))"

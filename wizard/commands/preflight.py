@@ -20,6 +20,7 @@ from wizard.core.layers import build
 from wizard.core.rules import context_for, run_rules
 from wizard.core.rules.catalogue import why
 from wizard.errors import ExitStatus, UsageError
+from wizard.i18n.text import render
 
 
 def register(subparsers) -> None:
@@ -102,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "json":
             emit(as_json(findings, cluster=None))
         else:
-            emit(f"✗ {findings[0].id} error: {findings[0].message}")
+            emit(f"✗ {findings[0].id} error: {render(findings[0].message)}")
         return ExitStatus.FINDINGS
     if layered is None:  # no config to compare with: only this shell's variables
         findings = [f for f in _compare(build([("preflight", {})]), result) if f.id in ("DEPLOY-001", "DEPLOY-002")]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from wizard.i18n.text import Msg
+from wizard.i18n.text import Msg, render
 
 
 class Severity(str, Enum):
@@ -43,7 +43,7 @@ class Fix:
     label: str | Msg  # a Msg renders in the current language
 
     def to_json(self) -> dict[str, Any]:
-        return {"set": dict(self.set), "label": str(self.label)}
+        return {"set": dict(self.set), "label": render(self.label)}
 
 
 @dataclass(frozen=True)
@@ -66,21 +66,21 @@ class Finding:
             "id": self.id,
             "severity": self.severity.value,
             "paths": list(self.paths),
-            "message": str(self.message),
+            "message": render(self.message),
             "why": self.why,
             "fixes": [f.to_json() for f in self.fixes],
         }
 
 
-def error(rule_id: str, paths, message: str, why: str, fixes=()) -> Finding:
+def error(rule_id: str, paths, message: str | Msg, why: str, fixes=()) -> Finding:
     return Finding(rule_id, Severity.ERROR, tuple(paths), message, why, tuple(fixes))
 
 
-def warning(rule_id: str, paths, message: str, why: str, fixes=()) -> Finding:
+def warning(rule_id: str, paths, message: str | Msg, why: str, fixes=()) -> Finding:
     return Finding(rule_id, Severity.WARNING, tuple(paths), message, why, tuple(fixes))
 
 
-def info(rule_id: str, paths, message: str, why: str, fixes=()) -> Finding:
+def info(rule_id: str, paths, message: str | Msg, why: str, fixes=()) -> Finding:
     return Finding(rule_id, Severity.INFO, tuple(paths), message, why, tuple(fixes))
 
 

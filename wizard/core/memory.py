@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wizard.core.model_facts import ModelFacts
+from wizard.i18n.text import Msg, msg
 
 GIB = float(1 << 30)
 BF16, FP32 = 2, 4
@@ -48,9 +49,13 @@ ENGINE_MAX_SEQS, ENGINE_BATCHED_TOKENS = 256, 8192  # verl 0.9.1's rollout defau
 class Part:
     """One share of a GPU's memory in a phase."""
 
-    label: str
+    label: Msg  # a key of wizard/i18n/messages/models.py ("memory.part.*")
     bytes: float
     measured: bool = True  # False: a formula the calibration did not cover
+
+    def resident_of(self, role: str) -> bool:
+        """Whether this part is what a trained role (actor, critic) leaves on the GPU during another phase."""
+        return self.label.key.startswith("memory.part.resident_") and self.label.args.get("role") == role
 
     @property
     def gib(self) -> float:
@@ -74,8 +79,19 @@ class Phase:
         return sum(p.bytes for p in self.parts)
 
     @property
-    def name(self) -> str:
-        return f"{self.role} {self.phase}"
+    def name(self) -> Msg:
+        return msg(PHASE_NAMES[self.role, self.phase])
+
+
+PHASE_NAMES = {  # (role, phase) -> how a message names it (a new phase needs its name here)
+    ("actor", "update"): "memory.phase.actor_update",
+    ("actor", "log-prob"): "memory.phase.actor_log_prob",
+    ("ref", "log-prob"): "memory.phase.ref_log_prob",
+    ("rollout", "generate"): "memory.phase.rollout_generate",
+    ("rollout", "weight sync"): "memory.phase.rollout_weight_sync",
+    ("critic", "update"): "memory.phase.critic_update",
+    ("reward model", "score"): "memory.phase.reward_model_score",
+}
 
 
 @dataclass(frozen=True)
@@ -135,29 +151,31 @@ def train_parts(
     )
     trainable = _lora_params(f, lora_rank) if lora_rank else P
     n = max(1, shards)
-    weights = Part("weights (fp32, sharded)", FP32 * P / n)
-    grads = Part("gradients (fp32, sharded)", FP32 * trainable / n)
-    optim = Part("optimizer (AdamW, sharded)", 2 * FP32 * trainable / n)
+    weights = Part(msg("memory.part.weights_sharded"), FP32 * P / n)
+    grads = Part(msg("memory.part.gradients_sharded"), FP32 * trainable / n)
+    optim = Part(msg("memory.part.optimizer_sharded"), 2 * FP32 * trainable / n)
     root = _root_params(f, head)
     layer = f.layer_params()
-    gathered = Part("gathered bf16 weights", BF16 * root + 2 * BF16 * layer)
+    gathered = Part(msg("memory.part.gathered"), BF16 * root + 2 * BF16 * layer)
     h, L = f.hidden_size or 0, f.num_layers or 0
     per_layer = act_per_token_layer(f)
     saved = tokens * L * (BF16 * h if checkpointing else per_layer)
-    logits = Part("logits (bf16)", BF16 * tokens * (f.vocab_size or 0) if head == "lm" else FP32 * tokens)
+    logits = Part(
+        msg("memory.part.logits", how="bf16"), BF16 * tokens * (f.vocab_size or 0) if head == "lm" else FP32 * tokens
+    )
     bwd = tokens * (BWD_HIDDEN * h + BWD_MLP * _mlp_width(f)) + (tokens * per_layer if checkpointing else 0)
     # a unit's gradient is reduced in fp32: its bf16 gradient and an fp32 copy exist at once (none for frozen weights)
     layer_grads = (BF16 + FP32) * (trainable / max(1, L) if lora_rank else layer)
-    end_of_forward = [weights, grads, optim, gathered, Part("activations", saved), logits]
-    top_layer = [weights, grads, optim, gathered, Part("activations", saved + bwd + layer_grads)]
+    end_of_forward = [weights, grads, optim, gathered, Part(msg("memory.part.activations"), saved), logits]
+    top_layer = [weights, grads, optim, gathered, Part(msg("memory.part.activations"), saved + bwd + layer_grads)]
     reduce_root = [
         weights,
         grads,
         optim,
         gathered,
-        Part("gradient reduction", 0 if lora_rank else (BF16 + FP32) * root),
+        Part(msg("memory.part.gradient_reduction"), 0 if lora_rank else (BF16 + FP32) * root),
     ]
-    step = [weights, grads, optim, Part("optimizer step scratch", FP32 * trainable / n)]
+    step = [weights, grads, optim, Part(msg("memory.part.step_scratch"), FP32 * trainable / n)]
     return with_slack(max((end_of_forward, top_layer, reduce_root, step), key=_sum))
 
 
@@ -168,13 +186,17 @@ def forward_parts(f: ModelFacts, tokens: int, head: str = "lm") -> list[Part]:
     """
     root, layer = _root_params(f, head), f.layer_params()
     h = f.hidden_size or 0
-    gathered_root = Part("gathered bf16 weights", BF16 * root)
+    gathered_root = Part(msg("memory.part.gathered"), BF16 * root)
     in_layer = [
-        Part("gathered bf16 weights", BF16 * (root + 2 * layer)),
-        Part("activations", tokens * (FWD_HIDDEN * h + FWD_MLP * _mlp_width(f))),
+        Part(msg("memory.part.gathered"), BF16 * (root + 2 * layer)),
+        Part(msg("memory.part.activations"), tokens * (FWD_HIDDEN * h + FWD_MLP * _mlp_width(f))),
     ]
     logits = BF16 * tokens * (f.vocab_size or 0) if head == "lm" else FP32 * tokens
-    at_head = [gathered_root, Part("activations", 2 * BF16 * tokens * h), Part("logits (bf16)", logits)]
+    at_head = [
+        gathered_root,
+        Part(msg("memory.part.activations"), 2 * BF16 * tokens * h),
+        Part(msg("memory.part.logits", how="bf16"), logits),
+    ]
     return with_slack(max((in_layer, at_head), key=_sum))
 
 
@@ -184,7 +206,7 @@ def _sum(parts: list[Part]) -> float:
 
 def with_slack(parts: list[Part]) -> list[Part]:
     """The parts plus what the allocator reserves around them (fitted to the measured cases)."""
-    return [*parts, Part("allocator reserve", SLACK_FIXED + SLACK_FRACTION * _sum(parts))]
+    return [*parts, Part(msg("memory.part.allocator"), SLACK_FIXED + SLACK_FRACTION * _sum(parts))]
 
 
 def resident_parts(
@@ -194,9 +216,9 @@ def resident_parts(
     P = f.param_count()
     parts = []
     if weights:
-        parts.append(Part(f"{label} weights (resident)", FP32 * P / max(1, shards)))
+        parts.append(Part(msg("memory.part.resident_weights", role=label), FP32 * P / max(1, shards)))
     if optimizer:
-        parts.append(Part(f"{label} optimizer (resident)", 2 * FP32 * P / max(1, shards)))
+        parts.append(Part(msg("memory.part.resident_optimizer", role=label), 2 * FP32 * P / max(1, shards)))
     return parts
 
 
@@ -211,15 +233,15 @@ def engine_parts(
     graphs = 0.0 if eager else ENGINE_GRAPHS
     kv = budget - weights - activations - graphs
     parts = [
-        Part("engine weights (bf16 / TP)", weights, False),
-        Part("engine activations and graphs", activations + graphs, False),
-        Part("KV cache", max(0.0, kv), False),
+        Part(msg("memory.part.engine_weights"), weights, False),
+        Part(msg("memory.part.engine_activations"), activations + graphs, False),
+        Part(msg("memory.part.kv_cache"), max(0.0, kv), False),
     ]
     return parts, kv, seq_len * f.kv_bytes_per_token(tp)
 
 
 def runtime_part(n_gpus: int) -> Part:
-    return Part("CUDA context and NCCL", CUDA_CONTEXT + (NCCL_BUFFERS if n_gpus > 1 else 0.0), n_gpus <= 1)
+    return Part(msg("memory.part.runtime"), CUDA_CONTEXT + (NCCL_BUFFERS if n_gpus > 1 else 0.0), n_gpus <= 1)
 
 
 def megatron_train_parts(f: ModelFacts, tokens: int, tp: int, pp: int, dp: int, checkpointing: bool) -> list[Part]:
@@ -229,11 +251,11 @@ def megatron_train_parts(f: ModelFacts, tokens: int, tp: int, pp: int, dp: int, 
     h, L = f.hidden_size or 0, f.num_layers or 0
     per_layer = (BF16 * h) if checkpointing else act_per_token_layer(f) / tp
     return [
-        Part("weights (bf16, TP·PP)", BF16 * P / mp, False),
-        Part("gradients (fp32, TP·PP)", FP32 * P / mp, False),
-        Part("optimizer (distributed)", 3 * FP32 * P / (mp * max(1, dp)), False),
-        Part("activations", tokens * L * per_layer, False),
-        Part("logits (fp32 / TP)", FP32 * tokens * (f.vocab_size or 0) / tp, False),
+        Part(msg("memory.part.megatron_weights"), BF16 * P / mp, False),
+        Part(msg("memory.part.megatron_gradients"), FP32 * P / mp, False),
+        Part(msg("memory.part.megatron_optimizer"), 3 * FP32 * P / (mp * max(1, dp)), False),
+        Part(msg("memory.part.activations"), tokens * L * per_layer, False),
+        Part(msg("memory.part.logits", how="fp32 / TP"), FP32 * tokens * (f.vocab_size or 0) / tp, False),
     ]
 
 
@@ -340,12 +362,12 @@ def estimate_memory(answers, plan, models: dict, gpu_memory_mib: int | None = No
 
     def actor_resident(weights: bool) -> list[Part]:
         parts = (
-            [Part("actor weights (resident)", FP32 * actor.param_count() / shards)]
+            [Part(msg("memory.part.resident_weights", role="actor"), FP32 * actor.param_count() / shards)]
             if weights and not e.param_offload
             else []
         )
         if not e.optimizer_offload:
-            parts.append(Part("actor optimizer (resident)", 2 * FP32 * trainable / shards))
+            parts.append(Part(msg("memory.part.resident_optimizer", role="actor"), 2 * FP32 * trainable / shards))
         return parts
 
     critic = facts_for(models, a.models.critic_path) if p.critic is not None else None
@@ -423,12 +445,12 @@ def estimate_memory(answers, plan, models: dict, gpu_memory_mib: int | None = No
             )
     if not split:
         largest = Part(
-            "largest tensor gathered whole", FP32 * (actor.vocab_size or 0) * (actor.hidden_size or 0), False
+            msg("memory.part.largest_tensor"), FP32 * (actor.vocab_size or 0) * (actor.hidden_size or 0), False
         )
         sync = [
-            Part("actor weights (fp32, sharded)", FP32 * actor.param_count() / shards),
+            Part(msg("memory.part.actor_weights_sharded"), FP32 * actor.param_count() / shards),
             *actor_resident(False),
-            Part("engine weights (bf16 / TP)", BF16 * actor.param_count() / p.rollout_tp, False),
+            Part(msg("memory.part.engine_weights"), BF16 * actor.param_count() / p.rollout_tp, False),
             largest,
         ]
         phases.append(
@@ -491,9 +513,9 @@ def _megatron_phases(a, p, actor: ModelFacts, gpu, runtime: Part, opt) -> tuple[
     return tuple(phases)
 
 
-def memory_parts(estimate: Estimate) -> dict[str, dict[str, list[tuple[str, float, bool]]]]:
+def memory_parts(estimate: Estimate) -> dict[str, dict[str, list[tuple[Msg, float, bool]]]]:
     """For the TUI's memory bars: role -> phase -> [(part label, GiB, measured)], plus the GPU size under "gpu"."""
-    table: dict[str, dict[str, list[tuple[str, float, bool]]]] = {}
+    table: dict[str, dict[str, list[tuple[Msg, float, bool]]]] = {}
     for phase in estimate.phases:
         table.setdefault(phase.role, {})[phase.phase] = [
             (part.label, round(part.gib, 2), part.measured) for part in phase.parts

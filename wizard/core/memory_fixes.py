@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from wizard.core.findings import Fix
 from wizard.core.memory import GIB, OFFLOAD, RM_UTIL, TP, UTIL, Estimate, Phase, estimate_memory
+from wizard.i18n.text import Msg, msg
 
 COMFORT = 0.9
 BUDGET_STEP = 1024
@@ -60,8 +61,8 @@ class Search:
         return None
 
 
-def _label(text: str, after: Phase, gpu: float) -> str:
-    return f"{text} ({after.name}: {after.total / GIB:.1f} of {gpu / GIB:.1f} GiB)"
+def _label(text: Msg, after: Phase, gpu: float) -> Msg:
+    return msg("memory.fix.after", fix=text, phase=after.name, total=after.total / GIB, gpu=gpu / GIB)
 
 
 def budget_fixes(search: Search, key: str, current: int, floor: int) -> list[Fix]:
@@ -73,7 +74,7 @@ def budget_fixes(search: Search, key: str, current: int, floor: int) -> list[Fix
     if found is None:
         return []
     value, after = found
-    return [Fix({key: value}, _label(f"token budget {value} per GPU", after, search.gpu))]
+    return [Fix({key: value}, _label(msg("memory.fix.token_budget", value=value), after, search.gpu))]
 
 
 def micro_fixes(search: Search, key: str, current: int, per_gpu_batch: int | None) -> list[Fix]:
@@ -83,10 +84,10 @@ def micro_fixes(search: Search, key: str, current: int, per_gpu_batch: int | Non
     if found is None:
         return []
     value, after = found
-    return [Fix({key: value}, _label(f"micro-batch {value} per GPU", after, search.gpu))]
+    return [Fix({key: value}, _label(msg("fix.micro_per_gpu", value=value), after, search.gpu))]
 
 
-def switch_fix(search: Search, values: dict, text: str) -> list[Fix]:
+def switch_fix(search: Search, values: dict, text: Msg) -> list[Fix]:
     """A switch (offload, gradient checkpointing) when it alone makes the phase fit."""
     for limit in search.limits:
         after = search.fits(values, limit)
@@ -102,7 +103,7 @@ def utilization_fixes(search: Search, key: str, current: float) -> list[Fix]:
     if found is None:
         return []
     value, after = found
-    return [Fix({key: value}, _label(f"gpu_memory_utilization {value}", after, search.gpu))]
+    return [Fix({key: value}, _label(msg("fix.set", key="gpu_memory_utilization", value=value), after, search.gpu))]
 
 
 def tp_fixes(search: Search, current: int, valid: list[int]) -> list[Fix]:
@@ -111,7 +112,7 @@ def tp_fixes(search: Search, current: int, valid: list[int]) -> list[Fix]:
     if found is None:
         return []
     value, after = found
-    return [Fix({TP: value}, _label(f"rollout TP {value}", after, search.gpu))]
+    return [Fix({TP: value}, _label(msg("fix.set", key="rollout TP", value=value), after, search.gpu))]
 
 
 def lora_fixes(search: Search, key: str, current: int, floor: int) -> list[Fix]:
@@ -126,18 +127,8 @@ def lora_fixes(search: Search, key: str, current: int, floor: int) -> list[Fix]:
     if found is None:
         return []
     values, after = found
-    budget = f" and token budget {values[key]}" if key in values else ""
-    return [
-        Fix(
-            values,
-            _label(
-                f"train LoRA adapters (rank {LORA_RANK}){budget} instead of every weight; the reference becomes the "
-                "base model",
-                after,
-                search.gpu,
-            ),
-        )
-    ]
+    budget = msg("memory.fix.lora_budget", value=values[key]) if key in values else ""
+    return [Fix(values, _label(msg("memory.fix.lora", rank=LORA_RANK, budget=budget), after, search.gpu))]
 
 
 def fixes_for(ctx, phase: Phase, gpu_mib: int, models: dict, valid_tps: list[int], error: bool = True) -> list[Fix]:
@@ -164,29 +155,33 @@ def fixes_for(ctx, phase: Phase, gpu_mib: int, models: dict, valid_tps: list[int
             and not a.models.enable_gradient_checkpointing
         ):
             fixes += switch_fix(
-                search, {"actor_rollout_ref.model.enable_gradient_checkpointing": True}, "gradient checkpointing on"
+                search,
+                {"actor_rollout_ref.model.enable_gradient_checkpointing": True},
+                msg("memory.fix.gradient_checkpointing"),
             )
         if phase.role == "actor" and phase.phase == "update" and not fixes and not a.models.lora_rank:
             fixes += lora_fixes(search, key, _current(a, key), floor)
         if phase.phase == "log-prob" and not a.engine.optimizer_offload:
-            fixes += switch_fix(search, {OFFLOAD["optimizer"]: True}, "offload the actor's optimizer states")
+            fixes += switch_fix(search, {OFFLOAD["optimizer"]: True}, msg("memory.fix.offload_optimizer"))
         if phase.role in ("critic", "ref") and not (a.engine.param_offload and a.engine.optimizer_offload):
-            fixes += switch_fix(search, offload_actor, "offload the actor's weights and optimizer states")
+            fixes += switch_fix(search, offload_actor, msg("memory.fix.offload_actor"))
     elif phase.phase in ("generate", "score"):
         key = UTIL if phase.phase == "generate" else RM_UTIL
         fixes += utilization_fixes(search, key, _current(a, key))
         if phase.pool == "trainer" and not a.engine.optimizer_offload:
-            fixes += switch_fix(search, {OFFLOAD["optimizer"]: True}, "offload the actor's optimizer states")
+            fixes += switch_fix(search, {OFFLOAD["optimizer"]: True}, msg("memory.fix.offload_optimizer"))
         if phase.phase == "generate":
             fixes += tp_fixes(search, p.rollout_tp, valid_tps)
-        if any(part.label.startswith("critic") for part in phase.parts):
+        if any(part.resident_of("critic") for part in phase.parts):
             fixes += switch_fix(
-                search, {OFFLOAD["critic_param"]: True, OFFLOAD["critic_optimizer"]: True}, "offload the critic"
+                search,
+                {OFFLOAD["critic_param"]: True, OFFLOAD["critic_optimizer"]: True},
+                msg("memory.fix.offload_critic"),
             )
     elif phase.phase == "weight sync":
         fixes += tp_fixes(search, p.rollout_tp, valid_tps)
         if not a.engine.optimizer_offload:
-            fixes += switch_fix(search, {OFFLOAD["optimizer"]: True}, "offload the actor's optimizer states")
+            fixes += switch_fix(search, {OFFLOAD["optimizer"]: True}, msg("memory.fix.offload_optimizer"))
     return fixes
 
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from wizard.core import verl_schema
+from wizard.i18n.text import Msg, msg, render
 
 __all__ = [
     "KeyFate",
@@ -43,7 +44,10 @@ def history() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def renames() -> dict[str, dict[str, Any]]:
-    """The hand-written renames: {old key: {"to": key or None, "version": str, "reason": str}}."""
+    """The hand-written renames: {old key: {"to": key or None, "version": str, "reason": message key}}.
+
+    The reason is a key of the message catalogues (wizard/i18n/messages/schema.py), said in each language.
+    """
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -113,36 +117,36 @@ class KeyFate:
     kind: str
     target: str | None = None
     version: str | None = None
-    reason: str | None = None
+    reason: Msg | None = None
     had: tuple[str, ...] = ()
 
-    def describe(self) -> str:
-        """One sentence for a finding or a RUN.md line."""
-        had = f"; it was in {_span(self.had)}" if self.had else "; no release had it"
-        why = f" ({self.reason})" if self.reason else ""
-        if self.kind in ("moved", "renamed"):
-            verb = "moved" if self.kind == "moved" else "was renamed"
-            return f"{self.key} {verb} to {self.target} in verl {self.version}{why}{had}"
+    def describe(self) -> Msg:
+        """One sentence for a finding (KEY-001, said of the engine in use)."""
+        had = msg("key.fate.had", span=_span(self.had)) if self.had else msg("key.fate.had_none")
+        why = msg("key.fate.why", reason=self.reason) if self.reason else ""
+        k, target, version = self.key, self.target, self.version
+        if self.kind == "moved":
+            return msg("key.fate.moved", key=k, target=target, version=version, why=why, had=had)
+        if self.kind == "renamed":
+            return msg("key.fate.renamed", key=k, target=target, version=version, why=why, had=had)
         if self.kind == "retired":
-            return f"{self.key} is ignored since verl {self.version} (a placeholder verl {TARGET} no longer reads){why}"
+            return msg("key.fate.retired", key=k, version=version, target_version=TARGET, why=why)
         if self.kind == "removed":
-            return f"{self.key} was removed in verl {self.version} with no {TARGET} equivalent{why}{had}"
+            return msg("key.fate.removed", key=k, version=version, target_version=TARGET, why=why, had=had)
         if self.kind == "typo":
-            return f"{self.key} is not a key of any released verl; did you mean {self.target}?"
+            return msg("key.fate.typo", key=k, target=target)
         if self.kind == "unknown":
-            return (
-                f"{self.key} is unknown to every released verl ({releases()[0]} to {releases()[-1]}): "
-                "it belongs to a fork or to the script's own code"
-            )
+            return msg("key.fate.unknown", key=k, first=releases()[0], last=releases()[-1])
         if self.kind == "other-engine":
-            return f"{self.key} exists only with the {self.target} engine"
-        return f"{self.key} is a key of verl {TARGET}"
+            return msg("key.fate.other_engine", key=k, engine=target)
+        return msg("key.fate.current", key=k, target_version=TARGET)
 
 
-def _span(had: tuple[str, ...]) -> str:
-    if not had:
-        return "no release"
-    return f"verl {had[0]}" if len(had) == 1 else f"verl {had[0]} to {had[-1]}"
+def _span(had: tuple[str, ...]) -> Msg:
+    """The releases that had a key (at least one)."""
+    if len(had) == 1:
+        return msg("key.fate.span_one", release=had[0])
+    return msg("key.fate.span_range", first=had[0], last=had[-1])
 
 
 def _live(key: str, engine: str) -> bool:
@@ -167,7 +171,7 @@ def fate(key: str, engine: str = "dp") -> KeyFate:
     hand = renames().get(key)
     if hand is not None:
         kind = "renamed" if hand["to"] else "removed"
-        return KeyFate(key, kind, hand["to"], hand["version"], hand["reason"], had)
+        return KeyFate(key, kind, hand["to"], hand["version"], msg(hand["reason"]), had)
     if found is None:
         close = closest_real_key(key, engine)
         return KeyFate(key, "typo", close) if close else KeyFate(key, "unknown")
@@ -304,7 +308,7 @@ def migrate_flat(flat: dict[str, Any], engine: str = "dp") -> Migration:
             )
             continue
         out[f.target] = value
-        why = f": {f.reason}" if f.reason else ""
+        why = f": {render(f.reason, 'en')}" if f.reason else ""
         result.changed.append(f"{f.key} → {f.target} ({f.kind} in verl {f.version}{why})")
     _fill_mandatory(out, result, engine)
     if result.releases:
@@ -335,8 +339,9 @@ def _changed_defaults(out: dict[str, Any], release: str, engine: str) -> list[st
 
 
 def _drop_reason(f: KeyFate) -> str:
-    had = f" (it was in {_span(f.had)})" if f.had else ""
-    why = f": {f.reason}" if f.reason else ""
+    """The English reason of a dropped key (the import notes and RUN.md are written in English)."""
+    had = f" (it was in {render(_span(f.had), 'en')})" if f.had else ""
+    why = f": {render(f.reason, 'en')}" if f.reason else ""
     if f.kind == "typo":
         return f"no release has it (did you mean {f.target}? not applied: check it and add it with --set)"
     if f.kind == "other-engine":

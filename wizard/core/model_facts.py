@@ -14,6 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from wizard.i18n.text import Msg, msg
+
 CATALOGUE_FILE = Path(__file__).with_name("model_catalogue.json")
 
 # Where the numbers came from, in the words messages use.
@@ -68,9 +70,9 @@ class ModelFacts:
         return any(a.endswith(("ForCausalLM", "ForConditionalGeneration", "LMHeadModel")) for a in self.architectures)
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> str | Msg:
         """A short description for messages: the first architecture, else the model type."""
-        return self.architectures[0] if self.architectures else (self.model_type or "unknown architecture")
+        return self.architectures[0] if self.architectures else (self.model_type or msg("model.unknown_architecture"))
 
     @property
     def complete(self) -> bool:

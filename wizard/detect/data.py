@@ -20,6 +20,7 @@ from typing import Any
 
 from wizard.detect.data_read import Budget, DataReadError, format_of, open_rows
 from wizard.detect.data_rows import ChatFacts, PairFacts, RewardFacts, candidate_columns, detect_kind, message_text
+from wizard.i18n.text import Msg, msg, render
 
 HOOK_BUDGET = Budget(max_rows=2_000, max_bytes=8 << 20, seconds=2.0)
 COMMAND_BUDGET = Budget()
@@ -35,7 +36,7 @@ class FileReport:
     path: str
     role: str = "file"  # train | val | file
     status: str = "read"  # read | not checked | unreadable
-    note: str = ""
+    note: str | Msg = ""  # why it was not read: a message of wizard/i18n/messages/data.py
     format: str | None = None
     kind: str | None = None
     kind_source: str = ""  # given | detected
@@ -53,7 +54,7 @@ class FileReport:
     chats: dict[str, ChatFacts] = field(default_factory=dict)
     reward: RewardFacts | None = None
     pairs: PairFacts | None = None
-    length_label: str = ""
+    length_label: str | Msg = ""
     length_exact: bool = False
 
     @property
@@ -85,6 +86,7 @@ class FileReport:
                 "length_exact",
             )
         }
+        doc["note"], doc["length_label"] = render(self.note), render(self.length_label)
         doc["seconds"] = round(self.seconds, 3)
         doc["chats"] = {name: facts.to_json() for name, facts in self.chats.items()}
         doc["lengths"] = {name: length_summary(facts.lengths) for name, facts in self.chats.items() if facts.lengths}
@@ -98,10 +100,10 @@ class DataReport:
     """Every data file of a run, keyed by the path exactly as the config spells it."""
 
     files: dict[str, FileReport] = field(default_factory=dict)
-    length_label: str = ""
+    length_label: str | Msg = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"files": [f.to_json() for f in self.files.values()], "length_label": self.length_label}
+        return {"files": [f.to_json() for f in self.files.values()], "length_label": render(self.length_label)}
 
 
 def length_summary(lengths: list[int]) -> dict[str, int | None]:
@@ -139,7 +141,7 @@ def scan_file(
     try:
         stream = open_rows(local, budget)
     except OSError as exc:
-        raise DataReadError(f"cannot read ({exc.strerror or exc})") from None
+        raise DataReadError(msg("data.read.cannot_read", error=str(exc.strerror or exc))) from None
     report = FileReport(
         path=path, role=role, format=stream.format, prompt_key=prompt_key, messages_key=messages_key, size=stream.size
     )
@@ -172,7 +174,9 @@ def scan_file(
             if report.pairs is not None:
                 report.pairs.add(index, row)
     except OSError as exc:
-        raise DataReadError(f"read failed after {stream.rows_read} rows ({exc.strerror or exc})") from None
+        raise DataReadError(
+            msg("data.read.failed_after", rows=stream.rows_read, error=str(exc.strerror or exc))
+        ) from None
     for meter in meters.values():
         meter.flush()
     for facts in chats:
@@ -232,31 +236,31 @@ class _Meter:
         facts.length_stride = self.stride
 
 
-def local_problem(path: str) -> str | None:
+def local_problem(path: str) -> Msg | None:
     """Why a local path cannot be a data file verl reads (missing, a folder, a format verl refuses); None if fine."""
     if not os.path.exists(path):
-        return "no such file on this machine"
+        return msg("data.read.no_such_file")
     if os.path.isdir(path):
-        return "is a folder; give the .parquet/.json/.jsonl files themselves"
+        return msg("data.read.folder")
     if format_of(path) is None:
-        ending = os.path.splitext(path)[1] or "no ending"
-        return f"{ending}: not .parquet, .json or .jsonl; verl picks its reader by the file name and refuses others"
+        ending = os.path.splitext(path)[1] or msg("data.read.no_ending")
+        return msg("data.read.bad_ending", ending=ending)
     if not os.access(path, os.R_OK):
-        return "not readable (permission denied)"
+        return msg("data.read.permission")
     return None
 
 
 # --- the hook: every data file of the answers ------------------------------------------------------
 
 
-def not_checked_reason(path: str, mode: str) -> str | None:
+def not_checked_reason(path: str, mode: str) -> Msg | None:
     """Why a configured path is not read on this machine, or None when it should be."""
     if path.startswith(REMOTE) or "://" in path:
-        return f"not checked here: a remote path ({path.split('://')[0]}://); verl copies it to local disk at start"
+        return msg("data.not_checked.remote", scheme=path.split("://")[0])
     if "$" in path:
-        return "not checked here: the path holds a variable that is expanded on the machine that runs verl"
+        return msg("data.not_checked.variable")
     if mode == "cluster":
-        return "not checked here: --mode cluster (paths are for the cluster's machines)"
+        return msg("data.not_checked.cluster")
     return None
 
 
@@ -293,7 +297,8 @@ def inspect_data(answers, mode: str = "local") -> dict[str, Any]:
     for role, path in data_paths(answers):
         reason = not_checked_reason(path, mode)
         if reason:
-            report.files[path] = FileReport(path=path, role=role, status="not checked", note=reason)
+            note = msg("data.note.not_checked", reason=reason)
+            report.files[path] = FileReport(path=path, role=role, status="not checked", note=note)
             continue
         if counter is None:
             counter = counter_for_model(
@@ -303,9 +308,8 @@ def inspect_data(answers, mode: str = "local") -> dict[str, Any]:
             report.length_label = counter.label
         local = os.path.expanduser(path)
         if path.startswith("~") and not os.path.exists(local):
-            report.files[path] = FileReport(
-                path=path, role=role, status="not checked", note=f"not checked here: {local} does not exist either"
-            )
+            note = msg("data.note.not_checked", reason=msg("data.not_checked.home_missing", path=local))
+            report.files[path] = FileReport(path=path, role=role, status="not checked", note=note)
             continue
         try:
             report.files[path] = scan_file(
@@ -319,13 +323,13 @@ def inspect_data(answers, mode: str = "local") -> dict[str, Any]:
                 budget=HOOK_BUDGET,
             )
         except DataReadError as exc:
-            report.files[path] = FileReport(path=path, role=role, status="unreadable", note=str(exc))
+            report.files[path] = FileReport(path=path, role=role, status="unreadable", note=exc.message)
         except Exception as exc:  # noqa: BLE001 - never let a strange file stop `check`: it is a finding
             report.files[path] = FileReport(
                 path=path,
                 role=role,
                 status="unreadable",
-                note=f"could not be read ({type(exc).__name__}: {str(exc)[:120]})",
+                note=msg("data.read.could_not", error=f"{type(exc).__name__}: {str(exc)[:120]}"),
             )
     return {"data": report}
 

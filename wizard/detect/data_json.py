@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from wizard.detect.data_read import CHUNK, DataReadError, RowStream
+from wizard.i18n.text import msg
 
 WINDOWS = 8  # JSON-lines windows spread over a file larger than the byte budget
 
@@ -41,9 +42,7 @@ class _Chars:
         try:
             text = self.decoder.decode(data, final=not data)
         except UnicodeDecodeError as exc:
-            raise DataReadError(
-                f"not UTF-8 text (invalid byte at offset {offset + exc.start}); save it as UTF-8"
-            ) from None
+            raise DataReadError(msg("data.read.not_utf8", offset=offset + exc.start)) from None
         if data and data.startswith(b"\xef\xbb\xbf") and offset == 0:
             text = text.lstrip("\ufeff")
         self.line += self.buf.count("\n", 0, self.pos)
@@ -74,13 +73,13 @@ class _Chars:
                 value, end = decoder.raw_decode(self.buf, self.pos)
             except json.JSONDecodeError as exc:
                 if len(self.buf) - self.pos > limit:
-                    raise DataReadError(f"a row larger than {limit >> 20} MiB near line {self.where_line()}") from None
+                    raise DataReadError(
+                        msg("data.read.row_too_large", mib=limit >> 20, line=self.where_line())
+                    ) from None
                 if self.fill(want):
                     want *= 2  # doubling keeps a long row linear, not quadratic
                     continue
-                raise DataReadError(
-                    f"JSON syntax error in the row starting at line {self.where_line()}: {exc.msg}"
-                ) from None
+                raise DataReadError(msg("data.read.json_row_syntax", line=self.where_line(), error=exc.msg)) from None
             self.spans_lines = "\n" in self.buf[self.pos : end]
             self.pos = end
             return value
@@ -96,7 +95,7 @@ class _Chars:
 def open_json(stream: RowStream) -> None:
     """Set up `stream` to yield the rows of a .json or .jsonl file; raises DataReadError when it is not rows."""
     if stream.size == 0:
-        raise DataReadError("empty file; verl needs at least one row")
+        raise DataReadError(msg("data.read.empty"))
     rows = _json_rows(stream)
     # The first row is read now: a file that is not rows fails at open, and its keys name the columns.
     head = list(itertools.islice(rows, 1))
@@ -110,7 +109,7 @@ def open_json(stream: RowStream) -> None:
 
 def _as_row(value: Any, index: int) -> dict:
     if not isinstance(value, dict):
-        raise DataReadError(f"row {index} is a JSON {type(value).__name__}, not an object of columns")
+        raise DataReadError(msg("data.read.row_not_object", index=index, type=type(value).__name__))
     return value
 
 
@@ -123,13 +122,13 @@ def _json_rows(stream: RowStream) -> Iterator[dict]:
         chars = _Chars(f, stream)
         first = chars.skip_ws()
         if first == "":
-            raise DataReadError("only blank space; verl needs at least one row")
+            raise DataReadError(msg("data.read.blank"))
         if first == "[":
             chars.pos += 1
             yield from _array_rows(stream, chars, decoder, limit, seen)
             return
         if first != "{":
-            raise DataReadError(f"starts with {first!r}: not JSON rows (an array of objects or one object per line)")
+            raise DataReadError(msg("data.read.not_rows", first=first))
         value = chars.value(decoder, limit)
         after = chars.skip_ws()
         if after == "" and (chars.spans_lines or _wrapper_key(value)):
@@ -159,7 +158,7 @@ def _array_rows(stream, chars, decoder, limit, seen) -> Iterator[dict]:
             stream.total_rows, stream.total_exact = stream.rows_read, True
             return
         if c == "":
-            raise DataReadError(f"JSON array not closed: the file ends after {stream.rows_read} rows (truncated?)")
+            raise DataReadError(msg("data.read.array_not_closed", rows=stream.rows_read))
         row = _as_row(chars.value(decoder, limit), stream.rows_read)
         _note(seen, row, stream)
         stream.index = stream.rows_read
@@ -170,11 +169,9 @@ def _array_rows(stream, chars, decoder, limit, seen) -> Iterator[dict]:
         if c == ",":
             chars.pos += 1
         elif c == "":
-            raise DataReadError(f"JSON array not closed: the file ends after {stream.rows_read} rows (truncated?)")
+            raise DataReadError(msg("data.read.array_not_closed", rows=stream.rows_read))
         elif c != "]":
-            raise DataReadError(
-                f"JSON syntax error at line {chars.where_line()}: expected ',' or ']' after row {stream.rows_read - 1}"
-            )
+            raise DataReadError(msg("data.read.json_array_syntax", line=chars.where_line(), row=stream.rows_read - 1))
         if _spent(stream):
             stream.where = f"the first {stream.rows_read} rows (a JSON array is read from the start)"
             _estimate_total(stream)
@@ -204,10 +201,8 @@ def _single_object(stream, value: dict, seen) -> Iterator[dict]:
         stream.total_rows, stream.total_exact = stream.rows_read, True
         return
     inner = _wrapper_key(value)
-    hint = f" (the rows seem to be under {inner!r}: write that list itself)" if inner else ""
-    raise DataReadError(
-        f"a single JSON object, not rows{hint}: write one object per line (jsonl) or an array of objects"
-    )
+    hint = msg("data.read.wrapped_rows", key=inner) if inner else ""
+    raise DataReadError(msg("data.read.single_object", hint=hint))
 
 
 def _lines_rows(stream, chars, decoder, limit, seen, first: dict, one_per_line: bool) -> Iterator[dict]:
@@ -230,7 +225,7 @@ def _lines_rows(stream, chars, decoder, limit, seen, first: dict, one_per_line: 
             stream.total_rows, stream.total_exact = stream.rows_read, True
             return
         if c != "{":
-            raise DataReadError(f"line {chars.where_line()}: expected a JSON object per line, found {c!r}")
+            raise DataReadError(msg("data.read.not_object_per_line", line=chars.where_line(), found=c))
         row = _as_row(chars.value(decoder, limit), stream.rows_read)
         one_per_line = one_per_line and not chars.spans_lines
         _note(seen, row, stream)
@@ -273,15 +268,13 @@ def _windows(stream: RowStream, start: int, seen) -> Iterator[dict]:
                 try:
                     text = line.decode("utf-8").strip()
                 except UnicodeDecodeError as exc:
-                    raise DataReadError(
-                        f"not UTF-8 text (invalid byte at offset {at + exc.start}); save it as UTF-8"
-                    ) from None
+                    raise DataReadError(msg("data.read.not_utf8", offset=at + exc.start)) from None
                 if not text:
                     continue
                 try:
                     value = json.loads(text)
                 except json.JSONDecodeError as exc:
-                    raise DataReadError(f"JSON syntax error in the line at byte {at}: {exc.msg}") from None
+                    raise DataReadError(msg("data.read.json_line_syntax", byte=at, error=exc.msg)) from None
                 row = _as_row(value, stream.rows_read)
                 _note(seen, row, stream)
                 stream.index = None

@@ -17,12 +17,21 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from wizard.i18n.text import Msg, msg, render
+
 FORMATS = {".parquet": "parquet", ".json": "json", ".jsonl": "jsonl"}
 CHUNK = 1 << 20
 
 
 class DataReadError(Exception):
-    """A data file that cannot be read as verl would read it; the message is one line."""
+    """A data file that cannot be read as verl would read it; the message (a catalogue message) is one line."""
+
+    def __init__(self, message: Msg | str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return render(self.message)
 
 
 @dataclass(frozen=True)
@@ -77,9 +86,7 @@ def open_rows(path: str, budget: Budget) -> RowStream:
     """Open `path` for sampling: columns are known after this (parquet: the schema; JSON: the first row)."""
     fmt = format_of(path)
     if fmt is None:
-        raise DataReadError(
-            "not a .parquet, .json or .jsonl file; verl picks its reader by the file name and refuses others"
-        )
+        raise DataReadError(msg("data.read.not_a_data_file"))
     stream = RowStream(path, fmt, budget)
     if fmt == "parquet":
         _open_parquet(stream)
@@ -102,13 +109,13 @@ def _open_parquet(stream: RowStream) -> None:
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        raise DataReadError("reading parquet needs pyarrow: pip install pyarrow") from None
+        raise DataReadError(msg("data.read.needs_pyarrow")) from None
     try:
         pf = pq.ParquetFile(stream.path, buffer_size=CHUNK, pre_buffer=False)
         meta = pf.metadata
         names = list(pf.schema_arrow.names)
     except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a bad footer
-        raise DataReadError(f"not a readable parquet file, truncated or corrupt ({_short(exc)})") from None
+        raise DataReadError(msg("data.read.bad_parquet", error=_short(exc))) from None
     stream.columns = names
     stream.total_rows, stream.total_exact = meta.num_rows, True
     stream._rows = lambda: _parquet_rows(stream, pf, names if stream.selected is None else stream.selected)  # noqa: SLF001 - the stream's own row source, set by its reader
@@ -166,7 +173,7 @@ def _parquet_rows(stream: RowStream, pf, columns: list[str]) -> Iterator[dict]:
     except DataReadError:
         raise
     except Exception as exc:  # noqa: BLE001 - pyarrow raises several types mid-file
-        raise DataReadError(f"parquet data unreadable after {stream.rows_read} rows ({_short(exc)})") from None
+        raise DataReadError(msg("data.read.parquet_after", rows=stream.rows_read, error=_short(exc))) from None
     stream.complete = per_group is None and stream.rows_read == total
     if stream.complete:
         stream.where = "all rows"

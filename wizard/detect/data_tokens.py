@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from wizard.detect.data_rows import message_text
+from wizard.i18n.text import msg
 
-ESTIMATE_LABEL = "estimated, no tokenizer: ~4 characters or 1 CJK character per token, +4 per message"
+ESTIMATE_LABEL = msg("data.length.estimate")
 SPECIAL_KEYS = ("bos_token", "eos_token", "unk_token", "pad_token", "sep_token", "cls_token", "mask_token")
 
 
@@ -65,12 +66,9 @@ class TokenCounter:
         self.template_kwargs = dict(template_kwargs or {})
         self.has_template = template is not None
         self._template = _compile(template) if template is not None else None
-        how = (
-            "chat template applied"
-            if self.has_template
-            else "no chat template: contents joined (verl would fail to apply one)"
+        self.label = msg(
+            "data.length.tokenizer" if self.has_template else "data.length.tokenizer_no_template", source=source
         )
-        self.label = f"tokenizer {source} ({how})"
         self.last_error = ""
 
     def render(self, messages: list[dict]) -> str:

@@ -21,6 +21,7 @@ from wizard.core.rules.deploy_facts import TOKEN_LOCAL, DeployFacts, NodeGroup, 
 from wizard.detect import yaml_input
 from wizard.detect.config_files import CheckInput, read_launch_script, read_text, read_yaml_config
 from wizard.errors import UsageError
+from wizard.i18n.text import msg, render
 
 TARGET_OF_KIND = {"RayJob": "kuberay-job", "RayCluster": "kuberay-cluster", "Job": "k8s-job", "Pod": "k8s-job"}
 GPU_KEYS = ("nvidia.com/gpu", "amd.com/gpu")
@@ -87,15 +88,18 @@ def _container_env(container: dict) -> tuple[dict[str, str], dict[str, str]]:
     return literal, secret
 
 
+TOKEN_IN_MANIFEST = msg("deploy.token.in_manifest")
+
+
 def _auth_of(literal: dict, secret: dict, default_mode, default_source):
     """The Ray auth mode and token source a container ends up with (its env wins over authOptions)."""
     mode = literal.get("RAY_AUTH_MODE", default_mode)
     if "RAY_AUTH_TOKEN" in secret:
-        source = f"secret:{secret['RAY_AUTH_TOKEN'].split('/')[0]}"
+        source = msg("deploy.token.secret", name=secret["RAY_AUTH_TOKEN"].split("/")[0])
     elif "RAY_AUTH_TOKEN" in literal:
-        source = "written in the manifest"
+        source = TOKEN_IN_MANIFEST
     elif "RAY_AUTH_TOKEN_PATH" in literal:
-        source = f"file:{literal['RAY_AUTH_TOKEN_PATH']}"
+        source = msg("deploy.token.file", path=literal["RAY_AUTH_TOKEN_PATH"])
     else:
         source = default_source
     return mode, source
@@ -111,7 +115,7 @@ class _K8sReader:
         self.images: list[str] = []
         self.inline: list[str] = []
 
-    def group(self, spec: dict, role: str, where: str, replicas: int, auth: tuple) -> tuple[NodeGroup, dict, dict]:
+    def group(self, spec: dict, role: str, where, replicas: int, auth: tuple) -> tuple[NodeGroup, dict, dict]:
         pod = (spec.get("template") or {}).get("spec") or {}
         containers = [c for c in pod.get("containers") or [] if isinstance(c, dict)]
         c = containers[0] if containers else {}
@@ -128,10 +132,11 @@ class _K8sReader:
         for other in containers:
             self.images.append(str(other.get("image", "")))
         if "RAY_ADDRESS" in literal:
-            self.addresses.append(("ray-init", literal["RAY_ADDRESS"], f"{where} env RAY_ADDRESS"))
+            # a path, not a message: said the same in every language
+            self.addresses.append(("ray-init", literal["RAY_ADDRESS"], f"{render(where, 'en')} env RAY_ADDRESS"))
         mode, source = _auth_of(literal, secret, *auth)
-        if source == "written in the manifest":
-            self.inline.append(f"{where} env RAY_AUTH_TOKEN")
+        if source == TOKEN_IN_MANIFEST:
+            self.inline.append(msg("deploy.place.env_of", where=where, name="RAY_AUTH_TOKEN"))
         g = NodeGroup(role, replicas, int(gpus or 0), cpus, literal, secret, mode, source, where)
         return g, literal, secret
 
@@ -165,9 +170,9 @@ class _K8sReader:
             sub = (((spec.get("submitterPodTemplate") or {}).get("spec") or {}).get("containers") or [{}])[0]
             sub_literal, sub_secret = _container_env(sub if isinstance(sub, dict) else {})
             d_mode, d_source = _auth_of(sub_literal, sub_secret, *default)
-            where = "submitter pod (ray job submit)"
+            where = msg("deploy.place.submitter")
         else:
-            d_mode, d_source, where = head.auth_mode, head.token_source, "driver (kubectl exec on the head)"
+            d_mode, d_source, where = head.auth_mode, head.token_source, msg("deploy.place.driver_exec")
         return DeployFacts(
             target=TARGET_OF_KIND[kind],
             origin="manifest",
@@ -185,7 +190,8 @@ class _K8sReader:
         kind = doc["kind"]
         pod = ((doc.get("spec") or {}).get("template") or {}).get("spec") if kind == "Job" else doc.get("spec")
         pod = pod or {}
-        g, literal, _ = self.group({"template": {"spec": pod}}, "head", f"{kind} container", 1, (None, None))
+        container = msg("deploy.place.container_unnamed", kind=kind)
+        g, literal, _ = self.group({"template": {"spec": pod}}, "head", container, 1, (None, None))
         if g.auth_mode == "token" and g.token_source is None:
             g = replace(g, token_source=TOKEN_LOCAL)  # verl's ray.init starts Ray in this container and makes the token
         shm_volumes = {
@@ -197,7 +203,7 @@ class _K8sReader:
         for c in pod.get("containers") or []:
             mounts = [m for m in c.get("volumeMounts") or [] if isinstance(m, dict)]
             if not any(m.get("mountPath") == "/dev/shm" and m.get("name") in shm_volumes for m in mounts):
-                missing.append(f"{kind} container {c.get('name', '?')}")
+                missing.append(msg("deploy.place.container", kind=kind, name=c.get("name", "?")))
         return DeployFacts(
             target="k8s-job",
             origin="manifest",
@@ -206,7 +212,7 @@ class _K8sReader:
             driver_env=literal,
             driver_auth_mode=g.auth_mode,
             driver_token_source=g.token_source,
-            driver_where=f"{kind} container",
+            driver_where=container,
             shm_missing=tuple(missing),
         )
 

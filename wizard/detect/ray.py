@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wizard.core.rules.deploy_facts import DeployFacts, NodeGroup
+from wizard.i18n.text import Msg, msg
 
 TCP_TIMEOUT_S = 3.0
 CURRENT_CLUSTER = Path("/tmp/ray/ray_current_cluster")
@@ -86,7 +87,7 @@ class ProbeResult:
     address: str
     ok: bool
     kind: str = ""  # "", "form", "dead", "timeout", "auth", "no-ray", "error"
-    message: str = ""
+    message: str | Msg = ""
     ray_version: str = ""
     nodes: list[RayNode] = field(default_factory=list)
     seconds: float = 0.0
@@ -109,18 +110,15 @@ def resolve_address(address: str | None, environ=os.environ) -> tuple[str, str]:
     return "auto", "default"
 
 
-def address_problem(address: str) -> str | None:
+def address_problem(address: str) -> Msg | None:
     """Why the address cannot be a GCS address that preflight connects to, or None when its form is right."""
     if re.match(r"^https?://", address):
-        return (
-            f"{address} is the Jobs API (dashboard) address; preflight, ray.init and ray start need the GCS address "
-            f"HEAD:6379 (ray job submit is the one that takes http://HEAD:8265)"
-        )
+        return msg("deploy.address.jobs_api_for_preflight", value=address)
     if address.startswith("ray://"):
-        return f"{address} is a Ray Client address; give the GCS address HEAD:6379 instead"
+        return msg("deploy.address.ray_client_for_preflight", value=address)
     if address == "auto" or _HOST_PORT.match(address):
         return None
-    return f"{address!r} is not HOST:PORT; give the head's GCS address, e.g. 10.0.0.1:6379, or auto for a cluster on this machine"
+    return msg("deploy.address.not_host_port_for_preflight", value=address)
 
 
 def local_cluster_address() -> str | None:
@@ -132,17 +130,17 @@ def local_cluster_address() -> str | None:
     return text or None
 
 
-def tcp_answer(host: str, port: int, timeout: float = TCP_TIMEOUT_S) -> str | None:
+def tcp_answer(host: str, port: int, timeout: float = TCP_TIMEOUT_S) -> str | Msg | None:
     """None when something accepts a TCP connection at host:port, else why not, in a few words."""
     try:
         with socket.create_connection((host.strip("[]"), port), timeout=timeout):
             return None
     except socket.gaierror:
-        return f"the host name {host} does not resolve"
+        return msg("deploy.host_unresolved", host=host)
     except TimeoutError:
-        return f"no answer within {timeout:g} s"
+        return msg("deploy.no_answer_within", seconds=timeout)
     except ConnectionRefusedError:
-        return "connection refused"
+        return msg("deploy.connection_refused")
     except OSError as exc:
         return exc.strerror or type(exc).__name__
 
@@ -180,8 +178,7 @@ def probe(address: str, timeout: float = 15.0) -> ProbeResult:
                 address,
                 False,
                 "dead",
-                "no Ray cluster runs on this machine (auto found no "
-                f"{CURRENT_CLUSTER}); start one with `ray start --head` or pass --address HEAD:6379",
+                msg("deploy.no_local_cluster", file=str(CURRENT_CLUSTER)),
             )
         address, shown = found, f"auto ({found})"
     problem = address_problem(address)
@@ -194,8 +191,7 @@ def probe(address: str, timeout: float = 15.0) -> ProbeResult:
             shown,
             False,
             "dead",
-            f"nothing answers at {address} ({why}); start the head with "
-            f"`ray start --head --port={port}` or pass --address HEAD:PORT of a running cluster's GCS",
+            msg("deploy.nothing_answers", address=address, why=why, port=port),
             seconds=time.monotonic() - start,
         )
     result, err = _run_probe(address, timeout - (time.monotonic() - start))
@@ -206,9 +202,12 @@ def probe(address: str, timeout: float = 15.0) -> ProbeResult:
             shown,
             False,
             "timeout",
-            f"something accepts connections at {address} but no Ray GCS answered within "
-            f"{timeout:g} s (is it the dashboard port 8265? preflight needs the GCS port, usually 6379)"
-            + (f"; last output: {tail[:200]}" if tail else ""),
+            msg(
+                "deploy.no_gcs",
+                address=address,
+                seconds=timeout,
+                tail=msg("deploy.last_output", output=tail[:200]) if tail else "",
+            ),
             seconds=took,
         )
     if result["ok"]:
@@ -227,28 +226,24 @@ def probe(address: str, timeout: float = 15.0) -> ProbeResult:
     if kind == "auth":
         mode = result.get("auth_mode")
         if mode != "token":
-            message = (
-                f"the cluster at {address} uses token authentication and this driver does not (RAY_AUTH_MODE is "
-                f"{mode or 'unset'}): export RAY_AUTH_MODE=token and RAY_AUTH_TOKEN=<the head's token> (`ray get-auth-token` "
-                "on the head), the same way on every node and for verl's driver"
-            )
+            message = msg("deploy.auth_refused_mode", address=address, mode=mode or msg("deploy.mode_unset"))
         else:
-            message = (
-                f"the cluster at {address} refused this driver's token: RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH, "
-                "~/.ray/auth_token) differs from the head's; use the head's token (`ray get-auth-token` on the head)"
-            )
+            message = msg("deploy.auth_refused_token", address=address)
         return ProbeResult(shown, False, "auth", message, seconds=took)
     if kind == "no-ray":
         return ProbeResult(
             shown,
             False,
             "no-ray",
-            f"Ray is not installed in this Python ({result.get('error')}); "
-            "pip install 'verl-wizard[ray]' (the same Ray version as the cluster)",
+            msg("deploy.no_ray", error=str(result.get("error"))),
             seconds=took,
         )
     return ProbeResult(
-        shown, False, "error", f"Ray at {address} answered with an error: {result.get('error')}", seconds=took
+        shown,
+        False,
+        "error",
+        msg("deploy.ray_error", address=address, error=str(result.get("error"))),
+        seconds=took,
     )
 
 
@@ -260,7 +255,8 @@ def driver_env(environ=os.environ) -> dict[str, str]:
 def cluster_facts(result: ProbeResult, environ=os.environ, target: str = "local") -> DeployFacts:
     """The live cluster as DeployFacts: one group per node, this shell as the driver."""
     groups = tuple(
-        NodeGroup("head" if n.head else "worker", 1, int(n.gpus), n.cpus, where=f"node {n.ip}") for n in result.nodes
+        NodeGroup("head" if n.head else "worker", 1, int(n.gpus), n.cpus, where=msg("deploy.place.node", ip=n.ip))
+        for n in result.nodes
     )
     return DeployFacts(
         target=target,
@@ -268,7 +264,7 @@ def cluster_facts(result: ProbeResult, environ=os.environ, target: str = "local"
         source=result.address,
         groups=groups,
         driver_env=driver_env(environ),
-        driver_where="this shell (the driver)",
+        driver_where=msg("deploy.place.this_shell"),
         joins_cluster=True,
         addresses=(("ray-init", environ["RAY_ADDRESS"], "RAY_ADDRESS"),) if environ.get("RAY_ADDRESS") else (),
     )

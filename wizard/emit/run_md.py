@@ -9,6 +9,7 @@ from wizard.core.plan import Plan
 from wizard.emit.run_script import uses_wandb
 from wizard.emit.verl_config import chain_summary
 from wizard.emit.yaml_text import one_line
+from wizard.i18n.text import render
 
 
 def render_run_md(
@@ -43,7 +44,8 @@ def render_run_md(
     open_items = [f for f in findings if f.severity is not Severity.ERROR]
     if open_items:
         out += ["", "## Open warnings and notes"]
-        out += [f"- **{f.id}** ({f.severity.value}): {one_line(f.message)}" for f in open_items]
+        # In English whatever the interface's language: every door writes the same RUN.md for the same answers.
+        out += [f"- **{f.id}** ({f.severity.value}): {one_line(render(f.message, 'en'))}" for f in open_items]
     return "\n".join(out) + "\n"
 
 

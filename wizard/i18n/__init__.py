@@ -2,7 +2,8 @@
 
 `t("key", **params)` formats the string of the current language, falling back to English. Rule titles and
 reasons are translated by rule id (`rule.BATCH-001.title`, `rule.BATCH-001.why`), field labels by field
-name (`field.batch.train_batch_size`).
+name (`field.batch.train_batch_size`). Finding messages, notes and fix labels are messages with parameters
+(`wizard.i18n.text.msg`), rendered from the catalogues messages_en.py / messages_zh.py.
 """
 
 from __future__ import annotations
@@ -65,12 +66,3 @@ def rule_text(rule_id: str, title: str, why: str) -> tuple[str, str]:
             return title, why
         return RULES.get(rule_id, (title, why))
     return title, why
-
-
-def finding_message(rule_id: str, message: str) -> str:
-    """A finding's message in the current language (English where no translation pattern matches)."""
-    if _current == "zh":
-        from wizard.i18n.zh_messages import zh_message
-
-        return zh_message(rule_id, message) or message
-    return message

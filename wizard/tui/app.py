@@ -22,6 +22,7 @@ from wizard import __version__
 from wizard.core.verl_target import TARGET_VERSION
 from wizard.errors import UsageError
 from wizard.i18n import set_language, t, term
+from wizard.i18n.text import render
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.commands import WizardCommands
 from wizard.tui.messages import AnswerChanged, FixRequested, JumpRequested, StepRequested
@@ -182,7 +183,7 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         except UsageError as exc:
             self.notify(str(exc), severity="error")
             return
-        self.notify(t("findings.fixed", label=message.fix.label))
+        self.notify(t("findings.fixed", label=render(message.fix.label)))
         self.refresh_step()
 
     def action_fix_first(self) -> None:

@@ -16,6 +16,7 @@ from wizard.core.plan import extra_or_default
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.fixes import both_ways, closest_of, divisors
 from wizard.core.verl_schema import GROUP_ESTIMATORS
+from wizard.i18n.text import msg
 
 B_KEY = "data.train_batch_size"
 N_KEY = "actor_rollout_ref.rollout.n"
@@ -42,16 +43,19 @@ def check_batch_divisible(ctx):
         if not mu or dp is None:
             return
         minimal = dp * mu
-        label = f"dp {dp} × micro {mu} = {minimal}"
+        label = msg("batch.by_dp_micro", dp=dp, mu=mu, minimal=minimal)
     else:
-        minimal, label = N, f"{N} GPUs"
+        minimal, label = N, msg("batch.by_gpus", n=N)
     if (B * n) % minimal == 0:
         return
-    fixes = [Fix({B_KEY: v}, f"train_batch_size {v}") for v in both_ways(B, lambda v: (v * n) % minimal == 0)]
+    fixes = [
+        Fix({B_KEY: v}, msg("fix.set", key="train_batch_size", value=v))
+        for v in both_ways(B, lambda v: (v * n) % minimal == 0)
+    ]
     yield error(
         "BATCH-001",
         [B_KEY, N_KEY],
-        f"train_batch_size {B} × n {n} = {B * n} responses do not divide by {label}",
+        msg("batch.not_divisible", B=B, n=n, responses=B * n, by=label),
         why("BATCH-001"),
         fixes,
     )
@@ -64,9 +68,12 @@ def check_mini_le_train(ctx):
         yield error(
             "BATCH-002",
             [M_KEY, B_KEY],
-            f"ppo_mini_batch_size {m} is larger than train_batch_size {B}",
+            msg("batch.mini_over_train", m=m, B=B),
             why("BATCH-002"),
-            [Fix({M_KEY: B}, f"ppo_mini_batch_size {B}"), Fix({B_KEY: m}, f"train_batch_size {m}")],
+            [
+                Fix({M_KEY: B}, msg("fix.set", key="ppo_mini_batch_size", value=B)),
+                Fix({B_KEY: m}, msg("fix.set", key="train_batch_size", value=m)),
+            ],
         )
 
 
@@ -80,11 +87,14 @@ def hint_train_multiple_of_mini(ctx):
             share = v * n / dp
             return B % v == 0 and share == int(share) and (not mu or ctx.plan.actor.dynamic or int(share) % mu == 0)
 
-        fixes = [Fix({M_KEY: v}, f"ppo_mini_batch_size {v}") for v in closest_of(m, divisors(B), splits)]
+        fixes = [
+            Fix({M_KEY: v}, msg("fix.set", key="ppo_mini_batch_size", value=v))
+            for v in closest_of(m, divisors(B), splits)
+        ]
         yield warning(
             "BATCH-003",
             [B_KEY, M_KEY],
-            f"train_batch_size {B} is not a multiple of ppo_mini_batch_size {m}; verl pads {(-B) % m} dummy prompts each step",
+            msg("batch.train_not_multiple", B=B, m=m, pad=(-B) % m),
             why("BATCH-003"),
             fixes,
         )
@@ -101,12 +111,13 @@ def _chain_findings(ctx, chain, rule_id, keys):
     m_key, mu_key = keys
     if (m * n) % dp:
         fixes = [
-            Fix({m_key: v}, f"{m_key.rpartition('.')[2]} {v}") for v in both_ways(m, lambda v: (v * n) % dp == 0, hi=B)
+            Fix({m_key: v}, msg("fix.set", key=m_key.rpartition(".")[2], value=v))
+            for v in both_ways(m, lambda v: (v * n) % dp == 0, hi=B)
         ]
         yield error(
             rule_id,
             [m_key, N_KEY],
-            f"{chain.role} mini-batch {m} × n {n} = {m * n} responses do not split over {dp} data-parallel ranks",
+            msg("batch.mini_not_split", role=chain.role, m=m, n=n, responses=m * n, dp=dp),
             why(rule_id),
             fixes,
         )
@@ -115,12 +126,12 @@ def _chain_findings(ctx, chain, rule_id, keys):
         return
     share = (m * n) // dp
     if share % mu:
-        fixes = [Fix({mu_key: v}, f"micro-batch {v} per GPU") for v in _nearest_divisors(share, mu)]
+        fixes = [Fix({mu_key: v}, msg("fix.micro_per_gpu", value=v)) for v in _nearest_divisors(share, mu)]
         rid = "BATCH-005" if rule_id == "BATCH-004" else rule_id
         yield error(
             rid,
             [mu_key, m_key],
-            f"{chain.role}: each GPU gets {m} × {n} / {dp} = {share} responses per mini-batch, not a multiple of micro-batch {mu}",
+            msg("batch.micro_not_tiling", role=chain.role, m=m, n=n, dp=dp, share=share, mu=mu),
             why(rid),
             fixes,
         )
@@ -174,10 +185,13 @@ def check_critic_chain(ctx):
             mini_batch_per_gpu=Fraction(chain.mini_batch_responses * sp, p.n_gpus),
         )
     for finding in _chain_findings(ctx, chain, "BATCH-010", (m_key, "critic.ppo_micro_batch_size_per_gpu")):
-        if m_key == M_KEY and M_KEY in finding.paths and "split over" in finding.message:
+        if m_key == M_KEY and M_KEY in finding.paths and finding.message.key == "batch.mini_not_split":
             # The critic follows the actor's mini-batch; its own size fixes the critic without moving the actor.
             own = [
-                Fix({"critic.ppo_mini_batch_size": fix.set[M_KEY]}, f"critic.ppo_mini_batch_size {fix.set[M_KEY]}")
+                Fix(
+                    {"critic.ppo_mini_batch_size": fix.set[M_KEY]},
+                    msg("fix.set", key="critic.ppo_mini_batch_size", value=fix.set[M_KEY]),
+                )
                 for fix in finding.fixes
                 if M_KEY in fix.set
             ]
@@ -187,9 +201,9 @@ def check_critic_chain(ctx):
         yield error(
             "BATCH-010",
             ["critic.ppo_mini_batch_size"],
-            f"critic mini-batch {p.critic.mini_batch_prompts} is larger than train_batch_size {a.batch.train_batch_size}",
+            msg("batch.critic_mini_over_train", m=p.critic.mini_batch_prompts, B=a.batch.train_batch_size),
             why("BATCH-010"),
-            [Fix({"critic.ppo_mini_batch_size": a.batch.train_batch_size}, "critic mini-batch = train batch")],
+            [Fix({"critic.ppo_mini_batch_size": a.batch.train_batch_size}, msg("batch.fix.critic_mini_is_train"))],
         )
 
 
@@ -230,11 +244,11 @@ def check_log_prob_micro(ctx):
     for key, mu, dynamic in passes:
         if dynamic or not mu or share % mu == 0:
             continue
-        fixes = [Fix({key: v}, f"{v} per GPU") for v in _nearest_divisors(share, mu)]
+        fixes = [Fix({key: v}, msg("batch.fix.per_gpu", value=v)) for v in _nearest_divisors(share, mu)]
         yield error(
             "BATCH-005",
             [key],
-            f"each GPU recomputes log-probs for {share} responses per step, not a multiple of {key.rpartition('.')[2]} {mu}",
+            msg("batch.log_prob_micro", share=share, name=key.rpartition(".")[2], mu=mu),
             why("BATCH-005"),
             fixes,
         )
@@ -247,17 +261,25 @@ def _micro_pair(ctx, role, per_gpu_key, global_key, per_gpu, global_, dynamic, s
         yield error(
             "BATCH-006",
             [per_gpu_key, global_key],
-            f"{role}: both {global_key} ({global_}) and {per_gpu_key} ({per_gpu}) are set",
+            msg(
+                "batch.micro_twice",
+                role=role,
+                global_key=global_key,
+                global_value=global_,
+                per_gpu_key=per_gpu_key,
+                per_gpu_value=per_gpu,
+            ),
             why("BATCH-006"),
-            [Fix({global_key: None}, f"keep only the per-GPU size {per_gpu}")],
+            [Fix({global_key: None}, msg("batch.fix.keep_per_gpu", value=per_gpu))],
         )
     elif per_gpu is None:
         suggestion = max([d for d in divisors(share) if d <= 8], default=1) if share else 1
-        fixes = [Fix({per_gpu_key: suggestion, global_key: None}, f"{per_gpu_key.rpartition('.')[2]} {suggestion}")]
+        label = msg("fix.set", key=per_gpu_key.rpartition(".")[2], value=suggestion)
+        fixes = [Fix({per_gpu_key: suggestion, global_key: None}, label)]
         if global_ is not None:
-            message = f"{role}: only the deprecated global {global_key} is set; verl 0.9 workers need {per_gpu_key}"
+            message = msg("batch.micro_deprecated", role=role, global_key=global_key, per_gpu_key=per_gpu_key)
         else:
-            message = f"{role}: no micro-batch size: set {per_gpu_key} or turn on dynamic batching"
+            message = msg("batch.micro_missing", role=role, per_gpu_key=per_gpu_key)
         yield error("BATCH-006", [per_gpu_key], message, why("BATCH-006"), fixes)
 
 
@@ -267,7 +289,7 @@ def check_micro_sizes_set(ctx):
     share = p.actor.mini_batch_responses // dp
     yield from _micro_pair(
         ctx,
-        "actor",
+        msg("batch.role.actor"),
         MU_KEY,
         MU_GLOBAL_KEY,
         b.ppo_micro_batch_size_per_gpu,
@@ -279,7 +301,7 @@ def check_micro_sizes_set(ctx):
     # worker go by actor.use_dynamic_bsz), and the reference's too when the reference itself does.
     yield from _micro_pair(
         ctx,
-        "rollout log-prob",
+        msg("batch.role.rollout_log_prob"),
         "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu",
         "actor_rollout_ref.rollout.log_prob_micro_batch_size",
         b.log_prob_micro_batch_size_per_gpu,
@@ -290,7 +312,7 @@ def check_micro_sizes_set(ctx):
     if p.need_ref:
         yield from _micro_pair(
             ctx,
-            "reference",
+            msg("batch.role.reference"),
             "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu",
             "actor_rollout_ref.ref.log_prob_micro_batch_size",
             b.ref_log_prob_micro_batch_size_per_gpu,
@@ -302,7 +324,7 @@ def check_micro_sizes_set(ctx):
         cshare = p.critic.mini_batch_responses // (_int(p.critic.dp) or 1)
         yield from _micro_pair(
             ctx,
-            "critic",
+            msg("batch.role.critic"),
             "critic.ppo_micro_batch_size_per_gpu",
             "critic.ppo_micro_batch_size",
             b.critic_ppo_micro_batch_size_per_gpu,
@@ -351,11 +373,11 @@ def check_token_budgets(ctx):
         yield error(
             "BATCH-007",
             [key, "data.max_prompt_length", "data.max_response_length"],
-            f"{key.rpartition('.')[2]} {budget} × sp {sp} = {budget * sp} tokens cannot hold one sequence of up to {L} tokens",
+            msg("batch.budget_short", name=key.rpartition(".")[2], budget=budget, sp=sp, total=budget * sp, length=L),
             why("BATCH-007"),
             [
-                Fix({key: rounded}, f"{rounded} tokens per GPU"),
-                Fix({key: 2 * rounded}, f"{2 * rounded} tokens per GPU (room to pack)"),
+                Fix({key: rounded}, msg("batch.fix.tokens_per_gpu", value=rounded)),
+                Fix({key: 2 * rounded}, msg("batch.fix.tokens_per_gpu_room", value=2 * rounded)),
             ],
         )
     yield from _critic_budget_in_v1(ctx)
@@ -382,17 +404,16 @@ def _critic_budget_in_v1(ctx):
     if p.engine == "dp":
         key = "critic.fsdp.ulysses_sequence_parallel_size"
         fits = [d for d in divisors(p.n_gpus) if d * CRITIC_V1_BUDGET >= L and d <= p.gpus_per_node]
-        fixes += [Fix({key: fits[0]}, f"critic Ulysses sp {fits[0]} (critic.fsdp)")] if fits else []
+        fixes += [Fix({key: fits[0]}, msg("batch.fix.critic_sp", sp=fits[0]))] if fits else []
     else:
         key = "critic.megatron.context_parallel_size"
     room = CRITIC_V1_BUDGET * sp - a.data.max_prompt_length
     if room > 0:
-        fixes.append(Fix({"data.max_response_length": room}, f"max_response_length {room}"))
+        fixes.append(Fix({"data.max_response_length": room}, msg("fix.set", key="max_response_length", value=room)))
     yield error(
         "BATCH-007",
         [key, "data.max_prompt_length", "data.max_response_length"],
-        f"the critic packs {CRITIC_V1_BUDGET} tokens per GPU × sp {sp} = {CRITIC_V1_BUDGET * sp} in verl's V1 trainer"
-        f" (critic.ppo_max_token_len_per_gpu is not read there), less than one sequence of up to {L} tokens",
+        msg("batch.critic_v1_budget", budget=CRITIC_V1_BUDGET, sp=sp, total=CRITIC_V1_BUDGET * sp, length=L),
         why("BATCH-007"),
         fixes,
     )
@@ -401,11 +422,11 @@ def _critic_budget_in_v1(ctx):
 def check_group_needs_n(ctx):
     a = ctx.answers
     if a.algorithm.adv_estimator in GROUP_ESTIMATORS and a.batch.rollout_n == 1:
-        fixes = [Fix({N_KEY: v}, f"{v} responses per prompt") for v in (4, 5, 8, 16)]
+        fixes = [Fix({N_KEY: v}, msg("batch.fix.responses_per_prompt", value=v)) for v in (4, 5, 8, 16)]
         yield error(
             "BATCH-008",
             [N_KEY, "algorithm.adv_estimator"],
-            f"adv_estimator={a.algorithm.adv_estimator} with rollout.n = 1: every advantage is zero",
+            msg("batch.group_needs_n", estimator=a.algorithm.adv_estimator),
             why("BATCH-008"),
             fixes,
         )
@@ -417,9 +438,12 @@ def hint_gae_with_n(ctx):
         yield warning(
             "BATCH-009",
             [N_KEY, "algorithm.adv_estimator"],
-            f"gae with rollout.n = {a.batch.rollout_n}",
+            msg("batch.gae_with_n", n=a.batch.rollout_n),
             why("BATCH-009"),
-            [Fix({N_KEY: 1}, "one response per prompt"), Fix({"algorithm.adv_estimator": "grpo"}, "use grpo")],
+            [
+                Fix({N_KEY: 1}, msg("batch.fix.one_response")),
+                Fix({"algorithm.adv_estimator": "grpo"}, msg("fix.use", value="grpo")),
+            ],
         )
 
 
@@ -433,9 +457,9 @@ def hint_optimizer_steps(ctx):
     yield warning(
         "BATCH-011",
         [M_KEY, EPOCHS_KEY],
-        f"{float(steps):g} optimizer steps per rollout ({B}/{chain.mini_batch_prompts} × {E} epochs)",
+        msg("batch.optimizer_steps", steps=float(steps), B=B, m=chain.mini_batch_prompts, epochs=E),
         why("BATCH-011"),
-        [Fix({M_KEY: target}, f"ppo_mini_batch_size {target}")],
+        [Fix({M_KEY: target}, msg("fix.set", key="ppo_mini_batch_size", value=target))],
     )
 
 
@@ -446,15 +470,20 @@ def check_separate_async_sync(ctx):
     B, m, s = a.batch.train_batch_size, a.batch.ppo_mini_batch_size, a.cluster.parameter_sync_step
     if s * m == B:
         return
-    fixes = [Fix({B_KEY: s * m}, f"train_batch_size {s * m}")]
+    fixes = [Fix({B_KEY: s * m}, msg("fix.set", key="train_batch_size", value=s * m))]
     if B % s == 0:
-        fixes.append(Fix({M_KEY: B // s}, f"ppo_mini_batch_size {B // s}"))
+        fixes.append(Fix({M_KEY: B // s}, msg("fix.set", key="ppo_mini_batch_size", value=B // s)))
     if B % m == 0:
-        fixes.append(Fix({"trainer.v1.separate_async.parameter_sync_step": B // m}, f"parameter_sync_step {B // m}"))
+        fixes.append(
+            Fix(
+                {"trainer.v1.separate_async.parameter_sync_step": B // m},
+                msg("fix.set", key="parameter_sync_step", value=B // m),
+            )
+        )
     yield error(
         "BATCH-012",
         [B_KEY, M_KEY, "trainer.v1.separate_async.parameter_sync_step"],
-        f"separate_async needs train_batch_size = parameter_sync_step × ppo_mini_batch_size: {B} != {s} × {m}",
+        msg("batch.separate_async_sync", B=B, s=s, m=m),
         why("BATCH-012"),
         fixes,
     )
@@ -467,9 +496,9 @@ def check_log_prob_dynamic_matches(ctx):
         yield error(
             "BATCH-014",
             [key, DYN_KEY],
-            f"rollout.log_prob_use_dynamic_bsz={b.log_prob_use_dynamic_bsz} but actor.use_dynamic_bsz={b.use_dynamic_bsz}",
+            msg("batch.log_prob_dynamic", rollout=b.log_prob_use_dynamic_bsz, actor=b.use_dynamic_bsz),
             why("BATCH-014"),
-            [Fix({key: None}, "follow the actor")],
+            [Fix({key: None}, msg("batch.fix.follow_actor"))],
         )
 
 

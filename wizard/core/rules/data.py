@@ -18,6 +18,7 @@ from wizard.core.findings import Fix, error, info, warning
 from wizard.core.paths import home_expanded
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.roles import CUSTOM_REWARD, is_builtin_source
+from wizard.i18n.text import Msg, msg
 
 TRAIN, VAL = "data.train_files", "data.val_files"
 PROMPT_KEY = "data.prompt_key"
@@ -63,19 +64,23 @@ def _read(ctx, kinds=("rl", "rm", "sft")):
             yield key, path, report
 
 
-def _row(index) -> str:
-    return "a sampled row" if index is None else f"row {index}"
+def _row(index) -> Msg:
+    return msg("data.row_sampled") if index is None else msg("data.row", index=index)
 
 
 def _total(report) -> str:
     return "?" if report.rows_total is None else f"{'' if report.rows_exact else '~'}{report.rows_total}"
 
 
-def _scope(report) -> str:
-    """Which rows the numbers are about, after "in N of": all of them, or a sample."""
+def _count(report, n: int) -> Msg:
+    """n rows of those read: of all of them, or of a sample."""
     if report.complete:
-        return f"{report.rows_read} rows"
-    return f"{report.rows_read} rows sampled from {_total(report)}"
+        return msg("data.rows_of", n=n, rows=report.rows_read)
+    return msg("data.rows_of_sample", n=n, rows=report.rows_read, total=_total(report))
+
+
+def _columns(columns: list[str]) -> Msg:
+    return msg("data.columns", columns=columns[:12]) if columns else msg("data.no_columns")
 
 
 def check_tilde_paths(ctx):
@@ -88,10 +93,8 @@ def check_tilde_paths(ctx):
             fixes = []
             if expanded != path:
                 new = expanded if isinstance(value, str) else paths[:i] + [expanded] + paths[i + 1 :]
-                fixes = [Fix({key: new}, f"use {expanded} (this machine's home; check it is the same on the cluster)")]
-            yield error(
-                "DATA-008", [key], f"{key}: {path!r} starts with ~, which verl does not expand", why("DATA-008"), fixes
-            )
+                fixes = [Fix({key: new}, msg("fix.expand_home", path=expanded))]
+            yield error("DATA-008", [key], msg("data.tilde_path", key=key, path=path), why("DATA-008"), fixes)
 
 
 def check_unreadable(ctx):
@@ -101,8 +104,14 @@ def check_unreadable(ctx):
     for key, path in _configured(ctx):
         report = files.get(path)
         if report is not None and report.status == "unreadable":
-            hint = " (use --mode cluster if the file lives on the cluster)" if "no such file" in report.note else ""
-            yield error("DATA-001", [key], f"{key}: {path}: {report.note}{hint}", why("DATA-001"))
+            missing = isinstance(report.note, Msg) and report.note.key == "data.read.no_such_file"
+            hint = msg("data.cluster_hint") if missing else ""
+            yield error(
+                "DATA-001",
+                [key],
+                msg("data.unreadable", key=key, path=path, note=report.note, hint=hint),
+                why("DATA-001"),
+            )
 
 
 def info_not_checked(ctx):
@@ -117,8 +126,13 @@ def info_not_checked(ctx):
     ]
     if skipped:
         keys = list(dict.fromkeys(key for key, _, _ in skipped))
-        listed = "; ".join(f"{path} ({note.replace('not checked here: ', '')})" for _, path, note in skipped[:4])
-        yield info("DATA-009", keys, f"data files not checked here: {listed}", why("DATA-009"))
+        listed = [msg("data.not_checked_file", path=path, reason=_reason(note)) for _, path, note in skipped[:4]]
+        yield info("DATA-009", keys, msg("data.not_checked", files=listed), why("DATA-009"))
+
+
+def _reason(note):
+    """Why a file was not checked, without the "not checked here" the note starts with."""
+    return note.args.get("reason", note) if isinstance(note, Msg) and note.key == "data.note.not_checked" else note
 
 
 def check_prompt_column(ctx):
@@ -126,48 +140,44 @@ def check_prompt_column(ctx):
     for key, path, report in _read(ctx, ("rl",)):
         if prompt_key in report.columns:
             continue
-        fixes, hint = [], ""
+        fixes, closest, looks_like = [], "", ""
         for name, facts in report.chats.items():
             if name == prompt_key:
                 continue
             if facts.rows and facts.good == facts.rows:
-                fixes.append(Fix({PROMPT_KEY: name}, f"read prompts from column {name!r}"))
-            elif not hint:
-                hint = f"; the closest column {name!r} is not a chat list (convert it with `verl-wizard data convert`)"
+                fixes.append(Fix({PROMPT_KEY: name}, msg("data.fix.prompt_column", column=name)))
+            elif not closest:
+                closest = msg("data.closest_not_chat", column=name)
         if "messages" in report.columns:
-            hint += "; this looks like SFT data (a messages column), which main_ppo does not read"
+            looks_like = msg("data.looks_like_sft")
         elif {"chosen", "rejected"} <= set(report.columns):
-            hint += "; this looks like reward-model pairs (chosen/rejected), which main_ppo does not read"
-        columns = ", ".join(report.columns[:12]) or "none"
+            looks_like = msg("data.looks_like_pairs")
         yield error(
             "DATA-002",
             [PROMPT_KEY, key],
-            f"{path}: no column {prompt_key!r} (data.prompt_key); its columns are {columns}{hint}",
+            msg(
+                "data.no_prompt_column",
+                path=path,
+                column=prompt_key,
+                columns=_columns(report.columns),
+                closest=closest,
+                looks_like=looks_like,
+            ),
             why("DATA-002"),
             fixes,
         )
 
 
 CHAT_PROBLEMS = {  # problem -> (what is wrong, what to do)
-    "plain_string": (
-        "is a plain string, not a chat list",
-        "verl's chat template would walk it one character at a time; "
-        "write [{'role': 'user', 'content': ...}] (`verl-wizard data convert` does it)",
-    ),
-    "missing": ("is empty (null)", "every row needs its messages"),
-    "not_list": ("is neither a chat list nor a string", "write [{'role': 'user', 'content': ...}]"),
-    "empty_list": ("is an empty list", "every row needs at least a user message"),
-    "bad_message": ("holds items that are not {role, content} messages", "each message needs a role and a content"),
-    "sharegpt": (
-        "holds ShareGPT-style {from, value} messages",
-        "rename them to {role, content} (human -> user, gpt -> assistant)",
-    ),
-    "empty_content": ("has a user or assistant message with empty content", "fill or drop those rows"),
-    "no_user": ("has no user message", "chat templates expect at least one user turn"),
-    "no_assistant": (
-        "has no assistant message",
-        "SFT learns from the assistant turns; without one a row teaches nothing",
-    ),
+    "plain_string": (msg("data.chat.plain_string"), msg("data.advice.plain_string")),
+    "missing": (msg("data.chat.missing"), msg("data.advice.missing")),
+    "not_list": (msg("data.chat.not_list"), msg("data.advice.not_list")),
+    "empty_list": (msg("data.chat.empty_list"), msg("data.advice.empty_list")),
+    "bad_message": (msg("data.chat.bad_message"), msg("data.advice.bad_message")),
+    "sharegpt": (msg("data.chat.sharegpt"), msg("data.advice.sharegpt")),
+    "empty_content": (msg("data.chat.empty_content"), msg("data.advice.empty_content")),
+    "no_user": (msg("data.chat.no_user"), msg("data.advice.no_user")),
+    "no_assistant": (msg("data.chat.no_assistant"), msg("data.advice.no_assistant")),
 }
 
 
@@ -180,21 +190,36 @@ def _chat_findings(rule_id, paths, path, column, facts, report):
         yield error(
             rule_id,
             paths,
-            f"{path}: {column!r} {what} in {n} of {_scope(report)} (first: {first}); {advice}",
+            msg(
+                "data.chat_problem",
+                path=path,
+                column=column,
+                what=what,
+                count=_count(report, n),
+                first=first,
+                advice=advice,
+            ),
             why(rule_id),
         )
     if facts.unknown_roles:
-        roles = ", ".join(
-            f"{r!r}" + (f" (did you mean {ROLE_HINTS[r]!r}?)" if r in ROLE_HINTS else "")
+        roles = [
+            msg("data.role_hint", role=r, hint=ROLE_HINTS[r]) if r in ROLE_HINTS else repr(r)
             for r, _ in facts.unknown_roles.most_common(4)
-        )
+        ]
         n = facts.problems["unknown_role"]
         first = _row(facts.problems.first.get("unknown_role"))
         yield error(
             rule_id,
             paths,
-            f"{path}: {column!r} uses unknown role {roles} in {n} of {_scope(report)} (first: {first}); "
-            "chat templates know system, user, assistant and tool",
+            msg(
+                "data.chat_problem",
+                path=path,
+                column=column,
+                what=msg("data.chat.unknown_roles", roles=roles),
+                count=_count(report, n),
+                first=first,
+                advice=msg("data.advice.unknown_roles"),
+            ),
             why(rule_id),
         )
 
@@ -232,13 +257,12 @@ def check_ground_truth(ctx):
                 default=None,
             )
         )
-        what = "no reward_model column" if "reward_model" not in report.columns else "no reward_model.ground_truth"
-        scorer = "your custom reward function" if m.custom_reward_path else "the built-in scorer"
+        what = msg("data.no_reward_model_column" if "reward_model" not in report.columns else "data.no_ground_truth")
+        scorer = msg("data.scorer.custom" if m.custom_reward_path else "data.scorer.builtin")
         yield error(
             "DATA-004",
             [key],
-            f"{path}: {what} in {n} of {_scope(report)} (first: {first}); {scorer} is called with "
-            "reward_model.ground_truth of every row and fails without it",
+            msg("data.ground_truth", path=path, what=what, count=_count(report, n), first=first, scorer=scorer),
             why("DATA-004"),
         )
 
@@ -261,16 +285,14 @@ def check_data_sources(ctx):
         parts = []
         if unknown:
             shown = ", ".join(repr(s) for s in unknown[:3]) + (" ..." if len(unknown) > 3 else "")
-            parts.append(
-                f"{reward.source_key} {shown} in {sum(reward.sources[s] for s in unknown)} of {_scope(report)}"
-            )
+            count = _count(report, sum(reward.sources[s] for s in unknown))
+            parts.append(msg("data.sources_in", key=reward.source_key, values=shown, count=count))
         if blank:
-            parts.append(f"no {reward.source_key} in {blank} of {_scope(report)}")
+            parts.append(msg("data.no_source_in", key=reward.source_key, count=_count(report, blank)))
         yield error(
             "ROLE-005",
             [CUSTOM_REWARD, key],
-            f"{path}: {' and '.join(parts)}: no built-in scorer knows it, and there is no reward model or "
-            "custom reward function (set reward.custom_reward_function.path)",
+            msg("data.unknown_sources", path=path, parts=parts),
             why("ROLE-005"),
         )
 
@@ -299,46 +321,58 @@ def hint_prompt_lengths(ctx):
         if not over:
             continue
         dist = (
-            f"p50 {_pct(facts.lengths, 50)}, p95 {_pct(facts.lengths, 95)}, max {facts.lengths[-1]}"
+            msg("data.lengths", p50=_pct(facts.lengths, 50), p95=_pct(facts.lengths, 95), max=facts.lengths[-1])
             if facts.lengths
-            else "none measured"
+            else msg("data.lengths_none")
         )
-        how = report.length_label or "estimate"
+        how = report.length_label or msg("data.length.unlabelled")
         share = over / _measured(facts)
-        counted = f"{over} of {_measured(facts)} prompts" + (
-            "" if report.complete else f" (sampled from {_total(report)} rows)"
+        stride = getattr(facts, "length_stride", 1)
+        counted = msg(
+            "data.prompts_counted",
+            over=over,
+            measured=_measured(facts),
+            sampled="" if report.complete else msg("data.prompts_sampled", total=_total(report)),
+            stride=msg("data.prompts_stride", stride=stride) if stride > 1 else "",
         )
-        if getattr(facts, "length_stride", 1) > 1:
-            counted += f" (every {facts.length_stride}th prompt measured)"
-        failures = (
-            f" ({facts.length_failures} refused by the chat template: {facts.length_failure})"
+        refused = (
+            msg("data.prompts_refused", n=facts.length_failures, error=facts.length_failure)
             if facts.length_failures
             else ""
         )
         if d.filter_overlong_prompts:
             left = ""
             if not report.complete and report.rows_total:
-                left = f", about {round(report.rows_total * share)} of {report.rows_total} rows in the file"
-            message = (
-                f"{path}: {counted} are longer than max_prompt_length {d.max_prompt_length}{failures} "
-                f"({dist}; {how}); filter_overlong_prompts drops them{left}"
+                left = msg("data.rows_left", left=round(report.rows_total * share), total=report.rows_total)
+            message = msg(
+                "data.long_prompts_dropped",
+                path=path,
+                counted=counted,
+                limit=d.max_prompt_length,
+                refused=refused,
+                dist=dist,
+                how=how,
+                left=left,
             )
             make = warning if share >= 0.1 else info
         else:
-            message = (
-                f"{path}: {counted} are longer than max_prompt_length {d.max_prompt_length}{failures} ({dist}; {how}); "
-                f"with filter_overlong_prompts=false verl 0.9 truncates them (truncation={d.truncation}; its agent loop "
-                "keeps the last tokens with a warning), so the model sees cut prompts"
+            message = msg(
+                "data.long_prompts_cut",
+                path=path,
+                counted=counted,
+                limit=d.max_prompt_length,
+                refused=refused,
+                dist=dist,
+                how=how,
+                truncation=d.truncation,
             )
             make = warning
         fixes = []
         if not d.filter_overlong_prompts:
-            fixes.append(Fix({FILTER: True}, f"drop the {over} over-long prompts when loading"))
+            fixes.append(Fix({FILTER: True}, msg("data.fix.filter_prompts", n=over)))
         if facts.lengths and facts.lengths[-1] > d.max_prompt_length and not facts.length_failures:
             new = 64 * math.ceil(facts.lengths[-1] / 64)
-            fixes.append(
-                Fix({MAX_LEN: new}, f"max_prompt_length {new} (the longest prompt read is {facts.lengths[-1]} tokens)")
-            )
+            fixes.append(Fix({MAX_LEN: new}, msg("data.fix.max_prompt_length", value=new, longest=facts.lengths[-1])))
         yield make("DATA-005", [MAX_LEN, FILTER, key], message, why("DATA-005"), fixes)
 
 
@@ -355,7 +389,7 @@ def _train_rows(ctx):
     max_samples = ctx.answers.extra.get(MAX_SAMPLES)
     if isinstance(max_samples, int) and 0 < max_samples < rows:
         rows, exact = max_samples, True
-    how = "rows" if exact else "rows (estimated from the bytes read)"
+    how = msg("data.rows.exact") if exact else msg("data.rows.estimated")
     if d.filter_overlong_prompts:
         kept = 0.0
         for r in reports:
@@ -366,7 +400,7 @@ def _train_rows(ctx):
         scale = rows / sum(r.rows_total for r in reports) if sum(r.rows_total for r in reports) else 0
         sampled = not all(r.complete and getattr(r.chats.get(d.prompt_key), "length_stride", 1) == 1 for r in reports)
         rows = round(kept * scale)
-        how = f"rows left after filter_overlong_prompts{' (projected from a sample)' if sampled else ''}"
+        how = msg("data.rows.filtered_projected" if sampled else "data.rows.filtered")
         return rows, how, True
     return rows, how, False
 
@@ -386,25 +420,25 @@ def check_rows_per_batch(ctx):
         if n_gpus and rows >= n_gpus:
             candidates.append(rows // n_gpus * n_gpus)
         for value in dict.fromkeys(sorted(candidates, reverse=True)):
-            fixes.append(Fix({B_KEY: value}, f"train_batch_size {value}"))
+            fixes.append(Fix({B_KEY: value}, msg("fix.set", key="train_batch_size", value=value)))
     if filtered:
-        fixes.append(Fix({FILTER: False}, "keep over-long prompts (verl truncates them instead)"))
+        fixes.append(Fix({FILTER: False}, msg("data.fix.keep_long_prompts")))
     yield error(
         "BATCH-013",
         [B_KEY, TRAIN],
-        f"the training data has {rows} {how} but train_batch_size is {B}: {rows} // {B} = 0 training steps per epoch",
+        msg("data.rows_per_batch", rows=rows, how=how, B=B),
         why("BATCH-013"),
         fixes,
     )
 
 
 PAIR_PROBLEMS = {
-    "no_prompt": "no prompt",
-    "no_chosen": "no chosen response",
-    "no_rejected": "no rejected response",
-    "empty_prompt": "an empty prompt",
-    "empty_chosen": "an empty chosen response",
-    "empty_rejected": "an empty rejected response",
+    "no_prompt": msg("data.pair.no_prompt"),
+    "no_chosen": msg("data.pair.no_chosen"),
+    "no_rejected": msg("data.pair.no_rejected"),
+    "empty_prompt": msg("data.pair.empty_prompt"),
+    "empty_chosen": msg("data.pair.empty_chosen"),
+    "empty_rejected": msg("data.pair.empty_rejected"),
 }
 
 
@@ -415,8 +449,7 @@ def check_pairs(ctx):
             yield error(
                 "DATA-006",
                 [key],
-                f"{path}: reward-model pairs need prompt, chosen and rejected columns; missing "
-                f"{', '.join(missing)} (columns: {', '.join(report.columns[:12])})",
+                msg("data.pairs_columns", path=path, missing=missing, columns=report.columns[:12]),
                 why("DATA-006"),
             )
             continue
@@ -426,16 +459,25 @@ def check_pairs(ctx):
                 yield error(
                     "DATA-006",
                     [key],
-                    f"{path}: {text} in {pairs.problems[problem]} of {_scope(report)} "
-                    f"(first: {_row(pairs.problems.first.get(problem))})",
+                    msg(
+                        "data.pair_problem",
+                        path=path,
+                        what=text,
+                        count=_count(report, pairs.problems[problem]),
+                        first=_row(pairs.problems.first.get(problem)),
+                    ),
                     why("DATA-006"),
                 )
         if pairs.problems["identical"]:
             yield warning(
                 "DATA-006",
                 [key],
-                f"{path}: chosen equals rejected in {pairs.problems['identical']} of {_scope(report)} "
-                f"(first: {_row(pairs.problems.first.get('identical'))}): no preference to learn",
+                msg(
+                    "data.pairs_identical",
+                    path=path,
+                    count=_count(report, pairs.problems["identical"]),
+                    first=_row(pairs.problems.first.get("identical")),
+                ),
                 why("DATA-006"),
             )
 
@@ -446,12 +488,17 @@ def check_messages(ctx):
         facts = report.chats.get(column)
         if column not in report.columns or facts is None:
             close = [c for c in report.chats if c != column]
-            hint = f"; the closest column is {close[0]!r}" if close else ""
+            closest = msg("data.closest_column", column=close[0]) if close else ""
             yield error(
                 "DATA-007",
                 [key],
-                f"{path}: SFT data needs a {column!r} column with a chat list of user and assistant "
-                f"turns; its columns are {', '.join(report.columns[:12]) or 'none'}{hint}",
+                msg(
+                    "data.no_messages_column",
+                    path=path,
+                    column=column,
+                    columns=_columns(report.columns),
+                    closest=closest,
+                ),
                 why("DATA-007"),
             )
             continue

@@ -30,6 +30,7 @@ from wizard.core.rules.deploy_facts import (
     gpu_nodes_needed,
     pairs,
 )
+from wizard.i18n.text import Msg, msg
 
 BAD_VISIBILITY = ("CUDA_VISIBLE_DEVICES", "RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES")
 IFACE_VARS = ("NCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME")
@@ -65,12 +66,17 @@ def _where(facts, default: str) -> list[str]:
     return [default] if facts.origin == "answers" else [f"{facts.source}"]
 
 
+def _places(wheres) -> list:
+    """Each place once, in order (a place is a message or a name; equal ones are the same place)."""
+    return list(dict.fromkeys(wheres))
+
+
 def _multi_node(ctx, facts) -> bool:
     return ctx.plan.nnodes > 1 or gpu_nodes_needed(ctx.plan) > 1 or facts.nodes > 1
 
 
 def check_visible_devices(ctx, facts):
-    seen: dict[str, list[str]] = {}
+    seen: dict[str, list] = {}
     for where, name, value in facts.all_env():
         if name in BAD_VISIBILITY:
             seen.setdefault(f"{name}={value}", []).append(where)
@@ -79,27 +85,26 @@ def check_visible_devices(ctx, facts):
         yield error(
             "DEPLOY-001",
             _where(facts, "deploy.env"),
-            f"{setting} is set for {', '.join(dict.fromkeys(wheres))}; size the run with trainer.n_gpus_per_node and the "
-            f"GPU request, and let Ray assign devices",
+            msg("deploy.visible_devices", setting=setting, places=_places(wheres)),
             why("DEPLOY-001"),
-            _env_fix(ctx, facts, (name,), f"remove {name}"),
+            _env_fix(ctx, facts, (name,), msg("fix.remove", key=name)),
         )
 
 
-def _address_problem(use: str, value: str) -> str | None:
+def _address_problem(use: str, value: str) -> Msg | None:
     scheme = urlsplit(value).scheme if "://" in value else ""
     if use == "jobs-api":
         if scheme not in ("http", "https"):
-            return f"{value} is not a Jobs API address; ray job submit needs http://HEAD:8265 (the dashboard port)"
+            return msg("deploy.address.not_jobs_api", value=value)
         return None
     if scheme in ("http", "https"):
-        return f"{value} is the Jobs API (dashboard) address; ray.init and ray start need the GCS address HEAD:6379 (ray.init fails on http://)"
+        return msg("deploy.address.jobs_api_for_init", value=value)
     if scheme == "ray":
-        return f"{value} is a Ray Client address; verl's driver must run on a cluster node and use the GCS address HEAD:6379"
+        return msg("deploy.address.ray_client", value=value)
     if use == "ray-init" and value in ("auto", "local"):
         return None
     if not HOST_PORT.match(value):
-        return f"{value} is not HOST:PORT (the GCS address, e.g. 10.0.0.1:6379)"
+        return msg("deploy.address.not_host_port", value=value)
     return None
 
 
@@ -111,13 +116,9 @@ def check_addresses(ctx, facts):
         fixes = []
         if facts.origin == "answers" and where == "deploy.ray_address":
             host = urlsplit(value).hostname if "://" in value else value.rsplit(":", 1)[0] or None
-            fixes = [
-                Fix(
-                    {"deploy.ray_address": f"http://{host or '127.0.0.1'}:8265"}, "the Jobs API on the head's port 8265"
-                )
-            ]
+            fixes = [Fix({"deploy.ray_address": f"http://{host or '127.0.0.1'}:8265"}, msg("deploy.fix.jobs_api_port"))]
         elif facts.origin == "answers" and where == "deploy.env":
-            fixes = _env_fix(ctx, facts, ("RAY_ADDRESS",), "remove RAY_ADDRESS (each target sets the address itself)")
+            fixes = _env_fix(ctx, facts, ("RAY_ADDRESS",), msg("deploy.fix.remove_ray_address"))
         yield error(
             "DEPLOY-002",
             [where] if facts.origin == "answers" else [f"{facts.source}: {where}"],
@@ -135,10 +136,9 @@ def check_dedup_logs(ctx, facts):
         yield warning(
             "DEPLOY-003",
             _where(facts, "deploy.env"),
-            f"RAY_DEDUP_LOGS=0 on {facts.nodes or ctx.plan.nnodes} nodes ({', '.join(dict.fromkeys(wheres))}): every rank's "
-            f"log lines reach the driver",
+            msg("deploy.dedup_logs", nodes=facts.nodes or ctx.plan.nnodes, places=_places(wheres)),
             why("DEPLOY-003"),
-            _env_fix(ctx, facts, ("RAY_DEDUP_LOGS",), "keep Ray's log deduplication"),
+            _env_fix(ctx, facts, ("RAY_DEDUP_LOGS",), msg("deploy.fix.keep_dedup")),
         )
 
 
@@ -147,15 +147,14 @@ def check_node_shape(ctx, facts):
     need = gpu_nodes_needed(p)
     paths = ["trainer.nnodes", "trainer.n_gpus_per_node"]
     for problem in facts.problems:
-        yield error("DEPLOY-004", [facts.source], problem, why("DEPLOY-004"))
+        yield error("DEPLOY-004", [facts.source], msg("deploy.reader_problem", problem=problem), why("DEPLOY-004"))
     if facts.target == "k8s-job" and need > 1:
         yield error(
             "DEPLOY-004",
             paths + ["deploy.target"],
-            f"k8s-job runs one Pod on one node but the plan needs {need} nodes x {p.gpus_per_node} GPUs; use a "
-            f"KubeRay target for several nodes",
+            msg("deploy.k8s_job_nodes", nodes=need, gpus=p.gpus_per_node),
             why("DEPLOY-004"),
-            [Fix({"deploy.target": "kuberay-job"}, "a KubeRay RayJob with one pod per node")],
+            [Fix({"deploy.target": "kuberay-job"}, msg("deploy.fix.kuberay_job"))],
         )
         return
     if not facts.groups:
@@ -167,8 +166,7 @@ def check_node_shape(ctx, facts):
             yield error(
                 "DEPLOY-004",
                 paths,
-                f"verl places {need} group(s) of {p.gpus_per_node} GPUs, each on one node, and {big} of the cluster's "
-                f"nodes have that many (GPUs per node: {shape})",
+                msg("deploy.cluster_nodes_short", groups=need, gpus=p.gpus_per_node, big=big, shape=shape),
                 why("DEPLOY-004"),
             )
         return
@@ -180,15 +178,16 @@ def check_node_shape(ctx, facts):
         fixes = [
             Fix(
                 {"trainer.n_gpus_per_node": shapes.pop(), "trainer.nnodes": facts.gpu_nodes},
-                "make the config match the manifest",
+                msg("deploy.fix.match_manifest"),
             )
         ]
     for g in wrong:
         yield error(
             "DEPLOY-004",
             paths,
-            f"{facts.source}: {g.where} gives {g.gpus} GPU(s) per node but trainer.n_gpus_per_node is "
-            f"{p.gpus_per_node}",
+            msg(
+                "deploy.gpus_per_node_differ", source=facts.source, where=g.where, gpus=g.gpus, per_node=p.gpus_per_node
+            ),
             why("DEPLOY-004"),
             fixes,
         )
@@ -196,9 +195,15 @@ def check_node_shape(ctx, facts):
         yield error(
             "DEPLOY-004",
             paths,
-            f"{facts.source}: {facts.gpu_nodes} GPU node(s) but the config needs {need} "
-            f"(trainer.nnodes {p.nnodes} x {p.gpus_per_node} GPUs"
-            + (f", {p.total_gpus} GPUs with split pools)" if len(p.pools) > 1 else ")"),
+            msg(
+                "deploy.gpu_nodes_differ",
+                source=facts.source,
+                have=facts.gpu_nodes,
+                need=need,
+                nnodes=p.nnodes,
+                gpus=p.gpus_per_node,
+                split=msg("deploy.split_pools", total=p.total_gpus) if len(p.pools) > 1 else "",
+            ),
             why("DEPLOY-004"),
             fixes,
         )
@@ -209,7 +214,12 @@ def check_cpus(ctx, facts):
         return
     per_node = ctx.plan.gpus_per_node
     fixes = (
-        [Fix({"deploy.cpus_per_gpu": CPUS_PER_GPU_BUNDLE + 1}, f"{CPUS_PER_GPU_BUNDLE + 1} CPUs per GPU")]
+        [
+            Fix(
+                {"deploy.cpus_per_gpu": CPUS_PER_GPU_BUNDLE + 1},
+                msg("deploy.fix.cpus_per_gpu", cpus=CPUS_PER_GPU_BUNDLE + 1),
+            )
+        ]
         if facts.origin == "answers"
         else []
     )
@@ -224,8 +234,14 @@ def check_cpus(ctx, facts):
             yield error(
                 "DEPLOY-005",
                 ["deploy.cpus_per_gpu"] if facts.origin == "answers" else [facts.source],
-                f"{g.where or g.role} has {g.cpus:g} CPUs for {used} GPU(s); verl reserves {CPUS_PER_GPU_BUNDLE} per GPU "
-                f"({need}) and its placement groups never become ready",
+                msg(
+                    "deploy.cpus_short",
+                    where=g.where or g.role,
+                    cpus=g.cpus,
+                    gpus=used,
+                    per_gpu=CPUS_PER_GPU_BUNDLE,
+                    need=need,
+                ),
                 why("DEPLOY-005"),
                 fixes,
             )
@@ -235,8 +251,7 @@ def check_cpus(ctx, facts):
         yield error(
             "DEPLOY-005",
             ["deploy.cpus_per_gpu"] if facts.origin == "answers" else [facts.source],
-            f"every CPU is taken by verl's {CPUS_PER_GPU_BUNDLE}-CPU-per-GPU bundles; its TaskRunner needs "
-            f"{TASK_RUNNER_CPUS} more somewhere and the run waits forever",
+            msg("deploy.no_cpu_for_task_runner", per_gpu=CPUS_PER_GPU_BUNDLE, n=TASK_RUNNER_CPUS),
             why("DEPLOY-005"),
             fixes,
         )
@@ -251,30 +266,28 @@ def check_inline_secrets(ctx, facts):
         yield error(
             "DEPLOY-006",
             _where(facts, "deploy.env"),
-            f"{name} is written out in {'deploy.env' if facts.origin == 'answers' else facts.source} (value not shown); "
-            f"read it from a Secret or the environment",
+            msg("deploy.inline_secret", name=name, where="deploy.env" if facts.origin == "answers" else facts.source),
             why("DEPLOY-006"),
-            _env_fix(ctx, facts, (name,), f"take {name} from the Secret/environment instead", extra),
+            _env_fix(ctx, facts, (name,), msg("deploy.fix.secret_env", name=name), extra),
         )
     for where in facts.inline_secrets:
         yield error(
             "DEPLOY-006",
             [facts.source],
-            f"{where} holds a secret value in {facts.source} (value not shown); create the "
-            f"Secret with kubectl from your environment and keep only its name here",
+            msg("deploy.secret_in_manifest", where=where, source=facts.source),
             why("DEPLOY-006"),
         )
 
 
-def _name_problem(kind: str, name: str) -> str | None:
+def _name_problem(kind: str, name: str) -> Msg | None:
     if kind in NAME_LIMITS:
         if not DNS_1035.match(name) or len(name) > NAME_LIMITS[kind]:
-            return f"a {kind} name must be lowercase letters, digits and '-', start with a letter, at most {NAME_LIMITS[kind]} characters"
+            return msg("deploy.name.dns_1035", kind=kind, limit=NAME_LIMITS[kind])
     elif kind in ("ConfigMap", "Secret"):
         if not DNS_SUBDOMAIN.match(name) or len(name) > 253:
-            return f"a {kind} name must be a DNS subdomain (lowercase letters, digits, '-' and '.')"
+            return msg("deploy.name.subdomain", kind=kind)
     elif not DNS_LABEL.match(name) or len(name) > 63:
-        return f"a {kind} name must be a DNS label: lowercase letters, digits and '-', at most 63 characters"
+        return msg("deploy.name.label", kind=kind)
     return None
 
 
@@ -288,13 +301,14 @@ def check_names(ctx, facts):
         fixes = []
         if facts.origin == "answers":
             if kind in ("RayJob", "RayCluster", "Job") and d.name:
-                fixes = [Fix({"deploy.name": dns_label(name, NAME_LIMITS.get(kind, 63))}, "a DNS label made from it")]
+                fixes = [Fix({"deploy.name": dns_label(name, NAME_LIMITS.get(kind, 63))}, msg("deploy.fix.dns_label"))]
             elif kind == "Namespace":
-                fixes = [Fix({"deploy.namespace": dns_label(name)}, "a DNS label made from it")]
+                fixes = [Fix({"deploy.namespace": dns_label(name)}, msg("deploy.fix.dns_label"))]
             elif kind == "Secret" and name == d.k8s_secret:
-                fixes = [Fix({"deploy.k8s_secret": dns_label(name)}, "a DNS label made from it")]
+                fixes = [Fix({"deploy.k8s_secret": dns_label(name)}, msg("deploy.fix.dns_label"))]
         path = field.get(kind, "deploy.name") if facts.origin == "answers" else f"{facts.source}: {kind}"
-        yield error("DEPLOY-007", [path], f"{kind} name {name!r}: {problem}", why("DEPLOY-007"), fixes)
+        message = msg("deploy.bad_name", kind=kind, name=name, problem=problem)
+        yield error("DEPLOY-007", [path], message, why("DEPLOY-007"), fixes)
 
 
 def check_num_cpus(ctx, facts):
@@ -303,10 +317,9 @@ def check_num_cpus(ctx, facts):
         yield error(
             "DEPLOY-008",
             [NUM_CPUS_KEY],
-            f"{NUM_CPUS_KEY}={value} while the driver joins the {facts.target} cluster: ray.init raises 'When connecting "
-            f"to an existing cluster, num_cpus and num_gpus must not be provided'",
+            msg("deploy.num_cpus_joining", key=NUM_CPUS_KEY, value=value, target=facts.target),
             why("DEPLOY-008"),
-            [Fix({NUM_CPUS_KEY: None}, "leave num_cpus to the cluster")],
+            [Fix({NUM_CPUS_KEY: None}, msg("deploy.fix.num_cpus"))],
         )
 
 
@@ -320,14 +333,13 @@ def check_interfaces(ctx, facts):
         fixes = [
             Fix(
                 {"deploy.nccl_socket_ifname": "eth0", "deploy.gloo_socket_ifname": "eth0"},
-                "use eth0 between nodes (check the name with `ip -br addr` on a node)",
+                msg("deploy.fix.eth0"),
             )
         ]
     yield warning(
         "DEPLOY-009",
         ["deploy.nccl_socket_ifname", "deploy.gloo_socket_ifname"] if facts.origin == "answers" else [facts.source],
-        f"{facts.gpu_nodes or ctx.plan.nnodes} nodes and no NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME: on hosts with "
-        f"several interfaces NCCL and Gloo may pick one the other nodes cannot reach",
+        msg("deploy.no_interfaces", nodes=facts.gpu_nodes or ctx.plan.nnodes),
         why("DEPLOY-009"),
         fixes,
     )
@@ -338,19 +350,18 @@ def check_entrypoint(ctx, facts):
         yield error(
             "DEPLOY-010",
             [f"{facts.source}: spec.entrypoint"],
-            f"the entrypoint {facts.entrypoint!r} chains commands; KubeRay splices it unquoted after `ray job submit --`, "
-            f"so what follows ;, && or | runs in the submitter pod, not on the cluster",
+            msg("deploy.entrypoint_chains", entrypoint=facts.entrypoint),
             why("DEPLOY-010"),
         )
 
 
 def check_shm(ctx, facts):
     for where in facts.shm_missing:
-        fixes = [Fix({"deploy.shm_gib": 64}, "a 64 GiB memory volume at /dev/shm")] if facts.origin == "answers" else []
+        fixes = [Fix({"deploy.shm_gib": 64}, msg("deploy.fix.shm"))] if facts.origin == "answers" else []
         yield warning(
             "DEPLOY-011",
             ["deploy.shm_gib"] if facts.origin == "answers" else [facts.source],
-            f"{where} has no memory volume at /dev/shm (a container gets 64 MiB): NCCL fails with 'No space left on device'",
+            msg("deploy.no_shm", where=where),
             why("DEPLOY-011"),
             fixes,
         )
@@ -370,10 +381,9 @@ def check_auth(ctx, facts):
         yield error(
             "DEPLOY-012",
             ["deploy.env", "deploy.auth_mode"],
-            f"{', '.join(set_in_env)} set in deploy.env: it reaches what that env reaches, not the way each target starts "
-            f"its head, workers and driver; use deploy.auth_mode ({d.auth_mode})",
+            msg("deploy.auth_in_env", names=set_in_env, mode=d.auth_mode),
             why("DEPLOY-012"),
-            _env_fix(ctx, facts, AUTH_VARS, "remove it; deploy.auth_mode sets it on every node"),
+            _env_fix(ctx, facts, AUTH_VARS, msg("deploy.fix.auth_mode")),
         )
         return
     if facts.origin == "answers" and facts.target in KUBERAY_TARGETS and d.auth_mode == "token":
@@ -382,9 +392,9 @@ def check_auth(ctx, facts):
             yield error(
                 "DEPLOY-012",
                 ["deploy.ray_version", "deploy.auth_mode"],
-                f"KubeRay configures token authentication for Ray 2.52 and newer; Ray {d.ray_version} ignores it",
+                msg("deploy.auth_old_ray", version=d.ray_version),
                 why("DEPLOY-012"),
-                [Fix({"deploy.auth_mode": "disabled"}, "no token authentication")],
+                [Fix({"deploy.auth_mode": "disabled"}, msg("deploy.fix.no_auth"))],
             )
     if facts.origin == "cluster" or facts.target in ("local", "k8s-job"):
         return  # a live cluster's auth is tried by connecting; with local/k8s-job verl starts Ray itself: one process tree
@@ -396,19 +406,16 @@ def check_auth(ctx, facts):
         yield error(
             "DEPLOY-012",
             _where(facts, "deploy.auth_mode"),
-            "RAY_AUTH_MODE is set nowhere: ray start --head turns token authentication on when a token file exists on the "
-            "head (~/.ray/auth_token, left by any earlier local ray.init), while workers joining by address never do, and "
-            "then cannot join; export RAY_AUTH_MODE (and one RAY_AUTH_TOKEN) before the first srun",
+            msg("deploy.auth_nowhere"),
             why("DEPLOY-012"),
         )
         return
     if len(modes) > 1:
-        shown = "; ".join(f"{where}: {mode or 'unset'}" for where, mode, _ in parties)
+        shown = [msg("deploy.party", where=where, value=mode or msg("deploy.mode_unset")) for where, mode, _ in parties]
         yield error(
             "DEPLOY-012",
             _where(facts, "deploy.auth_mode"),
-            f"RAY_AUTH_MODE differs ({shown}); a process whose mode or token differs from the head's cannot join and "
-            f"fails after a long wait with only 'Failed to connect'",
+            msg("deploy.auth_modes_differ", modes=shown),
             why("DEPLOY-012"),
         )
         return
@@ -416,15 +423,18 @@ def check_auth(ctx, facts):
         missing = [where for where, _, source in parties if not source]
         sources = {source for _, _, source in parties if source}
         if missing or len(sources) > 1:
-            detail = (
-                f"no token reaches {', '.join(missing)}"
+            message = (
+                msg("deploy.token_missing", places=missing)
                 if missing
-                else "the token comes from different places: " + "; ".join(f"{w}: {s}" for w, _, s in parties)
+                else msg(
+                    "deploy.token_sources_differ",
+                    sources=[msg("deploy.party", where=w, value=s) for w, _, s in parties],
+                )
             )
             yield error(
                 "DEPLOY-012",
                 _where(facts, "deploy.auth_mode"),
-                f"token authentication is on and {detail}",
+                message,
                 why("DEPLOY-012"),
             )
 
@@ -433,7 +443,7 @@ def check_images(ctx, facts):
     for image in facts.images:
         if not IMAGE_REF.match(image):
             fixes = (
-                [Fix({"deploy.image": DEFAULT_IMAGE}, f"the default image {DEFAULT_IMAGE}")]
+                [Fix({"deploy.image": DEFAULT_IMAGE}, msg("deploy.fix.default_image", image=DEFAULT_IMAGE))]
                 if facts.origin == "answers"
                 else []
             )
@@ -441,7 +451,7 @@ def check_images(ctx, facts):
             yield warning(
                 "DEPLOY-014",
                 ["deploy.image"] if facts.origin == "answers" else [facts.source],
-                f"image {shown!r} is not a valid image reference (registry/name:tag, no spaces or quotes)",
+                msg("deploy.bad_image", image=shown),
                 why("DEPLOY-014"),
                 fixes,
             )

@@ -16,6 +16,7 @@ from wizard.core.answers import Answers
 from wizard.core.choices import CLUSTER_TARGETS as CLUSTER_TARGETS  # the deploy rules read both from here
 from wizard.core.choices import KUBERAY_TARGETS as KUBERAY_TARGETS
 from wizard.core.plan import Plan
+from wizard.i18n.text import Msg, msg
 
 CPUS_PER_GPU_BUNDLE = 3  # verl's placement bundles are {CPU: 3, GPU: 1} (ResourcePoolManager.max_colocate_count)
 TASK_RUNNER_CPUS = 1  # verl's driver-side TaskRunner actor
@@ -26,6 +27,9 @@ DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]
 SECRET_NAME = re.compile(r"(TOKEN|_KEY|KEY_ID|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$|^(WANDB_API_KEY|HF_TOKEN)$")
 CONFIG_DIR = "/verl-wizard/config"
 ENTRYPOINT = f"python3 -m verl.trainer.main_ppo --config-path={CONFIG_DIR} --config-name=config"
+
+
+DRIVER = msg("deploy.place.driver")  # how a message names verl's driver where the facts say no more
 
 
 @dataclass(frozen=True)
@@ -39,8 +43,8 @@ class NodeGroup:
     env: dict[str, str] = field(default_factory=dict)  # literal values
     secret_env: dict[str, str] = field(default_factory=dict)  # name -> "secret/key" it is read from
     auth_mode: str | None = None  # RAY_AUTH_MODE the nodes start with; None: unset (Ray then decides)
-    token_source: str | None = None  # where their token comes from; None: nowhere
-    where: str = ""  # how a message names the group (headGroupSpec, workerGroupSpecs[0], srun ray start ...)
+    token_source: str | Msg | None = None  # where their token comes from; None: nowhere
+    where: str | Msg = ""  # how a message names the group (headGroupSpec, workerGroupSpecs[0], srun ray start ...)
 
 
 @dataclass(frozen=True)
@@ -53,16 +57,18 @@ class DeployFacts:
     groups: tuple[NodeGroup, ...] = ()
     driver_env: dict[str, str] = field(default_factory=dict)
     driver_auth_mode: str | None = None
-    driver_token_source: str | None = None
-    driver_where: str = "driver"
+    driver_token_source: str | Msg | None = None
+    driver_where: str | Msg = DRIVER
     names: tuple[tuple[str, str], ...] = ()  # (kind, name): Kubernetes names to check
     entrypoint: str | None = None
     addresses: tuple[tuple[str, str, str], ...] = ()  # (use, value, where); use: jobs-api | ray-init | ray-start
     joins_cluster: bool = False
-    shm_missing: tuple[str, ...] = ()  # plain Pod/Job containers without a memory /dev/shm
+    shm_missing: tuple[str | Msg, ...] = ()  # plain Pod/Job containers without a memory /dev/shm
     images: tuple[str, ...] = ()
-    problems: tuple[str, ...] = ()  # structural defects the reader saw (e.g. a node list that is one element)
-    inline_secrets: tuple[str, ...] = ()  # places that hold a secret's value (a Secret with data, a literal token)
+    problems: tuple[str | Msg, ...] = ()  # structural defects the reader saw (e.g. a node list that is one element)
+    inline_secrets: tuple[
+        str | Msg, ...
+    ] = ()  # places that hold a secret's value (a Secret with data, a literal token)
 
     @property
     def gpu_nodes(self) -> int:
@@ -72,7 +78,7 @@ class DeployFacts:
     def nodes(self) -> int:
         return sum(g.replicas for g in self.groups)
 
-    def all_env(self) -> list[tuple[str, str, str]]:
+    def all_env(self) -> list[tuple[str | Msg, str, str]]:
         """(where, name, value) for every literal variable any Ray process or the driver sees."""
         out = [(g.where or g.role, k, v) for g in self.groups for k, v in g.env.items()]
         return out + [(self.driver_where, k, v) for k, v in self.driver_env.items()]
@@ -135,16 +141,16 @@ def worker_replicas(answers: Answers, plan: Plan) -> int:
     return nodes - 1 if head_has_gpus(answers) else nodes
 
 
-TOKEN_SLURM = "job environment"
-TOKEN_SUBMITTER = "the submitting shell (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token)"
-TOKEN_LOCAL = "made by the local Ray instance"
+TOKEN_SLURM = msg("deploy.token.job_env")
+TOKEN_SUBMITTER = msg("deploy.token.submitter")
+TOKEN_LOCAL = msg("deploy.token.local")
 
 
-def kuberay_token_source(secret_name: str | None) -> str:
-    return f"secret:{secret_name or '(made by KubeRay)'}"
+def kuberay_token_source(secret_name: str | None) -> Msg:
+    return msg("deploy.token.secret", name=secret_name) if secret_name else msg("deploy.token.secret_by_kuberay")
 
 
-def auth_source(answers: Answers) -> str | None:
+def auth_source(answers: Answers) -> Msg | None:
     """Where the token comes from in what the wizard renders for this target (None when auth is disabled)."""
     d = answers.deploy
     if d.auth_mode != "token":
@@ -164,6 +170,9 @@ def container_extra_env(answers: Answers, gpus: int) -> dict[str, str]:
     return extra
 
 
+JOB_CONTAINER = msg("deploy.place.container", kind="Job", name="verl")  # the one container k8s-job renders
+
+
 def _groups(answers: Answers, plan: Plan, env: dict[str, str], secrets: dict[str, str]) -> tuple[NodeGroup, ...]:
     d, target = answers.deploy, answers.deploy.target
     mode, token = d.auth_mode, auth_source(answers)
@@ -171,15 +180,15 @@ def _groups(answers: Answers, plan: Plan, env: dict[str, str], secrets: dict[str
     cpus = float(d.cpus_per_gpu * per_node)
     if target == "k8s-job":
         return (
-            NodeGroup(
-                "head", 1, per_node, cpus, {**env, "RAY_AUTH_MODE": mode}, secrets, mode, token, "Job container verl"
-            ),
+            NodeGroup("head", 1, per_node, cpus, {**env, "RAY_AUTH_MODE": mode}, secrets, mode, token, JOB_CONTAINER),
         )
     if target not in KUBERAY_TARGETS + ("slurm",):
         return ()
     kuberay = target in KUBERAY_TARGETS
     head_where, worker_where = (
-        ("headGroupSpec", "workerGroupSpecs[0]") if kuberay else ("ray start --head", "ray start (workers)")
+        ("headGroupSpec", "workerGroupSpecs[0]")
+        if kuberay
+        else ("ray start --head", msg("deploy.place.ray_start_workers"))
     )
     head_gpus = per_node if head_has_gpus(answers) else 0
     head_env = {**env, **container_extra_env(answers, head_gpus)} if kuberay else env
@@ -230,7 +239,7 @@ def facts_from_answers(answers: Answers, plan: Plan) -> DeployFacts:
         entrypoint=ENTRYPOINT if target == "kuberay-job" else None,
         addresses=tuple(addresses),
         joins_cluster=target in CLUSTER_TARGETS,
-        shm_missing=("Job container verl",) if target == "k8s-job" and d.shm_gib == 0 else (),
+        shm_missing=(JOB_CONTAINER,) if target == "k8s-job" and d.shm_gib == 0 else (),
         images=(d.image,) if target in KUBERAY_TARGETS + ("k8s-job",) else (),
     )
 

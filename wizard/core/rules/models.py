@@ -14,6 +14,7 @@ from wizard.core.findings import Finding, Fix, Severity, error, warning
 from wizard.core.model_facts import CATALOGUE, ModelFacts, facts_for
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.fixes import divisors
+from wizard.i18n.text import Msg, msg
 
 ACTOR_PATH = "actor_rollout_ref.model.path"
 CRITIC_PATH = "critic.model.path"
@@ -26,8 +27,8 @@ RM_TP_KEY = "reward.reward_model.rollout.tensor_model_parallel_size"
 WARN_SHARE = 0.9
 
 
-def where(f: ModelFacts) -> str:
-    return "from the catalogue" if f.source == CATALOGUE else f"read from {f.location}"
+def where(f: ModelFacts) -> Msg:
+    return msg("model.from_catalogue") if f.source == CATALOGUE else msg("model.read_from", location=f.location)
 
 
 def _role_facts(ctx):
@@ -49,12 +50,15 @@ def check_reward_model_head(ctx):
         return  # unknown head, or a generative RM that the custom reward function queries
     if rm.is_sequence_classifier and rm.num_labels == 1:
         return
-    what = f"a {rm.kind}" if not rm.is_sequence_classifier else f"a {rm.kind} with num_labels={rm.num_labels}"
+    what = (
+        msg("model.kind", kind=rm.kind)
+        if not rm.is_sequence_classifier
+        else msg("model.kind_labels", kind=rm.kind, labels=rm.num_labels)
+    )
     yield error(
         "ROLE-004",
         [RM_PATH],
-        f"reward model {m.reward_model_path} is {what} ({where(rm)}); without a custom reward function verl scores "
-        "with it as a discriminative reward model, which needs a *ForSequenceClassification head with num_labels=1",
+        msg("model.rm_not_a_classifier", path=m.reward_model_path, what=what, where=where(rm)),
         why("ROLE-004"),
     )
 
@@ -62,16 +66,16 @@ def check_reward_model_head(ctx):
 def _tokenizer_difference(a: ModelFacts, b: ModelFacts):
     """(what differs, a's, b's) at the most specific level both models know, or None when they agree or cannot tell."""
     for attr, what in (
-        ("tokenizer_fingerprint", "tokenizer"),
-        ("tokenizer_family", "tokenizer family"),
-        ("tokenizer_vocab", "tokenizer size"),
+        ("tokenizer_fingerprint", msg("model.diff.tokenizer")),
+        ("tokenizer_family", msg("model.diff.tokenizer_family")),
+        ("tokenizer_vocab", msg("model.diff.tokenizer_size")),
     ):
         x, y = getattr(a, attr), getattr(b, attr)
         if x is not None and y is not None:
             return (what, x, y) if x != y else None
     ids = a.tokenizer_vocab or a.vocab_size
     if ids and b.vocab_size and ids > b.vocab_size:  # ids past the other model's embedding rows: certainly wrong
-        return "vocabulary size", ids, b.vocab_size
+        return msg("model.diff.vocabulary_size"), ids, b.vocab_size
     return None
 
 
@@ -86,19 +90,17 @@ def hint_tokenizers(ctx):
             yield warning(
                 "ROLE-008",
                 [CRITIC_PATH, ACTOR_PATH],
-                f"the critic {m.critic_path} and the actor {m.actor_path} differ in {what} ({y} vs {x}): "
-                "the critic reads the actor's token ids",
+                msg("model.tokenizers_differ", critic=m.critic_path, actor=m.actor_path, what=what, theirs=y, ours=x),
                 why("ROLE-008"),
-                [Fix({CRITIC_PATH: m.actor_path}, "start the critic from the actor's checkpoint")],
+                [Fix({CRITIC_PATH: m.actor_path}, msg("role.fix.critic_from_actor_checkpoint"))],
             )
     if actor is not None and rm is not None and rm.has_tokenizer is False:
         diff = _tokenizer_difference(actor, rm)
-        extra = f"; its vocabulary ({diff[2]}) also differs from the actor's ({diff[1]})" if diff else ""
+        extra = msg("model.rm_vocabulary_differs", theirs=diff[2], ours=diff[1]) if diff else ""
         yield warning(
             "ROLE-008",
             [RM_PATH],
-            f"reward model {m.reward_model_path} has no tokenizer files ({where(rm)}), and verl re-tokenizes every "
-            f"(prompt, response) with the reward model's own tokenizer{extra}",
+            msg("model.rm_without_tokenizer", path=m.reward_model_path, where=where(rm), extra=extra),
             why("ROLE-008"),
         )
 
@@ -113,11 +115,11 @@ def hint_critic_from_reward_model(ctx):
         return  # ROLE-003 says it
     fixes = []
     if m.actor_path and (actor is None or not actor.is_sequence_classifier):
-        fixes.append(Fix({CRITIC_PATH: m.actor_path}, "start the critic from the actor's checkpoint"))
+        fixes.append(Fix({CRITIC_PATH: m.actor_path}, msg("role.fix.critic_from_actor_checkpoint")))
     yield warning(
         "ROLE-011",
         [CRITIC_PATH],
-        f"the critic starts from {m.critic_path}, a reward model ({critic.kind}, {where(critic)})",
+        msg("model.critic_from_rm", path=m.critic_path, kind=critic.kind, where=where(critic)),
         why("ROLE-011"),
         fixes,
     )
@@ -126,15 +128,15 @@ def hint_critic_from_reward_model(ctx):
 # ---------------------------------------------------------------- heads
 
 
-def heads_split(f: ModelFacts, size: int) -> str | None:
+def heads_split(f: ModelFacts, size: int) -> Msg | None:
     """Why `size` GPUs cannot split this model's heads (vLLM's and verl's Ulysses rule), or None when they can."""
     heads, kv = f.num_heads, f.kv_heads
     if not heads or size <= 1:
         return None
     if heads % size:
-        return f"{heads} attention heads are not divisible by {size}"
+        return msg("model.heads_indivisible", heads=heads, size=size)
     if kv % size and size % kv:
-        return f"{kv} KV heads are neither divisible by {size} nor divide it"
+        return msg("model.kv_heads_indivisible", kv=kv, size=size)
     return None
 
 
@@ -200,8 +202,8 @@ def check_heads_divide(ctx):
                     rm_tp,
                     rm_tp,
                     rm_tp,
-                    "reward model rollout tensor_model_parallel_size",
-                    "reward model TP",
+                    msg("model.rm_tp_name"),
+                    msg("model.rm_tp"),
                 )
             )
     for facts, key, size, gpus, per_node, name, short in checks:
@@ -213,11 +215,14 @@ def check_heads_divide(ctx):
             if key == RM_TP_KEY
             else valid_sizes(facts, gpus, per_node)
         )
-        fixes = [Fix({key: s}, f"{short} {s}") for s in _nearest_first([s for s in sizes if s != size], size)]
+        fixes = [
+            Fix({key: s}, msg("fix.set", key=short, value=s))
+            for s in _nearest_first([s for s in sizes if s != size], size)
+        ]
         yield error(
             "PLACE-005",
             [key],
-            f"{name} {size} cannot split {facts.path} ({where(facts)}): {problem}",
+            msg("model.cannot_split", name=name, size=size, path=facts.path, where=where(facts), problem=problem),
             why("PLACE-005"),
             fixes,
         )
@@ -231,9 +236,9 @@ def gpu_memory_mib(topology) -> int | None:
     return min(sizes) if sizes else None
 
 
-def _parts_text(phase) -> str:
-    shown = [part for part in phase.parts if part.gib >= 0.05]
-    return ", ".join(f"{part.label} {part.gib:.1f}" for part in shown)
+def _parts_shown(phase) -> list[Msg]:
+    """The parts worth naming (a tenth of a GiB as the message rounds it), each with its GiB."""
+    return [msg("memory.part_gib", label=part.label, gib=part.gib) for part in phase.parts if part.gib >= 0.05]
 
 
 class LazyFixes(Sequence):
@@ -284,14 +289,22 @@ def check_memory(ctx):
     for phase in estimate.phases:
         share = phase.total / gpu
         paths = tuple(phase.knobs)  # distinct per phase, so each phase's finding is its own
-        head = f"{phase.name} needs about {phase.total / GIB:.1f} GiB per GPU, {share:.0%} of the GPU's {gpu / GIB:.1f} GiB"
         if share > WARN_SHARE:
             over = share > 1
             fixes = LazyFixes(lambda phase=phase, over=over: fixes_for(ctx, phase, mib, ctx.models, tps, error=over))
+            name, total, parts = phase.name, phase.total / GIB, _parts_shown(phase)
             text = (
-                f"{head}: {_parts_text(phase)} (GiB)"
+                msg("model.memory_over", phase=name, total=total, share=share, gpu=gpu / GIB, parts=parts)
                 if over
-                else f"{head} (over {WARN_SHARE:.0%}): {_parts_text(phase)} (GiB)"
+                else msg(
+                    "model.memory_near",
+                    phase=name,
+                    total=total,
+                    share=share,
+                    gpu=gpu / GIB,
+                    limit=WARN_SHARE,
+                    parts=parts,
+                )
             )
             yield Finding(
                 "PLACE-008", Severity.ERROR if over else Severity.WARNING, paths, text, why("PLACE-008"), fixes
@@ -301,8 +314,13 @@ def check_memory(ctx):
                 "PLACE-008",
                 Severity.ERROR,
                 (TP_KEY, *phase.knobs[:1], "data.max_response_length"),
-                f"{phase.name}: the engine's KV cache gets {max(0.0, phase.kv_cache) / GIB:.2f} GiB, less than one "
-                f"{ctx.plan.seq_len}-token sequence needs ({phase.kv_needed / GIB:.2f} GiB)",
+                msg(
+                    "model.kv_cache_short",
+                    phase=phase.name,
+                    kv=max(0.0, phase.kv_cache) / GIB,
+                    length=ctx.plan.seq_len,
+                    need=phase.kv_needed / GIB,
+                ),
                 why("PLACE-008"),
                 LazyFixes(lambda phase=phase: _kv_fixes(ctx, phase, mib, tps)),
             )

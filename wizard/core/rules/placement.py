@@ -7,6 +7,7 @@ from wizard.core.plan import extra_or_default
 from wizard.core.rules.batch import critic_sp_in_verl
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.fixes import divisors
+from wizard.i18n.text import msg
 
 TP_KEY = "actor_rollout_ref.rollout.tensor_model_parallel_size"
 SP_KEY = "actor_rollout_ref.actor.ulysses_sequence_parallel_size"
@@ -30,11 +31,11 @@ def check_rollout_tp_divides(ctx):
     gpus, per_node = _rollout_pool(ctx)
     tp = ctx.plan.rollout_tp
     if gpus and gpus % tp:
-        fixes = [Fix({TP_KEY: v}, f"rollout TP {v}") for v in _fitting_tps(gpus, per_node, tp)]
+        fixes = [Fix({TP_KEY: v}, msg("fix.set", key="rollout TP", value=v)) for v in _fitting_tps(gpus, per_node, tp)]
         yield error(
             "PLACE-001",
             [TP_KEY, "trainer.n_gpus_per_node", "trainer.nnodes"],
-            f"{gpus} rollout GPUs are not divisible by rollout tensor_model_parallel_size {tp}",
+            msg("place.rollout_tp_indivisible", gpus=gpus, tp=tp),
             why("PLACE-001"),
             fixes,
         )
@@ -44,11 +45,11 @@ def check_rollout_tp_in_node(ctx):
     gpus, per_node = _rollout_pool(ctx)
     tp = ctx.plan.rollout_tp
     if per_node and tp > per_node and gpus % tp == 0:
-        fixes = [Fix({TP_KEY: v}, f"rollout TP {v}") for v in _fitting_tps(gpus, per_node, tp)]
+        fixes = [Fix({TP_KEY: v}, msg("fix.set", key="rollout TP", value=v)) for v in _fitting_tps(gpus, per_node, tp)]
         yield error(
             "PLACE-002",
             [TP_KEY, "trainer.n_gpus_per_node"],
-            f"rollout TP {tp} is larger than the {per_node} GPUs of a node: each replica would span nodes",
+            msg("place.rollout_tp_over_node", tp=tp, per_node=per_node),
             why("PLACE-002"),
             fixes,
         )
@@ -62,13 +63,17 @@ def check_megatron_fit(ctx):
     if N % (tp * pp * cp):
         fixes = []
         for new_tp in _fitting_tps(N // (pp * cp) if N % (pp * cp) == 0 else 1, p.gpus_per_node, tp):
-            fixes.append(Fix({MEG + "tensor_model_parallel_size": new_tp}, f"Megatron TP {new_tp}"))
+            fixes.append(
+                Fix({MEG + "tensor_model_parallel_size": new_tp}, msg("fix.set", key="Megatron TP", value=new_tp))
+            )
         for new_pp in [d for d in divisors(N // tp) if d != pp][:2] if N % tp == 0 and cp == 1 else []:
-            fixes.append(Fix({MEG + "pipeline_model_parallel_size": new_pp}, f"Megatron PP {new_pp}"))
+            fixes.append(
+                Fix({MEG + "pipeline_model_parallel_size": new_pp}, msg("fix.set", key="Megatron PP", value=new_pp))
+            )
         yield error(
             "PLACE-004",
             [MEG + "tensor_model_parallel_size", MEG + "pipeline_model_parallel_size", MEG + "context_parallel_size"],
-            f"{N} GPUs are not divisible by TP {tp} × PP {pp} × CP {cp} = {tp * pp * cp}",
+            msg("place.megatron_indivisible", gpus=N, tp=tp, pp=pp, cp=cp, product=tp * pp * cp),
             why("PLACE-004"),
             fixes,
         )
@@ -76,10 +81,10 @@ def check_megatron_fit(ctx):
         yield error(
             "PLACE-004",
             [MEG + "tensor_model_parallel_size"],
-            f"Megatron TP {tp} is larger than the {p.gpus_per_node} GPUs of a node",
+            msg("place.megatron_tp_over_node", tp=tp, per_node=p.gpus_per_node),
             why("PLACE-004"),
             [
-                Fix({MEG + "tensor_model_parallel_size": v}, f"Megatron TP {v}")
+                Fix({MEG + "tensor_model_parallel_size": v}, msg("fix.set", key="Megatron TP", value=v))
                 for v in _fitting_tps(N, p.gpus_per_node, tp)
             ],
         )
@@ -110,14 +115,13 @@ def check_megatron_kv_groups(ctx):
         and d != tp
     ]
     fixes = [
-        Fix({MEG + "tensor_model_parallel_size": d}, f"Megatron TP {d}")
+        Fix({MEG + "tensor_model_parallel_size": d}, msg("fix.set", key="Megatron TP", value=d))
         for d in sorted(fits, key=lambda d: (abs(d - tp), -d))[:2]
     ]
     yield error(
         "PLACE-005",
         [MEG + "tensor_model_parallel_size"],
-        f"Megatron TP {tp} cannot split the {kv} KV heads of {facts.path}: Megatron divides the query groups by TP "
-        f"and, unlike vLLM, does not replicate them",
+        msg("place.megatron_kv_groups", tp=tp, kv=kv, path=facts.path),
         why("PLACE-005"),
         fixes,
     )
@@ -129,11 +133,16 @@ def check_sp_needs_remove_padding(ctx):
         yield error(
             "PLACE-006",
             [SP_KEY, "actor_rollout_ref.model.use_remove_padding"],
-            f"ulysses_sequence_parallel_size {a.engine.ulysses_sp} needs actor_rollout_ref.model.use_remove_padding=true",
+            msg(
+                "place.sp_needs_remove_padding",
+                name="ulysses_sequence_parallel_size",
+                sp=a.engine.ulysses_sp,
+                key="actor_rollout_ref.model.use_remove_padding",
+            ),
             why("PLACE-006"),
             [
-                Fix({"actor_rollout_ref.model.use_remove_padding": True}, "turn on remove-padding"),
-                Fix({SP_KEY: 1}, "no sequence parallelism"),
+                Fix({"actor_rollout_ref.model.use_remove_padding": True}, msg("place.fix.remove_padding")),
+                Fix({SP_KEY: 1}, msg("place.fix.no_sp")),
             ],
         )
     critic_rp = extra_or_default(a, "critic.model.use_remove_padding", p.engine)
@@ -141,9 +150,14 @@ def check_sp_needs_remove_padding(ctx):
         yield error(
             "PLACE-006",
             ["critic.ulysses_sequence_parallel_size", "critic.model.use_remove_padding"],
-            f"critic ulysses_sequence_parallel_size {a.engine.critic_ulysses_sp} needs critic.model.use_remove_padding=true",
+            msg(
+                "place.sp_needs_remove_padding",
+                name="critic ulysses_sequence_parallel_size",
+                sp=a.engine.critic_ulysses_sp,
+                key="critic.model.use_remove_padding",
+            ),
             why("PLACE-006"),
-            [Fix({"critic.model.use_remove_padding": True}, "turn on remove-padding for the critic")],
+            [Fix({"critic.model.use_remove_padding": True}, msg("place.fix.critic_remove_padding"))],
         )
     # verl 0.9.1's V1 critic runs with critic.fsdp's Ulysses size; its engine refuses sp > 1 without remove-padding.
     engine_sp = critic_sp_in_verl(ctx) if p.critic is not None and p.engine == "dp" else 1
@@ -151,11 +165,16 @@ def check_sp_needs_remove_padding(ctx):
         yield error(
             "PLACE-006",
             [CRITIC_ENGINE_SP, "critic.model.use_remove_padding"],
-            f"{CRITIC_ENGINE_SP} {engine_sp} needs critic.model.use_remove_padding=true",
+            msg(
+                "place.sp_needs_remove_padding",
+                name=CRITIC_ENGINE_SP,
+                sp=engine_sp,
+                key="critic.model.use_remove_padding",
+            ),
             why("PLACE-006"),
             [
-                Fix({"critic.model.use_remove_padding": True}, "turn on remove-padding for the critic"),
-                Fix({CRITIC_ENGINE_SP: 1}, "no critic sequence parallelism"),
+                Fix({"critic.model.use_remove_padding": True}, msg("place.fix.critic_remove_padding")),
+                Fix({CRITIC_ENGINE_SP: 1}, msg("place.fix.no_critic_sp")),
             ],
         )
 
@@ -173,13 +192,13 @@ def check_sp_divides(ctx):
     for key, sp in sizes:
         if p.n_gpus % sp:
             fixes = [
-                Fix({key: v}, f"sp {v}")
+                Fix({key: v}, msg("fix.set", key="sp", value=v))
                 for v in sorted((d for d in divisors(p.n_gpus) if d <= p.gpus_per_node), key=lambda d: abs(d - sp))[:2]
             ]
             yield error(
                 "PLACE-012",
                 [key],
-                f"{p.n_gpus} GPUs are not divisible by sequence parallel size {sp}",
+                msg("place.sp_indivisible", gpus=p.n_gpus, sp=sp),
                 why("PLACE-012"),
                 fixes,
             )
@@ -192,13 +211,24 @@ def check_capacity(ctx):
     have = getattr(topo, "nodes", 1) * len(topo.gpus)
     need = ctx.plan.total_gpus
     if need > have:
-        parts = " + ".join(f"{pool.name} {pool.gpus}" for pool in ctx.plan.pools)
+        parts = [msg("place.pool_gpus", pool=_pool_name(pool.name), gpus=pool.gpus) for pool in ctx.plan.pools]
         yield error(
             "PLACE-007",
             ["trainer.nnodes", "trainer.n_gpus_per_node"],
-            f"the plan needs {need} GPUs ({parts}) and the target has {have}",
+            msg("place.capacity", need=need, parts=parts, have=have),
             why("PLACE-007"),
         )
+
+
+POOL_NAMES = {
+    "trainer": "place.pool.trainer",
+    "rollout": "place.pool.rollout",
+    "reward model": "place.pool.reward_model",
+}
+
+
+def _pool_name(name: str):
+    return msg(POOL_NAMES[name]) if name in POOL_NAMES else name
 
 
 def check_pools(ctx):
@@ -209,28 +239,33 @@ def check_pools(ctx):
             yield error(
                 "PLACE-009",
                 ["actor_rollout_ref.rollout.nnodes", "actor_rollout_ref.rollout.n_gpus_per_node"],
-                f"separate_async needs a standalone rollout pool; it has {c.rollout_nnodes} nodes × {per_node} GPUs",
+                msg("place.separate_async_no_pool", nodes=c.rollout_nnodes, gpus=per_node),
                 why("PLACE-009"),
-                [Fix({"actor_rollout_ref.rollout.nnodes": 1}, "one rollout node")],
+                [Fix({"actor_rollout_ref.rollout.nnodes": 1}, msg("place.fix.one_rollout_node"))],
             )
         if c.checkpoint_backend == "naive":
             yield error(
                 "PLACE-009",
                 ["actor_rollout_ref.rollout.checkpoint_engine.backend"],
-                "separate_async cannot sync weights with the naive (colocated) checkpoint engine",
+                msg("place.separate_async_naive"),
                 why("PLACE-009"),
-                [Fix({"actor_rollout_ref.rollout.checkpoint_engine.backend": "nccl"}, "sync weights over NCCL")],
+                [
+                    Fix(
+                        {"actor_rollout_ref.rollout.checkpoint_engine.backend": "nccl"},
+                        msg("place.fix.sync_over_nccl"),
+                    )
+                ],
             )
         if m.reward_model_enable and not c.reward_pool_enable:
             yield error(
                 "PLACE-009",
                 ["reward.reward_model.enable_resource_pool"],
-                "separate_async with a reward model needs the reward model in its own pool",
+                msg("place.separate_async_shared_rm"),
                 why("PLACE-009"),
                 [
                     Fix(
                         {"reward.reward_model.enable_resource_pool": True, "reward.reward_model.nnodes": 1},
-                        "own pool, one node",
+                        msg("place.fix.rm_own_pool"),
                     )
                 ],
             )
@@ -238,9 +273,9 @@ def check_pools(ctx):
         yield error(
             "PLACE-009",
             ["actor_rollout_ref.hybrid_engine"],
-            f"hybrid_engine=false only works with trainer_mode separate_async (it is {c.trainer_mode})",
+            msg("place.hybrid_engine_off", mode=c.trainer_mode),
             why("PLACE-009"),
-            [Fix({"actor_rollout_ref.hybrid_engine": True}, "colocate actor and rollout")],
+            [Fix({"actor_rollout_ref.hybrid_engine": True}, msg("place.fix.colocate"))],
         )
     if (
         m.reward_model_enable
@@ -250,7 +285,7 @@ def check_pools(ctx):
         yield error(
             "PLACE-009",
             ["reward.reward_model.nnodes", "reward.reward_model.n_gpus_per_node"],
-            f"the reward model's own pool has {c.reward_pool_nnodes} nodes × {c.reward_pool_n_gpus_per_node} GPUs; both must be > 0",
+            msg("place.rm_pool_empty", nodes=c.reward_pool_nnodes, gpus=c.reward_pool_n_gpus_per_node),
             why("PLACE-009"),
             [
                 Fix(
@@ -258,7 +293,7 @@ def check_pools(ctx):
                         "reward.reward_model.nnodes": 1,
                         "reward.reward_model.n_gpus_per_node": max(1, c.reward_pool_n_gpus_per_node),
                     },
-                    "one node",
+                    msg("place.fix.one_node"),
                 )
             ],
         )
@@ -274,17 +309,22 @@ def check_rollout_layout(ctx):
         yield error(
             "PLACE-013",
             ["actor_rollout_ref.rollout.expert_parallel_size"],
-            f"rollout expert_parallel_size {ep} must equal TP {tp} × DP {dp}",
+            msg("place.expert_parallel", ep=ep, tp=tp, dp=dp),
             why("PLACE-013"),
-            [Fix({"actor_rollout_ref.rollout.expert_parallel_size": tp * dp}, f"EP {tp * dp}")],
+            [Fix({"actor_rollout_ref.rollout.expert_parallel_size": tp * dp}, msg("fix.set", key="EP", value=tp * dp))],
         )
     if isinstance(pp, int) and pp > 1:
         yield error(
             "PLACE-013",
             ["actor_rollout_ref.rollout.pipeline_model_parallel_size"],
-            f"rollout pipeline_model_parallel_size {pp} is not implemented",
+            msg("place.rollout_pipeline", pp=pp),
             why("PLACE-013"),
-            [Fix({"actor_rollout_ref.rollout.pipeline_model_parallel_size": None}, "no rollout pipeline parallelism")],
+            [
+                Fix(
+                    {"actor_rollout_ref.rollout.pipeline_model_parallel_size": None},
+                    msg("place.fix.no_rollout_pipeline"),
+                )
+            ],
         )
 
 

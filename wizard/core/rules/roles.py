@@ -5,6 +5,7 @@ from __future__ import annotations
 from wizard.core.findings import Fix, error, info, warning
 from wizard.core.paths import home_expanded, missing_here
 from wizard.core.rules.catalogue import why
+from wizard.i18n.text import msg
 
 ACTOR_PATH = "actor_rollout_ref.model.path"
 CRITIC_PATH = "critic.model.path"
@@ -41,7 +42,7 @@ def check_actor_path(ctx):
         yield error(
             "ROLE-001",
             [ACTOR_PATH],
-            "no actor model: set actor_rollout_ref.model.path to a Hugging Face id or an absolute folder",
+            msg("role.no_actor"),
             why("ROLE-001"),
         )
 
@@ -50,26 +51,26 @@ def check_critic_path(ctx):
     a = ctx.answers
     if ctx.plan.need_critic and not a.models.critic_path:
         reason = (
-            "critic.enable is true"
+            msg("role.critic_reason.enable")
             if a.models.critic_enable
-            else f"adv_estimator={a.algorithm.adv_estimator} trains a critic"
+            else msg("role.critic_reason.estimator", estimator=a.algorithm.adv_estimator)
         )
         fixes = (
-            [Fix({CRITIC_PATH: a.models.actor_path}, "start the critic from the actor's checkpoint")]
+            [Fix({CRITIC_PATH: a.models.actor_path}, msg("role.fix.critic_from_actor_checkpoint"))]
             if a.models.actor_path
             else []
         )
-        yield error("ROLE-002", [CRITIC_PATH], f"{reason} but critic.model.path is not set", why("ROLE-002"), fixes)
+        yield error("ROLE-002", [CRITIC_PATH], msg("role.critic_without_path", reason=reason), why("ROLE-002"), fixes)
 
 
 def hint_critic_is_reward_model(ctx):
     m = ctx.answers.models
     if ctx.plan.need_critic and m.reward_model_enable and m.critic_path and m.critic_path == m.reward_model_path:
-        fixes = [Fix({CRITIC_PATH: m.actor_path}, "start the critic from the actor")] if m.actor_path else []
+        fixes = [Fix({CRITIC_PATH: m.actor_path}, msg("role.fix.critic_from_actor"))] if m.actor_path else []
         yield warning(
             "ROLE-003",
             [CRITIC_PATH, RM_PATH],
-            f"critic and reward model are both {m.critic_path}",
+            msg("role.critic_is_reward_model", path=m.critic_path),
             why("ROLE-003"),
             fixes,
         )
@@ -83,7 +84,7 @@ def check_reward_source(ctx):
         yield error(
             "ROLE-005",
             [CUSTOM_REWARD],
-            f"data_source {m.data_source!r} has no built-in scorer, and there is no reward model or custom reward function",
+            msg("role.no_scorer", source=m.data_source),
             why("ROLE-005"),
         )
 
@@ -94,9 +95,9 @@ def hint_unused_critic(ctx):
         yield warning(
             "ROLE-006",
             ["critic.enable"],
-            f"critic.enable=true with adv_estimator={a.algorithm.adv_estimator}: the critic is trained but its values are never used",
+            msg("role.unused_critic", estimator=a.algorithm.adv_estimator),
             why("ROLE-006"),
-            [Fix({"critic.enable": None}, "let the estimator decide (no critic)")],
+            [Fix({"critic.enable": None}, msg("role.fix.no_critic"))],
         )
 
 
@@ -113,19 +114,13 @@ def check_model_paths(ctx):
             continue
         if path.startswith("~"):
             expanded = home_expanded(ctx, path)
-            fixes = (
-                [Fix({key: expanded}, f"use {expanded} (this machine's home; check it is the same on the cluster)")]
-                if expanded != path
-                else []
-            )
-            yield error(
-                "ROLE-007", [key], f"{key}={path!r} starts with ~, which verl does not expand", why("ROLE-007"), fixes
-            )
+            fixes = [Fix({key: expanded}, msg("fix.expand_home", path=expanded))] if expanded != path else []
+            yield error("ROLE-007", [key], msg("role.tilde_path", key=key, path=path), why("ROLE-007"), fixes)
         elif ctx.mode == "local" and looks_local(path) and missing_here(ctx, path):
             yield error(
                 "ROLE-007",
                 [key],
-                f"{key}={path!r} does not exist on this machine (use --mode cluster to skip local paths)",
+                msg("role.missing_path", key=key, path=path),
                 why("ROLE-007"),
             )
 
@@ -134,9 +129,9 @@ def info_reference(ctx):
     if not ctx.plan.need_ref:
         return
     if ctx.plan.ref_in_actor:
-        message = "the reference is the actor's base model with the LoRA adapter switched off (no extra copy)"
+        message = msg("role.reference_lora")
     else:
-        message = f"the reference is a frozen copy of {ctx.answers.models.actor_path or 'the actor'}, loaded by verl as a separate model"
+        message = msg("role.reference_copy", model=ctx.answers.models.actor_path or msg("role.the_actor"))
     yield info("ROLE-009", [ACTOR_PATH], message, why("ROLE-009"))
 
 
@@ -150,7 +145,7 @@ def check_filter_groups_reward_pool(ctx):
         yield error(
             "ROLE-010",
             ["algorithm.filter_groups.enable", "reward.reward_model.enable_resource_pool"],
-            "DAPO group filtering is on and the reward model shares the training GPUs",
+            msg("role.filter_groups_shared_rm"),
             why("ROLE-010"),
             [
                 Fix(
@@ -159,7 +154,7 @@ def check_filter_groups_reward_pool(ctx):
                         "reward.reward_model.nnodes": 1,
                         "reward.reward_model.n_gpus_per_node": 1,
                     },
-                    "give the reward model its own 1-GPU pool",
+                    msg("role.fix.rm_own_pool"),
                 )
             ],
         )

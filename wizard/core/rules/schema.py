@@ -8,6 +8,7 @@ from wizard.core import verl_schema
 from wizard.core.findings import Fix, error, warning
 from wizard.core.keymap import field_to_verl
 from wizard.core.rules.catalogue import why
+from wizard.i18n.text import msg
 
 VLLM_MAX_LORA_RANK = 512
 
@@ -25,11 +26,10 @@ def check_unknown_keys(ctx):
         fate = migrations.fate(key, engine)
         fixes = []
         if fate.kind in ("moved", "renamed", "typo") and fate.target:
-            verb = "rename to" if fate.kind == "typo" else "move to"
-            fixes.append(Fix({key: None, fate.target: value}, f"{verb} {fate.target}"))
-        fixes.append(Fix({key: None}, f"remove {key}"))
-        message = fate.describe() + (", not with this one" if fate.kind == "other-engine" else "")
-        yield error("KEY-001", [key], message, why("KEY-001"), fixes)
+            label = msg("key.fix.rename_to" if fate.kind == "typo" else "key.fix.move_to", target=fate.target)
+            fixes.append(Fix({key: None, fate.target: value}, label))
+        fixes.append(Fix({key: None}, msg("fix.remove", key=key)))
+        yield error("KEY-001", [key], fate.describe(), why("KEY-001"), fixes)
 
 
 def check_mandatory(ctx):
@@ -38,11 +38,11 @@ def check_mandatory(ctx):
         yield error(
             "KEY-002",
             ["actor_rollout_ref.rollout.name"],
-            "actor_rollout_ref.rollout.name is not set; verl 0.9 has no default (vllm, sglang or trtllm)",
+            msg("key.rollout_name_unset", key="actor_rollout_ref.rollout.name"),
             why("KEY-002"),
             [
-                Fix({"actor_rollout_ref.rollout.name": "vllm"}, "use vLLM"),
-                Fix({"actor_rollout_ref.rollout.name": "sglang"}, "use SGLang"),
+                Fix({"actor_rollout_ref.rollout.name": "vllm"}, msg("fix.use", value="vLLM")),
+                Fix({"actor_rollout_ref.rollout.name": "sglang"}, msg("fix.use", value="SGLang")),
             ],
         )
     rm_name_key = "reward.reward_model.rollout.name"
@@ -50,9 +50,9 @@ def check_mandatory(ctx):
         yield error(
             "KEY-002",
             [rm_name_key],
-            f"{rm_name_key} is not set; the reward model is served by vllm or sglang",
+            msg("key.rm_rollout_name_unset", key=rm_name_key),
             why("KEY-002"),
-            [Fix({rm_name_key: a.rollout.name or "vllm"}, f"serve it with {a.rollout.name or 'vllm'}")],
+            [Fix({rm_name_key: a.rollout.name or "vllm"}, msg("key.fix.serve_with", engine=a.rollout.name or "vllm"))],
         )
 
 
@@ -63,7 +63,7 @@ def hint_legacy_keys(ctx):
         if not verl_schema.is_legacy(key) or value is None or not verl_schema.key_exists(key, ctx.plan.engine):
             continue
         modern = migrations.fate(key, ctx.plan.engine).target
-        fixes = [Fix({key: None}, f"remove {key}")]
+        fixes = [Fix({key: None}, msg("fix.remove", key=key))]
         if modern and verl_schema.key_exists(modern):
             move = {key: None, modern: value}
             if (
@@ -73,11 +73,11 @@ def hint_legacy_keys(ctx):
             ):
                 # 0.9's reward model is served by a rollout engine that has no default (KEY-002)
                 move["reward.reward_model.rollout.name"] = ctx.answers.rollout.name or "vllm"
-            fixes.insert(0, Fix(move, f"move to {modern}"))
+            fixes.insert(0, Fix(move, msg("key.fix.move_to", target=modern)))
         yield warning(
             "KEY-003",
             [key],
-            f"{key} is read by verl 0.9 no more; its value {value!r} has no effect",
+            msg("key.legacy", key=key, value=repr(value)),
             why("KEY-003"),
             fixes,
         )
@@ -124,20 +124,27 @@ def check_allowed_values(ctx):
 
         close = difflib.get_close_matches(str(bad[0]), [str(v) for v in allowed], n=2, cutoff=0.5)
         fixes = [
-            Fix({key: c if not isinstance(value, list) else [c if v == bad[0] else v for v in values]}, f"use {c}")
+            Fix(
+                {key: c if not isinstance(value, list) else [c if v == bad[0] else v for v in values]},
+                msg("fix.use", value=c),
+            )
             for c in close
         ]
         yield error(
-            "KEY-004", [key], f"{key}={bad[0]!r} is not one of: {', '.join(map(str, allowed))}", why("KEY-004"), fixes
+            "KEY-004",
+            [key],
+            msg("key.not_allowed", key=key, value=repr(bad[0]), allowed=[str(v) for v in allowed]),
+            why("KEY-004"),
+            fixes,
         )
     a = ctx.answers
     if a.models.lora_rank > VLLM_MAX_LORA_RANK and a.rollout.name == "vllm":
         yield error(
             "KEY-004",
             ["actor_rollout_ref.model.lora_rank"],
-            f"lora_rank {a.models.lora_rank} is above vLLM's maximum of {VLLM_MAX_LORA_RANK}",
+            msg("key.lora_rank_over_vllm", rank=a.models.lora_rank, limit=VLLM_MAX_LORA_RANK),
             why("KEY-004"),
-            [Fix({"actor_rollout_ref.model.lora_rank": 256}, "use rank 256")],
+            [Fix({"actor_rollout_ref.model.lora_rank": 256}, msg("key.fix.lora_rank", rank=256))],
         )
 
 
@@ -147,11 +154,11 @@ def check_validation_sampling(ctx):
         yield error(
             "KEY-005",
             ["actor_rollout_ref.rollout.val_kwargs.do_sample", "actor_rollout_ref.rollout.temperature"],
-            f"validation samples (val_kwargs.do_sample=true) but rollout.temperature is {r.temperature}; verl requires > 0",
+            msg("key.val_sampling_temperature", temperature=r.temperature),
             why("KEY-005"),
             [
-                Fix({"actor_rollout_ref.rollout.temperature": 1.0}, "rollout temperature 1.0"),
-                Fix({"actor_rollout_ref.rollout.val_kwargs.do_sample": False}, "greedy validation"),
+                Fix({"actor_rollout_ref.rollout.temperature": 1.0}, msg("key.fix.temperature", temperature=1.0)),
+                Fix({"actor_rollout_ref.rollout.val_kwargs.do_sample": False}, msg("key.fix.greedy_validation")),
             ],
         )
 

@@ -15,6 +15,7 @@ from wizard.core.topology import (
     naive_tp_groups,
     nearest_nic,
 )
+from wizard.i18n.text import msg
 
 TP_KEY = "actor_rollout_ref.rollout.tensor_model_parallel_size"
 MEG_TP_KEY = "actor_rollout_ref.actor.megatron.tensor_model_parallel_size"
@@ -55,18 +56,32 @@ def hint_weak_tp_links(ctx):
             continue
         naive = naive_tp_groups(topo, tp)[: per_node // tp]
         weak = [g for g in naive if group_quality(topo, g) in WEAK_SYMBOLS]
-        fixes = [
-            Fix({key: t}, f"{role} TP {t} (its groups stay on good links)") for t in _clean_sizes(topo, per_node, tp)
-        ]
+        fixes = [Fix({key: t}, msg("place.fix.clean_tp", role=role, tp=t)) for t in _clean_sizes(topo, per_node, tp)]
         yield warning(
             "PLACE-003",
             [key],
-            f"{role} TP {tp} takes consecutive GPUs {_groups_text(weak)} across {group_quality(topo, weak[0])} links; "
-            f"better groups on this machine: {_groups_text(better[: per_node // tp])} (order the GPUs with CUDA_VISIBLE_DEVICES "
-            f"before `ray start` on each node, or change TP)",
+            msg(
+                "place.weak_tp_links",
+                role=role,
+                tp=tp,
+                weak=_groups_text(weak),
+                link=group_quality(topo, weak[0]),
+                better=_groups_text(better[: per_node // tp]),
+            ),
             why("PLACE-003"),
             fixes,
         )
+
+
+def _topology_name(topo):
+    """How a message names where the topology came from."""
+    if topo.source == "nvml":
+        return msg("place.where.this_machine")
+    if topo.source == "file":
+        return msg("place.where.pasted")
+    if topo.source == "fake":
+        return msg("place.where.named", label=topo.label) if topo.label else msg("place.where.named_unlabelled")
+    return msg("place.where.topology")
 
 
 def hint_gpu_count_differs(ctx):
@@ -75,17 +90,12 @@ def hint_gpu_count_differs(ctx):
         return
     have = len(topo.gpus)
     if c.n_gpus_per_node != have:
-        where = {
-            "nvml": "this machine",
-            "file": "the pasted topology",
-            "fake": f"the named topology {topo.label or ''}".strip(),
-        }.get(topo.source, "the topology")
         yield warning(
             "PLACE-010",
             ["trainer.n_gpus_per_node"],
-            f"trainer.n_gpus_per_node is {c.n_gpus_per_node} but {where} has {have} GPU(s) per node",
+            msg("place.gpu_count_differs", configured=c.n_gpus_per_node, where=_topology_name(topo), have=have),
             why("PLACE-010"),
-            [Fix({"trainer.n_gpus_per_node": have}, f"use all {have} GPUs of a node")],
+            [Fix({"trainer.n_gpus_per_node": have}, msg("place.fix.all_gpus", gpus=have))],
         )
 
 
@@ -100,17 +110,17 @@ def hint_no_rdma(ctx):
         yield warning(
             "PLACE-011",
             ["trainer.nnodes"],
-            f"{p.nnodes} nodes, and the topology shows no RDMA NIC at all",
+            msg("place.no_rdma", nodes=p.nnodes),
             why("PLACE-011"),
         )
         return
     near = [nearest_nic(topo, g) for g in range(len(topo.gpus))]
     if all(n is not None and n[1] in WEAK_SYMBOLS for n in near):
-        names = ", ".join(sorted({n.name for n in topo.nics}))
+        names = sorted({n.name for n in topo.nics})
         yield warning(
             "PLACE-011",
             ["trainer.nnodes"],
-            f"{p.nnodes} nodes, and every NIC ({names}) is only reachable from the GPUs over NODE/SYS links",
+            msg("place.far_nics", nodes=p.nnodes, names=names),
             why("PLACE-011"),
         )
 

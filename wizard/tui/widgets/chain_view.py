@@ -1,4 +1,8 @@
-"""The batch chain as styled text: each arrow one division verl performs, uneven ones in red."""
+"""The batch chain as styled text: each arrow one division verl performs, uneven ones in red.
+
+Every segment is a catalogue message (wizard/i18n/messages/chain.py), so that each language puts the number where
+its grammar wants it; the numbers are bold (red where the division is uneven), the words dim.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from fractions import Fraction
 from rich.text import Text
 
 from wizard.core.plan import BatchChain
-from wizard.i18n import t
+from wizard.i18n.text import Msg, msg, spans
 
 
 def _num(x) -> str:
@@ -16,34 +20,37 @@ def _num(x) -> str:
     return str(int(x))
 
 
-def _part(text: Text, label: str, value, ok: bool = True) -> None:
-    text.append(f"{label} ", style="dim")
-    text.append(_num(value) if not isinstance(value, str) else value, style="bold" if ok else "bold red")
+def _segment(text: Text, message: Msg, even: bool = True) -> None:
+    """The message with its parameters bold; `n` (the count of the division) red when it is not whole."""
+    for piece, name in spans(message):
+        if name is None:
+            text.append(piece, style="dim")
+        else:
+            text.append(piece, style="bold" if even or name != "n" else "bold red")
+
+
+def _whole(x) -> bool:
+    return Fraction(x).denominator == 1
 
 
 def chain_line(chain: BatchChain, n: int) -> Text:
     text = Text()
     text.append(f"{chain.role:>6}  ", style="bold cyan")
-    _part(text, t("chain.prompts"), chain.prompts_per_step)
+    _segment(text, msg("chain.prompts", n=_num(chain.prompts_per_step)))
     text.append(f" ×{n} → ")
-    _part(text, t("chain.responses"), chain.responses_per_step)
+    _segment(text, msg("chain.responses", n=_num(chain.responses_per_step)))
     text.append(" → ")
-    _part(text, t("chain.mini_batches"), chain.mini_batches_per_step, chain.mini_batches_per_step.denominator == 1)
-    text.append(f" {t('chain.of')} ")
-    _part(text, "", chain.mini_batch_responses)
+    mini = chain.mini_batches_per_step
+    _segment(text, msg("chain.mini_batches", n=_num(mini), size=_num(chain.mini_batch_responses)), _whole(mini))
     text.append(f" / dp {_num(chain.dp)} → ")
-    _part(text, t("chain.per_gpu"), chain.mini_batch_per_gpu, chain.mini_batch_per_gpu.denominator == 1)
+    _segment(text, msg("chain.per_gpu", n=_num(chain.mini_batch_per_gpu)), _whole(chain.mini_batch_per_gpu))
     if chain.dynamic:
-        text.append(" → " + t("chain.packed", tokens=chain.token_budget_per_gpu))
+        text.append(" → ")
+        _segment(text, msg("chain.packed", tokens=chain.token_budget_per_gpu))
     elif chain.micro_steps_per_mini_batch is not None:
         text.append(" → ")
-        _part(
-            text,
-            t("chain.micro_steps"),
-            chain.micro_steps_per_mini_batch,
-            chain.micro_steps_per_mini_batch.denominator == 1,
-        )
-        text.append(f" {t('chain.of')} {chain.micro_batch_per_gpu}")
+        micro = chain.micro_steps_per_mini_batch
+        _segment(text, msg("chain.micro_steps", n=_num(micro), size=chain.micro_batch_per_gpu), _whole(micro))
     text.append(" → ")
-    _part(text, t("chain.optimizer_steps"), chain.optimizer_steps_per_step)
+    _segment(text, msg("chain.optimizer_steps", n=_num(chain.optimizer_steps_per_step)))
     return text

@@ -11,7 +11,8 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from wizard.core.findings import Finding, Severity
-from wizard.i18n import finding_message, language, rule_text, t
+from wizard.i18n import language, rule_text, t
+from wizard.i18n.text import render
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.messages import FixRequested, JumpRequested
 from wizard.tui.widgets.kept_options import KeptOptionsList
@@ -36,7 +37,7 @@ def finding_text(finding: Finding) -> Text:
     text = Text()
     text.append(f"{MARK[finding.severity]} {finding.id} ", style=STYLE[finding.severity])
     text.append(title + "\n", style="bold")
-    text.append(finding_message(finding.id, finding.message))
+    text.append(render(finding.message))
     return text
 
 
@@ -193,7 +194,7 @@ class FindingsPanel(Vertical):
         # The fixes first: the detail has a fixed height (6 lines on a 24-line terminal) and the reason may not fit.
         text = Text()
         for n, fix in enumerate(finding.fixes, 1):
-            text.append(t("findings.fix", n=n, label=fix.label) + "\n", style="green")
+            text.append(t("findings.fix", n=n, label=render(fix.label)) + "\n", style="green")
         text.append(t("findings.why", why=why) + "\n", style="italic")
         self._update_detail(text)
 

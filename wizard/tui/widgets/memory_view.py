@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
 from wizard.i18n import t
+from wizard.i18n.text import render
 
 PART_COLOURS = ("cyan", "magenta", "green", "yellow", "blue", "red", "bright_cyan", "bright_magenta")
 WIDTH = 30
@@ -17,10 +19,11 @@ def memory_text(estimate) -> Text:
     scale = max([gpu or 0] + [phase.total for phase in estimate.phases]) or 1
     labels: dict[str, str] = {}
     for phase in estimate.phases:
-        text.append(f"{phase.name[:22]:<23}")
+        name = render(phase.name)  # padded by cells: a Chinese character takes two
+        text.append(set_cell_size(name, min(22, cell_len(name))) + " " * max(1, 23 - cell_len(name)))
         used = 0
         for part in phase.parts:
-            colour = labels.setdefault(part.label, PART_COLOURS[len(labels) % len(PART_COLOURS)])
+            colour = labels.setdefault(render(part.label), PART_COLOURS[len(labels) % len(PART_COLOURS)])
             cells = round(part.bytes / scale * WIDTH)
             used += cells
             text.append("█" * cells, style=colour if part.measured else f"dim {colour}")

@@ -1,0 +1,19 @@
+"""Messages shared by every family: counts, and the fix labels that only name a key and a value."""
+
+EN: dict[str, str] = {
+    "count.errors": "{n} {n:plural(error|errors)}",
+    "count.warnings": "{n} {n:plural(warning|warnings)}",
+    "count.notes": "{n} {n:plural(note|notes)}",
+    "fix.set": "{key} {value}",
+    "fix.remove": "remove {key}",
+    "fix.use": "use {value}",
+}
+
+ZH: dict[str, str] = {
+    "count.errors": "{n} 个错误",
+    "count.warnings": "{n} 个警告",
+    "count.notes": "{n} 条提示",
+    "fix.set": "{key} {value}",
+    "fix.remove": "删除 {key}",
+    "fix.use": "使用 {value}",
+}

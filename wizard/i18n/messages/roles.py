@@ -1,0 +1,43 @@
+"""ROLE-* of wizard/core/rules/roles.py (the models' own facts are in models.py, the data's in data.py)."""
+
+EN: dict[str, str] = {
+    "role.no_actor": "no actor model: set actor_rollout_ref.model.path to a Hugging Face id or an absolute folder",
+    "role.critic_without_path": "{reason} but critic.model.path is not set",
+    "role.critic_reason.enable": "critic.enable is true",
+    "role.critic_reason.estimator": "adv_estimator={estimator} trains a critic",
+    "role.critic_is_reward_model": "critic and reward model are both {path}",
+    "role.no_scorer": "data_source {source!r} has no built-in scorer, and there is no reward model or custom reward function",
+    "role.unused_critic": "critic.enable=true with adv_estimator={estimator}: the critic is trained but its values are never used",
+    "role.tilde_path": "{key}={path!r} starts with ~, which verl does not expand",
+    "role.missing_path": "{key}={path!r} does not exist on this machine (use --mode cluster to skip local paths)",
+    "role.reference_lora": "the reference is the actor's base model with the LoRA adapter switched off (no extra copy)",
+    "role.reference_copy": "the reference is a frozen copy of {model}, loaded by verl as a separate model",
+    "role.the_actor": "the actor",
+    "role.filter_groups_shared_rm": "DAPO group filtering is on and the reward model shares the training GPUs",
+    "role.fix.critic_from_actor_checkpoint": "start the critic from the actor's checkpoint",
+    "role.fix.critic_from_actor": "start the critic from the actor",
+    "role.fix.no_critic": "let the estimator decide (no critic)",
+    "role.fix.rm_own_pool": "give the reward model its own 1-GPU pool",
+    "fix.expand_home": "use {path} (this machine's home; check it is the same on the cluster)",
+}
+
+ZH: dict[str, str] = {
+    "role.no_actor": "没有 actor 模型：请把 actor_rollout_ref.model.path 设为 Hugging Face 模型 id 或绝对路径的文件夹",
+    "role.critic_without_path": "{reason}，但没有设置 critic.model.path",
+    "role.critic_reason.enable": "critic.enable 为 true",
+    "role.critic_reason.estimator": "adv_estimator={estimator} 需要训练 critic",
+    "role.critic_is_reward_model": "critic 与奖励模型都是 {path}",
+    "role.no_scorer": "data_source {source!r} 没有内置的打分器，也没有奖励模型或自定义奖励函数",
+    "role.unused_critic": "critic.enable=true 而 adv_estimator={estimator}：critic 会被训练，但它给出的价值从来不会被用到",
+    "role.tilde_path": "{key}={path!r} 以 ~ 开头，而 verl 不会展开 ~",
+    "role.missing_path": "{key}={path!r} 在本机上不存在（用 --mode cluster 可以跳过本地路径的检查）",
+    "role.reference_lora": "参考模型是关闭了 LoRA 适配器的 actor 基座模型（不额外加载副本）",
+    "role.reference_copy": "参考模型是 {model} 的冻结副本，由 verl 作为单独的模型加载",
+    "role.the_actor": "actor",
+    "role.filter_groups_shared_rm": "DAPO 的分组过滤已开启，而奖励模型与训练共用 GPU",
+    "role.fix.critic_from_actor_checkpoint": "让 critic 从 actor 的 checkpoint 初始化",
+    "role.fix.critic_from_actor": "让 critic 从 actor 初始化",
+    "role.fix.no_critic": "交给 estimator 决定（不用 critic）",
+    "role.fix.rm_own_pool": "给奖励模型一个单独的 1-GPU 资源池",
+    "fix.expand_home": "使用 {path}（本机的 home 目录；请确认集群上也是同一个路径）",
+}
