@@ -43,17 +43,17 @@ def register(subparsers) -> None:
 
 def collect_layers(args: argparse.Namespace):
     layers = []
-    if args.preset:
+    if args.preset is not None:
         layers.append(("preset", load_preset(args.preset).values))
     topology, detected = topology_layer(getattr(args, "topology", None))
     if detected:
         layers.append(("detected", detected))
-    if getattr(args, "from_script", None):
+    if getattr(args, "from_script", None) is not None:
         from wizard.detect.script_import import script_layer
 
         layer, args.imported_script = script_layer(args.from_script)
         layers.append(layer)
-    if args.answers:
+    if args.answers is not None:
         layers.append(("answers file", read_answers_file(args.answers)))
     flags = parse_set_flags(args.set)
     if getattr(args, "target", None):
@@ -73,18 +73,23 @@ def run(args: argparse.Namespace) -> int:
     )
     findings = evaluate(ctx)
     written: list[str] = []
+    result = None
     if not has_errors(findings):
         files = render_artifacts(layered, ctx.plan, findings)
         if getattr(args, "imported_script", None):
             files["RUN.md"] = args.imported_script.render_run_md(layered, ctx.plan, findings, files)
-        written = write_all(Path(args.out), files, force=args.force)
+        result = write_all(args.out, files, force=args.force)
+        written = result.written
     if args.format == "json":
-        emit(as_json(findings, written))
+        earlier = {"removed": result.removed, "kept": result.kept} if result and (result.removed or result.kept) else {}
+        emit(as_json(findings, written, **earlier))
     else:
         emit(as_text(findings))
         if written:
             out = Path(args.out)
             emit("\n".join(f"wrote {out / name}" for name in written))
+            for note in result.notes():
+                emit(f"note: {note}")
             emit(f"launch: cd {out} && ./run.sh")
         else:
             emit("nothing written: fix the errors above (each `fix:` line is a --set you can add)")

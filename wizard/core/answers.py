@@ -13,12 +13,19 @@ files and flags), wizard.core.plan and the rules, the emitters, the TUI.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 MAX_SIZE = 1 << 24  # no real run has more prompts, tokens or GPUs than this per step
 PositiveSize = dict(ge=1, le=MAX_SIZE)
+
+
+def _numeric_not_bool(annotation: Any) -> bool:
+    """Whether a field's type takes numbers but not booleans (int, float, int | None, str | int, ...)."""
+    members = set(get_args(annotation)) if get_args(annotation) else {annotation}
+    return bool(members & {int, float}) and bool not in members
 
 
 def V(default: Any, key: str, **constraints: Any) -> Any:
@@ -28,6 +35,14 @@ def V(default: Any, key: str, **constraints: Any) -> Any:
 
 class Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_for_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        """`true` is not 1: pydantic's lax mode would take a boolean for an integer or float field."""
+        if isinstance(value, bool) and _numeric_not_bool(cls.model_fields[info.field_name].annotation):
+            raise PydanticCustomError("bool_for_number", "expected a number, not a boolean")
+        return value
 
 
 class Algorithm(Section):

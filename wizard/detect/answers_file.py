@@ -15,7 +15,9 @@ from wizard.errors import UsageError
 def read_answers_file(path: str) -> dict[str, Any]:
     from wizard.detect.config_files import read_text
 
-    text = read_text(Path(path))
+    if not path:
+        raise UsageError("--answers '': empty; give the path of an answers.yaml")
+    text = read_text(Path(path), f"--answers {path}")
     try:
         doc = yaml_input.load_one(text)
     except yaml_input.YAMLShapeError as exc:

@@ -29,23 +29,24 @@ class CheckInput:
     script: Any = None
 
 
-def read_text(path: Path) -> str:
-    if not path.exists():
-        raise UsageError(f"{path}: no such file")
-    if path.is_dir():
-        raise UsageError(f"{path}: is a folder; give a config.yaml, a .hydra/config.yaml or a launch script")
-    if path.stat().st_size > MAX_BYTES:
-        raise UsageError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB; not a verl config")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
+def read_text(path: Path, label: str | None = None) -> str:
+    """The UTF-8 text of a user's file, read bounded (MAX_BYTES); one UsageError line for anything else.
+
+    Every file `check`, `new --answers` and `--from-script` read comes through here, so a named pipe, a
+    device, an unreadable folder or a huge file is refused the same way everywhere (see input_files).
+    """
+    from wizard.detect.input_files import read_bounded, regular_file_problem
+
+    label = str(path) if label is None else label
+    if regular_file_problem(path) == "a folder, not a regular file":
+        raise UsageError(f"{label}: is a folder; give a config.yaml, a .hydra/config.yaml or a launch script")
+    data = read_bounded(path, MAX_BYTES, label, "not a verl config")
     if b"\x00" in data:
-        raise UsageError(f"{path}: binary data, not a YAML config or a shell script")
+        raise UsageError(f"{label}: binary data, not a YAML config or a shell script")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+        raise UsageError(f"{label}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
 
 
 MAX_DEPTH = 32  # verl's deepest key has 8 parts; deeper nesting is not a verl config

@@ -81,6 +81,8 @@ class _Chars:
                 raise DataReadError(
                     f"JSON syntax error in the row starting at line {self.where_line()}: {exc.msg}"
                 ) from None
+            except (RecursionError, ValueError) as exc:
+                raise DataReadError(f"the row starting at line {self.where_line()} {_unusable(exc)}") from None
             self.spans_lines = "\n" in self.buf[self.pos : end]
             self.pos = end
             return value
@@ -91,6 +93,13 @@ class _Chars:
 
     def where_line(self, at: int | None = None) -> int:
         return self.line + self.buf.count("\n", 0, self.pos if at is None else at)
+
+
+def _unusable(exc: BaseException) -> str:
+    """Why a row that parses as JSON text cannot become a value (Python's own limits), for the message."""
+    if isinstance(exc, RecursionError):
+        return "nests too deeply to read (thousands of levels); no prompt is shaped like that"
+    return "holds a number too long to read (over 4,300 digits); no prompt or answer field is like that"
 
 
 def open_json(stream: RowStream) -> None:
@@ -282,6 +291,8 @@ def _windows(stream: RowStream, start: int, seen) -> Iterator[dict]:
                     value = json.loads(text)
                 except json.JSONDecodeError as exc:
                     raise DataReadError(f"JSON syntax error in the line at byte {at}: {exc.msg}") from None
+                except (RecursionError, ValueError) as exc:
+                    raise DataReadError(f"the line at byte {at} {_unusable(exc)}") from None
                 row = _as_row(value, stream.rows_read)
                 _note(seen, row, stream)
                 stream.index = None

@@ -80,6 +80,11 @@ def open_rows(path: str, budget: Budget) -> RowStream:
         raise DataReadError(
             "not a .parquet, .json or .jsonl file; verl picks its reader by the file name and refuses others"
         )
+    from wizard.detect.input_files import regular_file_problem
+
+    problem = regular_file_problem(path)
+    if problem is not None:  # a named pipe would block the reader, a device would never end
+        raise DataReadError(problem)
     stream = RowStream(path, fmt, budget)
     if fmt == "parquet":
         _open_parquet(stream)

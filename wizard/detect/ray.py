@@ -15,6 +15,7 @@ import contextlib
 import json
 import os
 import re
+import reprlib
 import signal
 import socket
 import subprocess
@@ -26,6 +27,7 @@ from pathlib import Path
 from wizard.core.rules.deploy_facts import DeployFacts, NodeGroup
 
 TCP_TIMEOUT_S = 3.0
+NO_TOKEN_TEXT = "couldn't find an authentication token"  # what Ray's core says before it aborts the driver
 CURRENT_CLUSTER = Path("/tmp/ray/ray_current_cluster")
 _HOST_PORT = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})$")
 DRIVER_VARS = (
@@ -118,9 +120,20 @@ def address_problem(address: str) -> str | None:
         )
     if address.startswith("ray://"):
         return f"{address} is a Ray Client address; give the GCS address HEAD:6379 instead"
-    if address == "auto" or _HOST_PORT.match(address):
+    if address == "auto":
         return None
-    return f"{address!r} is not HOST:PORT; give the head's GCS address, e.g. 10.0.0.1:6379, or auto for a cluster on this machine"
+    match = _HOST_PORT.match(address)
+    if match:
+        host, port = match.group(1).strip("[]"), int(match.group(2))
+        if len(host) > 253 or any(len(label) > 63 for label in host.split(".")):
+            return (
+                f"the host name ({len(host)} characters) is longer than DNS allows (253, and 63 per dot-separated part)"
+            )
+        if not 0 < port < 65536:
+            return f"port {port} is not between 1 and 65535"
+        return None
+    shown = reprlib.repr(address)
+    return f"{shown} is not HOST:PORT; give the head's GCS address, e.g. 10.0.0.1:6379, or auto for a cluster on this machine"
 
 
 def local_cluster_address() -> str | None:
@@ -137,8 +150,8 @@ def tcp_answer(host: str, port: int, timeout: float = TCP_TIMEOUT_S) -> str | No
     try:
         with socket.create_connection((host.strip("[]"), port), timeout=timeout):
             return None
-    except socket.gaierror:
-        return f"the host name {host} does not resolve"
+    except (socket.gaierror, UnicodeError):  # UnicodeError: a name IDNA cannot encode
+        return f"the host name {reprlib.repr(host)} does not resolve"
     except TimeoutError:
         return f"no answer within {timeout:g} s"
     except ConnectionRefusedError:
@@ -159,7 +172,7 @@ def _run_probe(address: str, timeout: float) -> tuple[dict | None, str]:
         start_new_session=True,
     )
     try:
-        out, err = proc.communicate(timeout=max(1.0, timeout))
+        out, err = proc.communicate(timeout=max(0.1, timeout))
     except subprocess.TimeoutExpired:
         with contextlib.suppress(OSError):
             os.killpg(proc.pid, signal.SIGKILL)  # the probe's own session: it and nothing else
@@ -169,9 +182,62 @@ def _run_probe(address: str, timeout: float) -> tuple[dict | None, str]:
     return (json.loads(line[6:]) if line else None), err
 
 
-def probe(address: str, timeout: float = 15.0) -> ProbeResult:
-    """Reach the cluster at address (HOST:PORT or auto) within timeout seconds."""
-    start = time.monotonic()
+EXIT_MARGIN_S = 0.25  # what printing the result and leaving the interpreter take after the deadline
+
+
+def startup_seconds() -> float:
+    """How long ago this process started, when that was moments ago (a command line just run); else 0.
+
+    A `preflight --timeout 15` must end within 15 s of being typed, not 15 s after its modules were imported.
+    When main() runs inside a long-lived process (the tests), the process's age says nothing about this call.
+    """
+    try:
+        with open("/proc/self/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        with open("/proc/uptime", encoding="ascii") as f:
+            uptime = float(f.read().split()[0])
+        age = uptime - int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22 of stat(5): starttime
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return age if 0 <= age < 5 else 0.0
+
+
+def token_problem(environ=os.environ, home: Path | None = None):
+    """Why a driver with RAY_AUTH_MODE=token would find no token (a Msg), in Ray's own order of places; else None.
+
+    Ray looks at RAY_AUTH_TOKEN, then the file RAY_AUTH_TOKEN_PATH names, then ~/.ray/auth_token; without
+    any of them its core stops the driver with a C++ error that says only that no token was found.
+    """
+    from wizard.detect.input_files import regular_file_problem
+    from wizard.i18n.text import msg
+
+    if (environ.get("RAY_AUTH_MODE") or "").strip().lower() != "token":
+        return None
+    if (environ.get("RAY_AUTH_TOKEN") or "").strip():
+        return None
+    named = environ.get("RAY_AUTH_TOKEN_PATH")
+    if named:
+        problem = regular_file_problem(named)
+        if problem is None and os.path.getsize(named) > 0:
+            return None
+        if problem is None:
+            return msg("deploy.no_token.path_empty", path=named)
+        return msg("deploy.no_token.path_unusable", path=named, problem=problem)
+    default = (home or Path(environ.get("HOME") or Path.home())) / ".ray" / "auth_token"
+    with contextlib.suppress(OSError):
+        if regular_file_problem(default) is None and default.stat().st_size > 0:
+            return None
+    return msg("deploy.no_token.nowhere", default=str(default))
+
+
+def probe(address: str, timeout: float = 15.0, started: float | None = None) -> ProbeResult:
+    """Reach the cluster at address (HOST:PORT or auto) within timeout seconds, counted from `started`.
+
+    `started` (a time.monotonic() value; default now) is when the command began, so that the whole command,
+    its start-up included, ends within the timeout.
+    """
+    start = time.monotonic() if started is None else started
+    budget = max(0.5, timeout - EXIT_MARGIN_S)
     shown = address
     if address == "auto":
         found = local_cluster_address()
@@ -188,7 +254,7 @@ def probe(address: str, timeout: float = 15.0) -> ProbeResult:
     if problem:
         return ProbeResult(shown, False, "form", problem)
     host, port = address.rsplit(":", 1)
-    why = tcp_answer(host, int(port), min(TCP_TIMEOUT_S, timeout))
+    why = tcp_answer(host, int(port), max(0.1, min(TCP_TIMEOUT_S, budget - (time.monotonic() - start))))
     if why is not None:
         return ProbeResult(
             shown,
@@ -198,8 +264,11 @@ def probe(address: str, timeout: float = 15.0) -> ProbeResult:
             f"`ray start --head --port={port}` or pass --address HEAD:PORT of a running cluster's GCS",
             seconds=time.monotonic() - start,
         )
-    result, err = _run_probe(address, timeout - (time.monotonic() - start))
+    result, err = _run_probe(address, budget - (time.monotonic() - start))
     took = time.monotonic() - start
+    if result is None and NO_TOKEN_TEXT in err:
+        found = token_problem({"RAY_AUTH_MODE": "token", "HOME": os.environ.get("HOME", "")})
+        return ProbeResult(shown, False, "auth", str(found or err.strip().splitlines()[-1][:200]), seconds=took)
     if result is None:
         tail = err.strip().splitlines()[-1] if err.strip() else ""
         return ProbeResult(

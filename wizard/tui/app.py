@@ -309,7 +309,7 @@ class WizardApp(LocalizedBindings, App[list[str]]):
             return
         out = Path(self.session.out_dir)
         self.written = [str(out / name) for name in names]
-        message = t("review.written", n=len(names), out=out)
+        message = "\n".join([t("review.written", n=len(names), out=out), *self.session.write_notes])
         self.notify(message)
         if hasattr(self.screen, "show_written"):
             self.screen.show_written(message)

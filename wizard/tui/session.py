@@ -37,6 +37,7 @@ class Session:
     _findings: list[Finding] | None = field(init=False, default=None, repr=False)
     _plan: Any = field(init=False, default=None, repr=False)
     fix_checks: KeptFixChecks = field(init=False, default_factory=KeptFixChecks, repr=False)  # kept across edits
+    write_notes: list[str] = field(init=False, default_factory=list, repr=False)  # the last write's word on old files
 
     def __post_init__(self) -> None:
         self.refresh()
@@ -215,7 +216,9 @@ class Session:
 
         if self.blocked:
             raise UsageError(f"{len(self.errors())} error(s) block writing")
-        return write_all(Path(self.out_dir), self.render_files(), force=force)
+        result = write_all(self.out_dir, self.render_files(), force=force)
+        self.write_notes = result.notes()  # files of an earlier set: removed or kept, said after the write
+        return result.written
 
     def save_answers(self, path: str) -> None:
         from wizard.emit.artifacts import render_answers_file
