@@ -96,7 +96,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except UsageError as exc:
         # Messages may quote the user's input; whatever it holds, the error stays one line.
-        message = " ".join(str(exc).split())
+        from wizard.core.secrets import redact
+
+        message = redact(" ".join(str(exc).split()))
         sys.stderr.write(f"verl-wizard: error: {message}\n")
         return ExitStatus.BAD_INPUT
     except KeyboardInterrupt:

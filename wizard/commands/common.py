@@ -7,6 +7,8 @@ from typing import Any
 from wizard.core.layers import check_address
 from wizard.errors import UsageError
 
+PAIR_LISTS = ("deploy.env", "deploy.node_selector")  # answers that are lists of NAME=value items
+
 
 def parse_set_flags(items: list[str] | None) -> dict[str, Any]:
     """`--set key=value` as a launch script writes it (a leading + is accepted) -> verl keys/addresses."""
@@ -19,6 +21,11 @@ def parse_set_flags(items: list[str] | None) -> dict[str, Any]:
         if not sep or not key:
             raise UsageError(f"--set {item}: expected dotted.key=value, e.g. --set actor_rollout_ref.rollout.n=8")
         check_address(key)
+        if key in PAIR_LISTS and not raw.lstrip().startswith(("[", "'", '"')):
+            values[key] = (
+                raw  # one NAME=value item: `--set deploy.env=FOO=1` (a list: `--set "deploy.env=['A=1','B=2']"`)
+            )
+            continue
         try:
             values[key] = parse_override_value(raw)
         except ValueError as exc:

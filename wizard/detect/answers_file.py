@@ -17,7 +17,9 @@ def read_answers_file(path: str) -> dict[str, Any]:
 
     if not path:
         raise UsageError("--answers '': empty; give the path of an answers.yaml")
-    text = read_text(Path(path), f"--answers {path}")
+    from wizard.detect.input_files import shown_path
+
+    text = read_text(Path(path), f"--answers {shown_path(path)}")
     try:
         doc = yaml_input.load_one(text)
     except yaml_input.YAMLShapeError as exc:

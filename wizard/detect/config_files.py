@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,9 +36,9 @@ def read_text(path: Path, label: str | None = None) -> str:
     Every file `check`, `new --answers` and `--from-script` read comes through here, so a named pipe, a
     device, an unreadable folder or a huge file is refused the same way everywhere (see input_files).
     """
-    from wizard.detect.input_files import read_bounded, regular_file_problem
+    from wizard.detect.input_files import read_bounded, regular_file_problem, shown_path
 
-    label = str(path) if label is None else label
+    label = shown_path(path) if label is None else label
     if regular_file_problem(path) == "a folder, not a regular file":
         raise UsageError(f"{label}: is a folder; give a config.yaml, a .hydra/config.yaml or a launch script")
     data = read_bounded(path, MAX_BYTES, label, "not a verl config")
@@ -73,6 +74,20 @@ def flatten_config(tree: dict, engine: str, prefix: str = "", _open: tuple[int, 
     return flat
 
 
+_ESCAPED_INTERPOLATION = re.compile(r"(\\+)\$\{")
+
+
+def omegaconf_text(value: Any) -> Any:
+    """A string as OmegaConf reads it from YAML: `\\${` is a literal `${` (config.yaml escapes user text so)."""
+    if isinstance(value, str) and "\\${" in value:
+        return _ESCAPED_INTERPOLATION.sub(lambda m: "\\" * (len(m.group(1)) // 2) + "${", value)
+    if isinstance(value, list):
+        return [omegaconf_text(v) for v in value]
+    if isinstance(value, dict):
+        return {k: omegaconf_text(v) for k, v in value.items()}
+    return value
+
+
 def _engine_of_defaults(defaults: Any) -> str:
     for item in defaults if isinstance(defaults, list) else []:
         if isinstance(item, dict):
@@ -103,7 +118,7 @@ def read_yaml_config(path: Path, text: str) -> CheckInput:
     if "defaults" in doc or "hydra" in doc:
         engine = _engine_of_defaults(doc.get("defaults"))
         body = {k: v for k, v in doc.items() if k not in ("defaults", "hydra")}
-        flat = flatten_config(body, engine)
+        flat = {k: omegaconf_text(v) for k, v in flatten_config(body, engine).items()}
         if engine == "megatron":
             flat[ENGINE_GROUP] = "megatron"
         return CheckInput("wizard config", flat)
@@ -114,7 +129,7 @@ def read_yaml_config(path: Path, text: str) -> CheckInput:
         else None
     )
     engine = "megatron" if strategy == "megatron" else "dp"
-    full = flatten_config(doc, engine)
+    full = {k: omegaconf_text(v) for k, v in flatten_config(doc, engine).items()}
     defaults = verl_schema.defaults(engine)
     flat = {k: v for k, v in full.items() if k not in defaults or defaults[k] != v}
     if engine == "megatron":

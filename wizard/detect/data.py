@@ -234,16 +234,17 @@ class _Meter:
 
 def local_problem(path: str) -> str | None:
     """Why a local path cannot be a data file verl reads (missing, a folder, a format verl refuses); None if fine."""
-    if not os.path.exists(path):
+    from wizard.detect.input_files import regular_file_problem
+
+    problem = regular_file_problem(path)
+    if problem == "no such file":
         return "no such file on this machine"
-    if os.path.isdir(path):
+    if problem == "a folder, not a regular file":
         return "is a folder; give the .parquet/.json/.jsonl files themselves"
     if format_of(path) is None:
         ending = os.path.splitext(path)[1] or "no ending"
         return f"{ending}: not .parquet, .json or .jsonl; verl picks its reader by the file name and refuses others"
-    if not os.access(path, os.R_OK):
-        return "not readable (permission denied)"
-    return None
+    return problem
 
 
 # --- the hook: every data file of the answers ------------------------------------------------------

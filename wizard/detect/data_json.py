@@ -292,7 +292,7 @@ def _windows(stream: RowStream, start: int, seen) -> Iterator[dict]:
                 except json.JSONDecodeError as exc:
                     raise DataReadError(f"JSON syntax error in the line at byte {at}: {exc.msg}") from None
                 except (RecursionError, ValueError) as exc:
-                    raise DataReadError(f"the line at byte {at} {_unusable(exc)}") from None
+                    raise DataReadError(f"a row near byte {at} {_unusable(exc)}") from None
                 row = _as_row(value, stream.rows_read)
                 _note(seen, row, stream)
                 stream.index = None

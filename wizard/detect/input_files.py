@@ -28,6 +28,13 @@ _KINDS = {
 _CHUNK = 1 << 20
 
 
+def shown_path(path: str | os.PathLike) -> str:
+    """A path as an error line shows it: whole when short, else its start and end (a 4,000-byte path stays readable)."""
+    text = os.fspath(path)
+    text = text if isinstance(text, str) else os.fsdecode(text)
+    return text if len(text) <= 160 else f"{text[:80]}...{text[-60:]} ({len(text)} characters)"
+
+
 def _kind(mode: int) -> str:
     return _KINDS.get(stat.S_IFMT(mode), "not a plain file")
 
@@ -65,7 +72,7 @@ def _readable(path: str | os.PathLike) -> bool:
 
 def open_regular(path: str | os.PathLike, label: str | None = None) -> int:
     """A read-only descriptor of the regular file `path`; UsageError("LABEL: ...") for anything else."""
-    label = str(path) if label is None else label
+    label = shown_path(path) if label is None else label
     problem = regular_file_problem(path)
     if problem is not None:
         raise UsageError(f"{label}: {problem}{'; give a file' if 'not a regular file' in problem else ''}")
@@ -91,7 +98,7 @@ def read_bounded(path: str | os.PathLike, limit: int, label: str | None = None, 
     The limit holds whatever size the file claims (a file that grows while it is read is cut at limit + 1).
     `what` ends the "too large" message ("not a verl config").
     """
-    label = str(path) if label is None else label
+    label = shown_path(path) if label is None else label
     fd = open_regular(path, label)
     parts: list[bytes] = []
     got = 0
@@ -135,4 +142,4 @@ def _limit(name: str, fallback: int) -> int:
         return fallback
 
 
-__all__ = ["open_regular", "path_problem", "read_bounded", "regular_file_problem"]
+__all__ = ["open_regular", "path_problem", "read_bounded", "regular_file_problem", "shown_path"]

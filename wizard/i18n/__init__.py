@@ -66,8 +66,15 @@ def field_help_text(field: str, english: str) -> str:
     return english
 
 
-def finding_message(rule_id: str, message: str) -> str:
-    """A finding's message in the current language (English where no translation pattern matches)."""
+def finding_message(rule_id: str, message) -> str:
+    """A finding's message in the current language (English where no translation pattern matches).
+
+    A message given as a catalogue key (a Msg) renders from the current language's catalogue.
+    """
+    from wizard.i18n.text import Msg
+
+    if isinstance(message, Msg):
+        return message.render(_current)
     if _current == "zh":
         from wizard.i18n.zh_messages import zh_message
 

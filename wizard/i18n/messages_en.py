@@ -41,4 +41,37 @@ MESSAGES: dict[str, str] = {
     ),
     "write.nothing_changed": "--out {out}: cannot write the files ({reason}); nothing was changed",
     "write.cannot_replace": "--out {out}: cannot replace {name} ({reason}); nothing was changed",
+    "deploy.secret.env_reference": (
+        "{name}={value} in deploy.env is written into every manifest as those very characters (nothing expands it: "
+        "job.sbatch exports the text, Kubernetes expands only $(NAME)); list {name} in deploy.secret_env instead"
+    ),
+    "deploy.secret.duplicate": (
+        "{name} is in deploy.env and is also a secret the run reads from the Secret/environment (deploy.secret_env, "
+        "or WANDB_API_KEY for the wandb logger); the written value would sit beside the reference; remove it from "
+        "deploy.env"
+    ),
+    "deploy.secret.in_value": (
+        "{where} holds {what} (value not shown); it would be written into config.yaml, answers.yaml and every "
+        "manifest; give the credential through the environment (a Secret) instead"
+    ),
+    "deploy.secret.what.url_password": "a password in a URL (scheme://user:password@host)",
+    "deploy.secret.what.pair": "a credential written as {name}=...",
+    "deploy.secret.what.token": "what looks like a {vendor} token",
+    "deploy.secret.key_inline": (
+        "{address} holds a secret in config.yaml (value not shown; verl prints its config at start-up); remove it and "
+        "let the library read {env} from the environment: list {env} in deploy.secret_env"
+    ),
+    "deploy.secret.env_read": (
+        "{address} reads the secret {name} into the config (${{oc.env:{name}}}), so its value lands in logs, run names "
+        "and checkpoints; give {address} a plain value"
+    ),
+    "deploy.secret.fix_drop": "remove {name} from deploy.env (the Secret/environment provides it)",
+    "deploy.secret.fix_strip": "the URL without its user:password part",
+    "deploy.secret.fix_key": "remove the key; take {env} from the Secret/environment",
+    "import.secret_not_copied": (
+        "{address}: the value of {name} set in the script is not copied; verl reads ${name} from the environment when it starts"
+    ),
+    "import.secret_exported": (
+        "exported by the script with their values, taken from the environment now (deploy.secret_env): {names:list}"
+    ),
 }

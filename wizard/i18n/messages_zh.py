@@ -28,4 +28,30 @@ MESSAGES: dict[str, str] = {
     "write.would_replace": "--out {out}：{names:list} 会被替换或删除（内容不同，或属于之前的一组文件）；用 --force 替换整组文件",
     "write.nothing_changed": "--out {out}：无法写入文件（{reason}）；什么都没有改动",
     "write.cannot_replace": "--out {out}：无法替换 {name}（{reason}）；什么都没有改动",
+    "deploy.secret.env_reference": (
+        "deploy.env 中的 {name}={value} 会原样写进每个部署清单（没有任何东西会展开它：job.sbatch 导出的是这段文字，"
+        "Kubernetes 只展开 $(NAME)）；请改为把 {name} 列在 deploy.secret_env 中"
+    ),
+    "deploy.secret.duplicate": (
+        "{name} 在 deploy.env 中，同时又是运行从 Secret/环境变量读取的密钥（deploy.secret_env，或使用 wandb 日志时的 "
+        "WANDB_API_KEY）；写出的值会和引用并存；请把它从 deploy.env 中删除"
+    ),
+    "deploy.secret.in_value": (
+        "{where} 含有{what}（值不显示）；它会被写进 config.yaml、answers.yaml 和每个部署清单；请改为通过环境变量（Secret）提供凭据"
+    ),
+    "deploy.secret.what.url_password": "URL 中的密码（scheme://user:password@host）",
+    "deploy.secret.what.pair": "写成 {name}=... 的凭据",
+    "deploy.secret.what.token": "看起来像 {vendor} 令牌的内容",
+    "deploy.secret.key_inline": (
+        "{address} 在 config.yaml 中保存了密钥（值不显示；verl 启动时会打印它的配置）；请删除它，让库从环境变量读取 {env}："
+        "把 {env} 列在 deploy.secret_env 中"
+    ),
+    "deploy.secret.env_read": (
+        "{address} 把密钥 {name} 读进了配置（${{oc.env:{name}}}），它的值会出现在日志、运行名和检查点中；请给 {address} 一个普通的值"
+    ),
+    "deploy.secret.fix_drop": "从 deploy.env 中删除 {name}（由 Secret/环境变量提供）",
+    "deploy.secret.fix_strip": "去掉 user:password 部分的 URL",
+    "deploy.secret.fix_key": "删除这个键；改为从 Secret/环境变量读取 {env}",
+    "import.secret_not_copied": "{address}：脚本中设置的 {name} 的值不会被复制；verl 启动时从环境变量读取 ${name}",
+    "import.secret_exported": "脚本连同值一起导出的变量，现在改为从环境变量读取（deploy.secret_env）：{names:list}",
 }

@@ -61,7 +61,18 @@ FILE_NOTES = [
         r"not a \.parquet, \.json or \.jsonl file; verl picks its reader by the file name and refuses others",
         "不是 .parquet、.json 或 .jsonl 文件；verl 按文件名选择读取方式，其他格式一律拒绝",
     ),
-    (r"not readable \(permission denied\)", "无法读取（没有权限）"),
+    # issue 21: what the bounded reader refuses (wizard.detect.input_files, wizard.detect.data_json)
+    (r"(?P<k>a named pipe|a character device|a socket), not a regular file", "{k|file_kind}，不是普通文件"),
+    (
+        r"(?P<w>the row starting at line \d+|a row near byte \d+) nests too deeply to read \(thousands of levels\); "
+        r"no prompt is shaped like that",
+        "{w|row_at}嵌套太深，无法读取（成千上万层）；没有哪个 prompt 是这种结构",
+    ),
+    (
+        r"(?P<w>the row starting at line \d+|a row near byte \d+) holds a number too long to read "
+        r"\(over 4,300 digits\); no prompt or answer field is like that",
+        "{w|row_at}含有一个太长而无法读取的数字（超过 4300 位）；没有哪个 prompt 或答案字段是这样的",
+    ),
     (r"cannot read \((?P<e>.+)\)", "无法读取（{e}）"),
     (r"could not be read \((?P<e>.+)\)", "无法读取（{e}）"),
     (r"read failed after (?P<n>\d+) rows \((?P<e>.+)\)", "读了 {n} 行之后读取失败（{e}）"),
@@ -232,6 +243,11 @@ _WHAT, _ADVICE = _chat_tables()
 FRAGMENTS: dict[str, object] = {
     "file_note": FILE_NOTES,
     "ending": [(r"no ending", "没有扩展名")],
+    "file_kind": [(r"a named pipe", "命名管道"), (r"a character device", "字符设备"), (r"a socket", "套接字")],
+    "row_at": [
+        (r"the row starting at line (?P<n>\d+)", "从第 {n} 行开始的那一行"),
+        (r"a row near byte (?P<b>\d+)", "第 {b} 字节附近的一行"),
+    ],
     "wrapped": [
         (
             r" \(the rows seem to be under (?P<k>.+): write that list itself\)",

@@ -22,7 +22,6 @@ from wizard.core.rules.deploy_facts import (
     DNS_SUBDOMAIN,
     KUBERAY_TARGETS,
     NAME_LIMITS,
-    SECRET_NAME,
     TASK_RUNNER_CPUS,
     DeployFacts,
     dns_label,
@@ -30,6 +29,7 @@ from wizard.core.rules.deploy_facts import (
     gpu_nodes_needed,
     pairs,
 )
+from wizard.core.rules.deploy_secrets import check_inline_secrets
 
 BAD_VISIBILITY = ("CUDA_VISIBLE_DEVICES", "RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES")
 IFACE_VARS = ("NCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME")
@@ -239,30 +239,6 @@ def check_cpus(ctx, facts):
             f"{TASK_RUNNER_CPUS} more somewhere and the run waits forever",
             why("DEPLOY-005"),
             fixes,
-        )
-
-
-def check_inline_secrets(ctx, facts):
-    names = sorted(
-        {name for _, name, value in facts.all_env() if SECRET_NAME.search(name) and value and not value.startswith("$")}
-    )
-    for name in names:
-        extra = {"deploy.secret_env": [*ctx.answers.deploy.secret_env, name]} if name not in AUTH_VARS else {}
-        yield error(
-            "DEPLOY-006",
-            _where(facts, "deploy.env"),
-            f"{name} is written out in {'deploy.env' if facts.origin == 'answers' else facts.source} (value not shown); "
-            f"read it from a Secret or the environment",
-            why("DEPLOY-006"),
-            _env_fix(ctx, facts, (name,), f"take {name} from the Secret/environment instead", extra),
-        )
-    for where in facts.inline_secrets:
-        yield error(
-            "DEPLOY-006",
-            [facts.source],
-            f"{where} holds a secret value in {facts.source} (value not shown); create the "
-            f"Secret with kubectl from your environment and keep only its name here",
-            why("DEPLOY-006"),
         )
 
 
