@@ -153,3 +153,41 @@ def test_bidirectional_controls_never_reach_a_comment(tmp_path):
         for path in out.glob("[!.]*"):  # the artefacts (the hidden record of the set is JSON, without comments)
             comments = [line for line in path.read_text().splitlines() if line.lstrip().startswith("#")]
             assert comments and not any(c in line for line in comments for c in BIDI), (target, path.name)
+
+
+def _env_literal(node, value: str):
+    """The manifest's documents with WANDB_API_KEY's secretKeyRef replaced by a literal value."""
+    if isinstance(node, dict):
+        if node.get("name") == "WANDB_API_KEY" and "valueFrom" in node:
+            return {"name": "WANDB_API_KEY", "value": value}
+        return {k: _env_literal(v, value) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_env_literal(v, value) for v in node]
+    return node
+
+
+@pytest.mark.parametrize(
+    ("target", "name", "literal", "reference"),
+    [
+        ("slurm", "job.sbatch", "export WANDB_API_KEY='$X'", 'export WANDB_API_KEY="$WANDB_API_KEY"'),
+        ("kuberay-job", "rayjob.yaml", "$X", "$(X)"),
+    ],
+)
+def test_check_refuses_a_manifest_with_an_unexpanded_secret(target, name, literal, reference, tmp_path):
+    """A manifest written by an older wizard from deploy.env=['WANDB_API_KEY=$X'] (literal in both), and the
+    neighbour each format expands."""
+    import yaml
+
+    proc = cli("new", *PRESET, "--target", target, "--set", "deploy.env=NCCL_DEBUG=INFO", "--out", str(tmp_path))
+    assert proc.returncode == 0
+    path = tmp_path / name
+    text = path.read_text()
+    for form, expected in ((literal, True), (reference, False)):
+        if target == "slurm":
+            path.write_text(text.replace("export NCCL_DEBUG=INFO", f"export NCCL_DEBUG=INFO\n{form}"))
+        else:
+            docs = [_env_literal(d, form) for d in yaml.safe_load_all(text)]
+            path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+        proc = cli("check", str(path), "--mode", "cluster")
+        assert proc.returncode in (0, 1), proc.stderr
+        assert ("DEPLOY-006" in proc.stdout) is expected, (form, proc.stdout[-1500:])

@@ -218,7 +218,7 @@ def test_the_fix_of_each_route_removes_the_finding(route):
 
 
 def test_a_manifest_read_back_keeps_its_own_reference_syntax():
-    """A shell manifest passes `$X` on (bash expands it); Kubernetes expands only `$(X)`: `$X` there is the text."""
+    """A shell manifest passes a variable on (bash expands it); Kubernetes expands only `$(X)`: `$X` is the text."""
     from wizard.core.rules.deploy_facts import DeployFacts, NodeGroup
 
     def env_finding(target, value):
@@ -228,9 +228,10 @@ def test_a_manifest_read_back_keeps_its_own_reference_syntax():
         ctx = context_for(layered.answers, layered.flat, mode="cluster", deploy=facts)
         return [f for f in evaluate(ctx) if f.id == "DEPLOY-006"]
 
-    assert env_finding("slurm", "$HF_TOKEN") == []
+    assert env_finding("slurm", "${HF_TOKEN}") == []  # the script reader's form of a variable bash expands
     assert env_finding("kuberay-job", "$(HF_TOKEN)") == []
     assert env_finding("kuberay-job", "$HF_TOKEN") and env_finding("slurm", "hf_literal")
+    assert env_finding("slurm", "$X")  # export HF_TOKEN='$X': single quotes, the two characters
 
 
 def test_wandb_logging_without_the_key_in_deploy_env_passes():

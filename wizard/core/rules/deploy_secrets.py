@@ -28,6 +28,7 @@ from wizard.i18n.text import msg
 
 AUTH_VARS = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
 SHELL_REFERENCE = re.compile(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$")
+SHELL_EXPANDED = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*\}$")
 K8S_REFERENCE = re.compile(r"^\$\([A-Za-z_][A-Za-z0-9_]*\)$")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Answer fields that hold names of secrets or variables, never their values.
@@ -53,7 +54,8 @@ def _is_reference(value: str, facts) -> bool:
         return False  # the wizard writes deploy.env values as they are: `$X` stays those two characters
     if facts.target in (*KUBERAY_TARGETS, "k8s-job"):
         return bool(K8S_REFERENCE.match(value))
-    return value.startswith("$")
+    # The script reader gives a variable bash expands at run time as ${NAME}; '$X' in single quotes stays $X.
+    return bool(SHELL_EXPANDED.match(value))
 
 
 def _env_fix(ctx, facts, name: str, label, to_secrets: bool):
