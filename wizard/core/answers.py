@@ -18,6 +18,8 @@ from typing import Any, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
+from wizard.i18n.text import msg
+
 MAX_SIZE = 1 << 24  # no real run has more prompts, tokens or GPUs than this per step
 PositiveSize = dict(ge=1, le=MAX_SIZE)
 
@@ -41,7 +43,7 @@ class Section(BaseModel):
     def _no_bool_for_numbers(cls, value: Any, info: ValidationInfo) -> Any:
         """`true` is not 1: pydantic's lax mode would take a boolean for an integer or float field."""
         if isinstance(value, bool) and _numeric_not_bool(cls.model_fields[info.field_name].annotation):
-            raise PydanticCustomError("bool_for_number", "expected a number, not a boolean")
+            raise PydanticCustomError("bool_for_number", str(msg("answers.bool_for_number")))
         return value
 
 

@@ -41,7 +41,7 @@ def read_text(path: Path, label: str | None = None) -> str:
     label = shown_path(path) if label is None else label
     if regular_file_problem(path) == "a folder, not a regular file":
         raise UsageError(f"{label}: is a folder; give a config.yaml, a .hydra/config.yaml or a launch script")
-    data = read_bounded(path, MAX_BYTES, label, "not a verl config")
+    data = read_bounded(path, MAX_BYTES, label, config=True)
     if b"\x00" in data:
         raise UsageError(f"{label}: binary data, not a YAML config or a shell script")
     try:

@@ -17,13 +17,22 @@ import os
 import stat
 
 from wizard.errors import UsageError
+from wizard.i18n.text import msg
 
 _KINDS = {
-    stat.S_IFIFO: "a named pipe",
-    stat.S_IFCHR: "a character device",
-    stat.S_IFBLK: "a block device",
-    stat.S_IFSOCK: "a socket",
-    stat.S_IFDIR: "a folder",
+    stat.S_IFIFO: "pipe",
+    stat.S_IFCHR: "char_device",
+    stat.S_IFBLK: "block_device",
+    stat.S_IFSOCK: "socket",
+    stat.S_IFDIR: "folder",
+}
+_KIND_TEXT = {
+    "pipe": "a named pipe",
+    "char_device": "a character device",
+    "block_device": "a block device",
+    "socket": "a socket",
+    "folder": "a folder",
+    "other": "not a plain file",
 }
 _CHUNK = 1 << 20
 
@@ -36,31 +45,55 @@ def shown_path(path: str | os.PathLike) -> str:
 
 
 def _kind(mode: int) -> str:
-    return _KINDS.get(stat.S_IFMT(mode), "not a plain file")
+    return _KINDS.get(stat.S_IFMT(mode), "other")
 
 
-def _os_reason(exc: OSError) -> str:
-    if exc.errno == errno.ENAMETOOLONG:
-        return "the path or one of its names is too long"
-    return exc.strerror or type(exc).__name__
+def _os_reason(exc: BaseException) -> str:
+    if isinstance(exc, ValueError):
+        return str(msg("input.reason.nul"))
+    if isinstance(exc, OSError) and exc.errno == errno.ENAMETOOLONG:
+        return str(msg("input.reason.too_long"))
+    return getattr(exc, "strerror", None) or type(exc).__name__
 
 
-def regular_file_problem(path: str | os.PathLike) -> str | None:
-    """Why `path` cannot be read as a regular file (in a few words), or None when it can be opened for reading.
-
-    For readers that hand the path to a library (pyarrow); nothing is opened here.
-    """
+def _problem(path: str | os.PathLike) -> tuple[str, str] | None:
+    """("missing", "") | ("unreadable", why) | ("kind", pipe/char_device/...) for a path that is not a readable file."""
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        return "no such file"
+        return "missing", ""
     except (OSError, ValueError) as exc:
-        return f"cannot read ({_os_reason(exc) if isinstance(exc, OSError) else 'a NUL byte in the path'})"
+        return "unreadable", _os_reason(exc)
     if not stat.S_ISREG(info.st_mode):
-        return f"{_kind(info.st_mode)}, not a regular file"
+        return "kind", _kind(info.st_mode)
     if not _readable(path):
-        return "cannot read (Permission denied)"
+        return "unreadable", os.strerror(errno.EACCES)
     return None
+
+
+def regular_file_problem(path: str | os.PathLike) -> str | None:
+    """Why `path` cannot be read as a regular file, in English words the data notes are made of; None if it can.
+
+    For readers that hand the path to a library (pyarrow); nothing is opened here.
+    """
+    found = _problem(path)
+    if found is None:
+        return None
+    code, detail = found
+    if code == "missing":
+        return "no such file"
+    if code == "unreadable":
+        return f"cannot read ({detail})"
+    return f"{_KIND_TEXT[detail]}, not a regular file"
+
+
+def _refusal(label: str, found: tuple[str, str]) -> UsageError:
+    code, detail = found
+    if code == "missing":
+        return UsageError(str(msg("input.no_such_file", label=label)))
+    if code == "unreadable":
+        return UsageError(str(msg("input.cannot_read", label=label, reason=detail)))
+    return UsageError(str(msg("input.not_regular", label=label, kind=msg(f"input.kind.{detail}"))))
 
 
 def _readable(path: str | os.PathLike) -> bool:
@@ -73,17 +106,17 @@ def _readable(path: str | os.PathLike) -> bool:
 def open_regular(path: str | os.PathLike, label: str | None = None) -> int:
     """A read-only descriptor of the regular file `path`; UsageError("LABEL: ...") for anything else."""
     label = shown_path(path) if label is None else label
-    problem = regular_file_problem(path)
-    if problem is not None:
-        raise UsageError(f"{label}: {problem}{'; give a file' if 'not a regular file' in problem else ''}")
+    found = _problem(path)
+    if found is not None:
+        raise _refusal(label, found)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as exc:
-        raise UsageError(f"{label}: cannot read ({_os_reason(exc)})") from None
+        raise _refusal(label, ("unreadable", _os_reason(exc))) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise UsageError(f"{label}: {_kind(info.st_mode)}, not a regular file; give a file")
+            raise _refusal(label, ("kind", _kind(info.st_mode)))
         flags = fcntl.fcntl(fd, fcntl.F_GETFL)
         fcntl.fcntl(fd, fcntl.F_SETFL, flags & ~os.O_NONBLOCK)
     except BaseException:
@@ -92,11 +125,11 @@ def open_regular(path: str | os.PathLike, label: str | None = None) -> int:
     return fd
 
 
-def read_bounded(path: str | os.PathLike, limit: int, label: str | None = None, what: str = "") -> bytes:
+def read_bounded(path: str | os.PathLike, limit: int, label: str | None = None, *, config: bool = False) -> bytes:
     """The bytes of the regular file `path`, at most `limit` of them; a longer file is refused.
 
     The limit holds whatever size the file claims (a file that grows while it is read is cut at limit + 1).
-    `what` ends the "too large" message ("not a verl config").
+    `config`: the refusal says the file is too large to be a verl config.
     """
     label = shown_path(path) if label is None else label
     fd = open_regular(path, label)
@@ -107,7 +140,7 @@ def read_bounded(path: str | os.PathLike, limit: int, label: str | None = None, 
             try:
                 chunk = os.read(fd, min(_CHUNK, limit + 1 - got))
             except OSError as exc:
-                raise UsageError(f"{label}: cannot read ({_os_reason(exc)})") from None
+                raise _refusal(label, ("unreadable", _os_reason(exc))) from None
             if not chunk:
                 break
             parts.append(chunk)
@@ -117,7 +150,7 @@ def read_bounded(path: str | os.PathLike, limit: int, label: str | None = None, 
             os.close(fd)
     if got > limit:
         size = f"{limit // (1 << 20)} MiB" if limit >= 1 << 20 else f"{limit} bytes"
-        raise UsageError(f"{label}: larger than {size}{'; ' + what if what else ''}")
+        raise UsageError(str(msg("input.too_large_config" if config else "input.too_large", label=label, size=size)))
     return b"".join(parts)
 
 
@@ -125,13 +158,13 @@ def path_problem(path: str | os.PathLike) -> str | None:
     """Why `path` could not even be looked up (a name over the system's limits, a NUL byte), or None."""
     text = os.fsencode(path)
     if b"\x00" in text:
-        return "a NUL byte in the path"
+        return str(msg("input.reason.nul"))
     limit_name = _limit("PC_NAME_MAX", 255)
-    for part in text.split(b"/"):
-        if len(part) > limit_name:
-            return f"a name in the path is longer than {limit_name} bytes"
-    if len(text) >= _limit("PC_PATH_MAX", 4096):
-        return f"the path is longer than {_limit('PC_PATH_MAX', 4096) - 1} bytes"
+    if any(len(part) > limit_name for part in text.split(b"/")):
+        return str(msg("input.path.name_too_long", limit=limit_name))
+    limit_path = _limit("PC_PATH_MAX", 4096)
+    if len(text) >= limit_path:
+        return str(msg("input.path.too_long", limit=limit_path - 1))
     return None
 
 

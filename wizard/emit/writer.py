@@ -179,7 +179,17 @@ def conflicts(out_dir: Path, files: dict[str, str]) -> list[str]:
 
 
 def write_atomic(path: Path, text: str, executable: bool = False) -> None:
-    """One file, replaced in one rename after its content is on disk (the TUI's "save the answers")."""
+    """One file, replaced in one rename after its content is on disk (the TUI's "save the answers").
+
+    UsageError (one line) when the folder cannot be written or the name is a folder.
+    """
+    try:
+        _write_one(path, text, executable)
+    except OSError as exc:
+        raise _fail("write.save_failed", path=_short(str(path)), reason=_reason(exc)) from None
+
+
+def _write_one(path: Path, text: str, executable: bool) -> None:
     folder = path.parent
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:

@@ -74,4 +74,21 @@ MESSAGES: dict[str, str] = {
     "import.secret_exported": (
         "exported by the script with their values, taken from the environment now (deploy.secret_env): {names:list}"
     ),
+    "input.no_such_file": "{label}: no such file",
+    "input.cannot_read": "{label}: cannot read ({reason})",
+    "input.not_regular": "{label}: {kind}, not a regular file; give a file",
+    "input.kind.pipe": "a named pipe",
+    "input.kind.char_device": "a character device",
+    "input.kind.block_device": "a block device",
+    "input.kind.socket": "a socket",
+    "input.kind.folder": "a folder",
+    "input.kind.other": "not a plain file",
+    "input.too_large": "{label}: larger than {size}",
+    "input.too_large_config": "{label}: larger than {size}; not a verl config",
+    "input.reason.nul": "a NUL byte in the path",
+    "input.reason.too_long": "the path or one of its names is too long",
+    "input.path.name_too_long": "a name in the path is longer than {limit} bytes",
+    "input.path.too_long": "the path is longer than {limit} bytes",
+    "answers.bool_for_number": "expected a number, not a boolean",
+    "write.save_failed": "cannot save the answers to {path} ({reason}); choose another file",
 }
