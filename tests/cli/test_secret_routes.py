@@ -94,6 +94,15 @@ def test_set_deploy_env_as_documented(flag, in_manifest, tmp_path):
     assert in_manifest in (tmp_path / "job.sbatch").read_text()
 
 
+def test_set_deploy_env_with_two_pairs_in_one_value_is_refused_with_the_list_form(tmp_path):
+    proc = cli("new", *PRESET, "--set", "deploy.env=FOO=1,BAR=2", "--out", str(tmp_path / "o"))
+    assert proc.returncode == 2 and "deploy.env=['A=1','B=2']" in proc.stderr, proc.stderr
+    ok = cli(
+        "new", *PRESET, "--target", "slurm", "--set", "deploy.env=NCCL_SOCKET_IFNAME=eth0,eth1", "--out", str(tmp_path)
+    )
+    assert ok.returncode == 0 and "export NCCL_SOCKET_IFNAME=eth0,eth1" in (tmp_path / "job.sbatch").read_text()
+
+
 def test_set_node_selector_as_one_pair(tmp_path):
     label = "nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3"
     proc = cli("new", *PRESET, "--target", "k8s-job", "--set", f"deploy.node_selector={label}", "--out", str(tmp_path))

@@ -59,10 +59,10 @@ def read_model(path: str) -> ModelFacts | None:
     if _looks_like_hub_id(path):
         try:
             snapshot = hub_cache_snapshot(path)
+            if snapshot is not None:
+                return read_folder(snapshot, path, HF_CACHE)
         except (OSError, ValueError):  # an unreadable Hugging Face cache is a cache that does not have it
-            snapshot = None
-        if snapshot is not None:
-            return read_folder(snapshot, path, HF_CACHE)
+            pass
         return from_catalogue(path)
     return None
 
