@@ -202,6 +202,39 @@ CONFIG_CASES = [(f"verl {name}", rule, cfg(overrides, base)) for name, base, ove
     ("few cpus", "DEPLOY-005", cfg({"deploy.target": "kuberay-job", "deploy.cpus_per_gpu": 2})),
     ("no cpu for the task runner", "DEPLOY-005", cfg({"deploy.target": "slurm", "deploy.cpus_per_gpu": 3})),
     ("inline secret", "DEPLOY-006", cfg({"deploy.target": "kuberay-job", "deploy.env": ["WANDB_API_KEY=s3cr3t"]})),
+    ("secret as a $reference", "DEPLOY-006", cfg({"deploy.target": "slurm", "deploy.env": ["WANDB_API_KEY=$X"]})),
+    (
+        "secret both inline and by name",
+        "DEPLOY-006",
+        cfg(
+            {
+                "deploy.target": "kuberay-job",
+                "deploy.env": ["HF_HOME_X=1", "DB_USER=me"],
+                "deploy.secret_env": ["DB_USER"],
+            }
+        ),
+    ),
+    (
+        "password inside a url",
+        "DEPLOY-006",
+        cfg({"deploy.target": "slurm", "deploy.env": ["PIP_INDEX_URL=https://me:pa55word@pypi.example.com/simple"]}),
+    ),
+    (
+        "account key inside a value",
+        "DEPLOY-006",
+        cfg({"deploy.target": "slurm", "deploy.env": ["STORE=DefaultEndpointsProtocol=https;AccountKey=c2VjcmV0"]}),
+    ),
+    (
+        "token format in a value",
+        "DEPLOY-006",
+        cfg({"models.actor_path": "/models/hf_abcdefghijklmnopqrstuvwxyzABCDEF"}),
+    ),
+    (
+        "token under an engine key",
+        "DEPLOY-006",
+        cfg({"actor_rollout_ref.rollout.engine_kwargs.vllm.hf_token": "hf_abcdefghijklmnopqrstuvwxyzABCDEF"}),
+    ),
+    ("secret read into a name", "DEPLOY-006", cfg({"trainer.experiment_name": "${oc.env:WANDB_API_KEY}"})),
     ("bad rayjob name", "DEPLOY-007", cfg({"deploy.target": "kuberay-job", "deploy.name": "Qwen_Run"})),
     ("bad namespace", "DEPLOY-007", cfg({"deploy.target": "kuberay-job", "deploy.namespace": "ML_team"})),
     (

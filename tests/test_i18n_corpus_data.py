@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 from pathlib import Path
 from unittest import mock
@@ -169,6 +170,19 @@ def unknown_sources():
     return rows
 
 
+_SOCKETS: list = []
+
+
+def _socket_file(tmp):
+    """A Unix socket named like a data file (kept open until the corpus is built)."""
+    import socket
+
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(tmp / "sock.jsonl"))
+    _SOCKETS.append(server)
+    return tmp / "sock.jsonl"
+
+
 DATA_CASES = (
     [
         ("data missing", "DATA-001", data_case(lambda t: t / "nope.parquet")),
@@ -205,6 +219,23 @@ DATA_CASES = (
             ),
         ),
         ("data folder", "DATA-001", data_case(lambda t: (t / "train_dir").mkdir() or t / "train_dir")),
+        ("data a named pipe", "DATA-001", data_case(lambda t: os.mkfifo(t / "pipe.jsonl") or t / "pipe.jsonl")),
+        (
+            "data a device",
+            "DATA-001",
+            data_case(lambda t: (t / "zero.jsonl").symlink_to("/dev/zero") or t / "zero.jsonl"),
+        ),
+        ("data a socket", "DATA-001", data_case(_socket_file)),
+        (
+            "data nested too deeply",
+            "DATA-001",
+            data_case(text_file("train.json", '[{"prompt": ' + "[" * 5000 + "]" * 5000 + "}]")),
+        ),
+        (
+            "data a 5,000-digit number",
+            "DATA-001",
+            data_case(text_file("train.jsonl", '{"prompt": ' + "9" * 5000 + "}\n")),
+        ),
         ("data single object", "DATA-001", data_case(text_file("train.json", '{\n "prompt": "a"\n}\n'))),
         (
             "data wrapped rows",

@@ -35,6 +35,10 @@ LEFTOVER = re.compile(r"\{\w+(?:[!:][^{}]*)?\}")  # a placeholder that was not f
 
 # Call sites whose key is not a literal, each with where its keys come from (the corpus renders them).
 DYNAMIC_KEYS = {
+    (
+        "wizard/detect/input_files.py",
+        "_KIND_KEYS[detail]",
+    ): "a key per kind of file (input.kind.*), none with parameters",
     ("wizard/core/migrations.py", 'hand["reason"]'): "renames.yaml names the reason's key",
     ("wizard/core/memory.py", "PHASE_NAMES[self.role, self.phase]"): "a key per phase, none with parameters",
     ("wizard/core/rules/placement.py", "POOL_NAMES[name]"): "a key per pool, none with parameters",
@@ -62,7 +66,12 @@ UNREACHED = {
     "data.length.unlabelled": "the data hook always labels the lengths it measured",
     "data.not_checked.cluster": "DATA-009 speaks only in local mode",
     "data.note.not_checked": "DATA-009 names the reason alone; the note with its prefix is the data report's",
-    "data.read.cannot_read": "needs the operating system to fail opening a readable file",
+    "data.read.row_near_byte_unusable": "a jsonl row nested thousands deep: the data corpus reads the first row only",
+    "deploy.address.bad_port": "preflight refuses the address before any rule runs (tests/cli/test_hostile_input.py)",
+    "deploy.address.host_too_long": "as deploy.address.bad_port",
+    "deploy.no_token.nowhere": "preflight's own refusal before it connects (tests/detect/test_ray_token.py)",
+    "deploy.no_token.path_empty": "as deploy.no_token.nowhere",
+    "deploy.no_token.path_unusable": "as deploy.no_token.nowhere",
     "data.read.could_not": "the data hook's catch-all for a reader bug: no known input reaches it",
     "data.read.failed_after": "needs the operating system to fail in the middle of a read",
     "data.read.not_a_data_file": "the data hook rejects another file ending before the reader opens the file",

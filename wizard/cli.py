@@ -7,6 +7,7 @@ Exit codes: 0 no errors, 1 errors found, 2 unusable input (one line on stderr, n
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from wizard import __version__, commands
@@ -57,13 +58,37 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def reopen_closed_streams() -> None:
+    """Give a closed standard stream (`verl-wizard <&-`, `presets >&-`) /dev/null instead.
+
+    Python sets sys.stdin/stdout/stderr to None when the descriptor was closed at start, and every print
+    would raise AttributeError. /dev/null keeps the contract: no terminal means exit 3 for the TUI, and
+    output nobody reads is dropped. The descriptor is filled too, so that no file opened later becomes
+    "standard output" by taking the lowest free number.
+    """
+    for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+        except OSError:
+            spare = os.open(os.devnull, os.O_RDWR)
+            if spare != fd:
+                os.dup2(spare, fd)
+                os.close(spare)
+        setattr(sys, name, open(fd, mode, encoding="utf-8", closefd=False))  # noqa: SIM115 - lives as long as the process
+
+
 def main(argv: list[str] | None = None) -> int:
+    reopen_closed_streams()
     args = parse(list(argv) if argv is not None else sys.argv[1:])
     try:
         return int(args.func(args))
     except UsageError as exc:
         # Messages may quote the user's input; whatever it holds, the error stays one line.
-        message = " ".join(str(exc).split())
+        from wizard.core.secrets import redact
+
+        message = redact(" ".join(str(exc).split()))
         sys.stderr.write(f"verl-wizard: error: {message}\n")
         return ExitStatus.BAD_INPUT
     except KeyboardInterrupt:

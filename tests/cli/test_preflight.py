@@ -192,3 +192,19 @@ def test_address_forms_are_checked_before_connecting(ray_head, monkeypatch):
     assert proc.returncode == 1 and "DEPLOY-002" in proc.stdout and "GCS address" in proc.stdout and took < 15
     bad, _ = preflight(monkeypatch, ray_head, "--address", "not an address")
     assert bad.returncode == 2 and bad.stderr.startswith("verl-wizard: error: --address not an address:")
+
+
+def test_a_driver_with_token_mode_and_no_token_anywhere_is_told_where_ray_looks(ray_head, monkeypatch, tmp_path):
+    """Ray's core stops such a driver with a C++ error; the probe child's stderr says so, and preflight names it."""
+    from wizard.detect.ray import probe
+
+    monkeypatch.setenv("HOME", str(tmp_path))  # no ~/.ray/auth_token here
+    monkeypatch.setenv("RAY_AUTH_MODE", "token")
+    for name in ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH", "RAY_ADDRESS"):
+        monkeypatch.delenv(name, raising=False)
+    result = probe(ray_head.address, timeout=30)
+    assert not result.ok and result.kind == "auth", (result.kind, result.message)
+    assert "no token found" in result.message and str(tmp_path / ".ray" / "auth_token") in result.message
+    proc = cli("preflight", "--address", ray_head.address)
+    assert proc.returncode == 1 and "DEPLOY-012" in proc.stdout and "no token found" in proc.stdout
+    assert "DEPLOY-013" not in proc.stdout

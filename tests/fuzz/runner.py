@@ -26,8 +26,8 @@ from wizard.cli import build_parser, main
 TIME_LIMIT = 20  # seconds per input; a hang is anything slower
 
 
-class Hang(Exception):
-    """Raised by the alarm when one input runs past TIME_LIMIT."""
+class Hang(BaseException):
+    """Raised by the alarm when one input runs past TIME_LIMIT (not an Exception: no `except Exception` may swallow it)."""
 
 
 @dataclass

@@ -3,7 +3,9 @@
 `check` (YAML configs, answers files, launch scripts, with and without a topology file),
 `new --answers` (answers files, with --set flags), `topo --from` (topology text), `data` (data files in
 every format, damaged or not) and `data convert` each run in-process on inputs from
-tests/fuzz/inputs.py; every run must end as runner.Outcome.problems() demands: exit 0, 1 or 2, one
+tests/fuzz/inputs.py, and every command that reads a file or takes a limited argument on the hostile
+families of tests/fuzz/hostile.py (pipes, devices, sockets, deep or huge documents, paths past the limits,
+booleans for numbers, preflight's limits); every run must end as runner.Outcome.problems() demands: exit 0, 1 or 2, one
 `verl-wizard: error:` line for exit 2, no traceback, at most TIME_LIMIT seconds, no stray write.
 
 The default run tries about a thousand inputs; the conformance tier (`pytest -m conformance`, CI's
@@ -23,6 +25,8 @@ from hypothesis import strategies as st
 from tests.agreement.tiers import skip_unless_conformance
 from tests.fuzz import tally
 from tests.fuzz.data_files import data_files
+from tests.fuzz.hostile import TIME_LIMIT_S as HOSTILE_LIMIT_S
+from tests.fuzz.hostile import guarded, hostile_args, hostile_files, make_special
 from tests.fuzz.inputs import scripts, topologies, yaml_answers, yaml_configs
 from tests.fuzz.runner import available_commands, run_cli
 
@@ -115,6 +119,26 @@ def data_convert(file: tuple[str, bytes], question: str, answer: str) -> None:
     run_in_sandbox("data convert", {name: payload}, argv, out="converted.parquet")
 
 
+def hostile(argv: list[str], files: dict[str, bytes], special: dict[str, str]) -> None:
+    """A hostile file or argument (tests/fuzz/hostile.py): the contract holds, within its 5 s."""
+    sockets: list = []
+    with tempfile.TemporaryDirectory(prefix="fuzz-") as tmp:
+        sandbox = Path(tmp)
+        for name, payload in files.items():
+            (sandbox / name).write_bytes(payload)
+        make_special(sandbox, special, sockets)
+        out = next((a for a in ("out", "out.parquet") if a in argv), None)
+        try:
+            with guarded(sandbox):
+                outcome = run_cli(argv, sandbox, out_dir=out, time_limit=HOSTILE_LIMIT_S)
+        finally:
+            for server in sockets:
+                server.close()
+    tally.record("hostile", outcome.seconds, [a if len(a) < 60 else a[:20] + "..." for a in argv])
+    problems = outcome.problems() + ([f"took {outcome.seconds:.1f} s"] if outcome.seconds > HOSTILE_LIMIT_S else [])
+    assert not problems, f"verl-wizard {' '.join(a[:60] for a in argv)} ({special})\n" + "\n".join(problems)
+
+
 FMT = st.sampled_from(["text", "json"])
 CASES = {
     # name: (strategy of argument tuples, body, default example count, command it needs)
@@ -137,6 +161,8 @@ CASES = {
     ),
     "topo_from": (st.tuples(topologies(), FMT), topo_from, 150, "topo"),
     "data": (st.tuples(data_files(), st.none() | st.sampled_from(["rl", "rm", "sft"]), FMT), data_check, 150, "data"),
+    "hostile_files": (hostile_files(), hostile, 60, "check"),
+    "hostile_args": (hostile_args(), hostile, 60, "new"),
     "data_convert": (
         st.tuples(data_files(), st.sampled_from(["question", "prompt", "q"]), st.sampled_from(["answer", "a"])),
         data_convert,

@@ -124,6 +124,19 @@ async def test_save_and_resume_from_an_answers_file(tmp_path):
         assert resumed.session.source_of("batch.train_batch_size") == "answers file"
 
 
+async def test_saving_the_answers_where_nothing_can_be_written_is_said_and_the_session_goes_on(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    app.answers_path = str(blocker / "answers.yaml")  # its "folder" is a file: no one can write there
+    said: list[str] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.notify = lambda message, **kw: said.append(str(message))
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.is_running and any("cannot save the answers" in m for m in said), said
+
+
 async def test_start_step_preset_choice_and_answers_loading(tmp_path):
     app = make_app(None, out=str(tmp_path / "o"), topology=None)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -55,7 +55,13 @@ def test_workshop_preset_to_written_files_in_a_real_terminal(tmp_path):
         deadline = time.monotonic() + 30
         while not (out / "RUN.md").exists() and time.monotonic() < deadline:
             time.sleep(0.3)
-        assert sorted(p.name for p in out.iterdir()) == ["RUN.md", "answers.yaml", "config.yaml", "run.sh"]
+        assert sorted(p.name for p in out.iterdir()) == [
+            ".verl-wizard-files.json",
+            "RUN.md",
+            "answers.yaml",
+            "config.yaml",
+            "run.sh",
+        ]
         tmux("send-keys", "-t", session, "Escape")
         screen = wait_for(session, "EXIT=0")
         assert "Written by verl-wizard:" in screen and "./run.sh" in screen

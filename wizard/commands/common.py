@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from wizard.core.layers import check_address
 from wizard.errors import UsageError
+
+PAIR_LISTS = ("deploy.env", "deploy.node_selector")  # answers that are lists of NAME=value items
 
 
 def parse_set_flags(items: list[str] | None) -> dict[str, Any]:
@@ -19,6 +22,13 @@ def parse_set_flags(items: list[str] | None) -> dict[str, Any]:
         if not sep or not key:
             raise UsageError(f"--set {item}: expected dotted.key=value, e.g. --set actor_rollout_ref.rollout.n=8")
         check_address(key)
+        if key in PAIR_LISTS and not raw.lstrip().startswith(("[", "'", '"')):
+            if re.search(r",\s*[A-Za-z_][A-Za-z0-9_.\-/]*=", raw):  # FOO=1,BAR=2: two items, or one value with a comma?
+                raise UsageError(
+                    f"--set {key}={raw}: one NAME=value per --set, or a list: --set \"{key}=['A=1','B=2']\""
+                )
+            values[key] = raw  # one NAME=value item: `--set deploy.env=FOO=1`
+            continue
         try:
             values[key] = parse_override_value(raw)
         except ValueError as exc:

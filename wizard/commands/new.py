@@ -49,14 +49,18 @@ def run(args: argparse.Namespace) -> int:
         flags["deploy.target"] = args.target
     workspace.use_flags(flags)
     findings = workspace.findings
-    written = [] if workspace.blocked else write_workspace(workspace, args.out, force=args.force)
+    result = None if workspace.blocked else write_workspace(workspace, args.out, force=args.force)
+    written = result.written if result else []
     if args.format == "json":
-        emit(as_json(findings, written))
+        earlier = {"removed": result.removed, "kept": result.kept} if result and (result.removed or result.kept) else {}
+        emit(as_json(findings, written, **earlier))
     else:
         emit(as_text(findings))
         if written:
             out = Path(args.out)
             emit("\n".join(f"wrote {out / name}" for name in written))
+            for note in result.notes():
+                emit(f"note: {note}")
             emit(f"launch: cd {out} && ./run.sh")
         else:
             emit("nothing written: fix the errors above (each `fix:` line is a --set you can add)")

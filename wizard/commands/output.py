@@ -49,4 +49,8 @@ def as_text(findings: list[Finding], show_why: bool = True) -> str:
 
 
 def emit(text: str) -> None:
+    """Print a result; credentials a message quotes from the user's values are masked (wizard.core.secrets.redact)."""
+    from wizard.core.secrets import redact
+
+    text = redact(text)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -10,8 +10,10 @@ with what verl will ask for: the GPUs of every pool (PLACE-007), GPUs per node (
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
+import time
 from pathlib import Path
 
 from wizard.commands.output import as_json, as_text, emit
@@ -35,10 +37,24 @@ def register(subparsers) -> None:
         "--config", help="a config.yaml, answers file, launch script or manifest to compare with the cluster"
     )
     p.add_argument(
-        "--timeout", type=float, default=15.0, help="seconds to reach the cluster before giving up (default 15)"
+        "--timeout",
+        type=_seconds,
+        default=15.0,
+        help="seconds (1-600) the whole command may take before giving up (default 15)",
     )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)
+
+
+def _seconds(text: str) -> float:
+    """--timeout: a finite number of seconds from 1 to 600 (nan, inf and 0.001 are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not 1 <= value <= 600:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give seconds between 1 and 600")
+    return value
 
 
 def _read_config(path: str):
@@ -88,16 +104,21 @@ def _summary_lines(result, layered) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.detect.ray import address_problem, probe, resolve_address
+    from wizard.detect.ray import address_problem, probe, resolve_address, startup_seconds, token_problem
 
-    if args.timeout <= 0 or args.timeout > 600:
-        raise UsageError(f"--timeout {args.timeout:g}: give seconds between 1 and 600")
+    started = time.monotonic() - startup_seconds()
     layered = _read_config(args.config) if args.config else None
     address, origin = resolve_address(args.address)
     problem = address_problem(address)
     if problem and not re.match(r"^(https?|ray)://", address):
-        raise UsageError(f"{'--address' if origin == '--address' else origin} {address}: {problem}")
-    result = probe(address, timeout=args.timeout)
+        shown = address if len(address) <= 80 else address[:60] + "..."
+        raise UsageError(f"{'--address' if origin == '--address' else origin} {shown}: {problem}")
+    no_token = token_problem()
+    if no_token is not None:  # Ray's core would stop the driver with a C++ error that names no fix
+        findings = [error("DEPLOY-012", ["RAY_AUTH_TOKEN"], no_token, why("DEPLOY-012"))]
+        emit(as_json(findings, cluster=None) if args.format == "json" else f"✗ DEPLOY-012 error: {no_token}")
+        return ExitStatus.FINDINGS
+    result = probe(address, timeout=args.timeout, started=started)
     if not result.ok:
         findings = _unreachable(result)
         if args.format == "json":

@@ -56,19 +56,19 @@ def refuse_missing(args: argparse.Namespace) -> None:
     """
     import os
 
-    if args.preset:
-        from wizard.core.preset_files import preset_dir
+    if args.preset is not None:
+        from wizard.core.preset_files import shipped_preset
 
-        if not (preset_dir() / f"{args.preset}.yaml").is_file():
+        if shipped_preset(args.preset) is None:
             from wizard.core.presets import load_preset
 
             load_preset(args.preset)
-    if args.answers and not os.path.isfile(args.answers):
+    if args.answers is not None and not os.path.isfile(args.answers):
         from wizard.detect.answers_file import read_answers_file
 
         read_answers_file(args.answers)
-    spec = (args.topology or "").strip()
-    if spec and spec != "detect" and not os.path.exists(spec):
+    spec = None if args.topology is None else args.topology.strip()
+    if spec is not None and spec != "detect" and not os.path.exists(spec):
         from wizard.detect.topology_source import load_topology
 
         load_topology(spec)  # a fake name: checked here, built again with the session

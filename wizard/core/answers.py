@@ -17,9 +17,10 @@ files and flags), wizard.core.plan and the rules, the emitters, the TUI.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 from wizard.core.choices import (
     KUBERAY_TARGETS,
@@ -53,6 +54,7 @@ from wizard.core.fields import (
     with_reward_model,
     with_split_pools,
 )
+from wizard.i18n.text import msg
 
 MAX_SIZE = 1 << 24  # no real run has more prompts, tokens or GPUs than this per step
 PositiveSize = dict(ge=1, le=MAX_SIZE)
@@ -66,8 +68,22 @@ REMOTE = on_targets(*REMOTE_TARGETS)
 LOCAL_SLURM = on_targets(Target.LOCAL.value, Target.SLURM.value)
 
 
+def _numeric_not_bool(annotation: Any) -> bool:
+    """Whether a field's type takes numbers but not booleans (int, float, int | None, str | int, ...)."""
+    members = set(get_args(annotation)) if get_args(annotation) else {annotation}
+    return bool(members & {int, float}) and bool not in members
+
+
 class Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_for_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        """`true` is not 1: pydantic's lax mode would take a boolean for an integer or float field."""
+        if isinstance(value, bool) and _numeric_not_bool(cls.model_fields[info.field_name].annotation):
+            raise PydanticCustomError("bool_for_number", str(msg("answers.bool_for_number")))
+        return value
 
 
 class Algorithm(Section):

@@ -16,3 +16,16 @@ COUNT_DEFAULTS = {"nnodes": 1, "n_gpus_per_node": 8}  # trainer.* when a preset 
 
 def preset_dir() -> Path:
     return next((d for d in SEARCH_DIRS if d.is_dir()), SEARCH_DIRS[-1])
+
+
+def shipped_preset(name: str) -> Path | None:
+    """The file of the shipped preset `name`, or None: a preset is chosen by its listed name, never by a path.
+
+    `name` is compared with the listing, so `/tmp/x`, `../x` or a name longer than any file name never
+    reaches the file system.
+    """
+    folder = preset_dir()
+    if not name or not name.isprintable() or "/" in name or name.startswith(".") or len(name) > 200:
+        return None
+    path = folder / f"{name}.yaml"
+    return path if path in set(folder.glob("*.yaml")) else None

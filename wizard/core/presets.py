@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import difflib
+import reprlib
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
 from wizard.core.layers import flatten_answers_doc
-from wizard.core.preset_files import COUNT_DEFAULTS, preset_dir
+from wizard.core.preset_files import COUNT_DEFAULTS, preset_dir, shipped_preset
 from wizard.errors import UsageError
 
 
@@ -41,11 +42,15 @@ def preset_names() -> list[str]:
 
 
 def load_preset(name: str) -> Preset:
-    path = preset_dir() / f"{name}.yaml"
-    if not path.is_file():
-        close = difflib.get_close_matches(name, preset_names(), n=1)
+    """A shipped preset by its listed name; UsageError for anything else (a path is not a preset name)."""
+    path = shipped_preset(name)
+    if path is None:
+        if not name:
+            raise UsageError(f"--preset '': empty; choose one of: {', '.join(preset_names())}")
+        shown = reprlib.repr(name) if len(name) > 60 or not name.isprintable() else name
+        close = difflib.get_close_matches(name[:200], preset_names(), n=1)
         hint = f"; did you mean {close[0]}?" if close else f"; choose one of: {', '.join(preset_names())}"
-        raise UsageError(f"--preset {name}: no such preset{hint}")
+        raise UsageError(f"--preset {shown}: no such preset{hint}")
     doc = yaml.safe_load(path.read_text(encoding="utf-8"))
     return Preset(name, doc.get("description", ""), flatten_answers_doc(doc, f"preset {name}"))
 

@@ -25,7 +25,11 @@ def read_answers_file(path: str) -> dict[str, Any]:
 def _load(path: str) -> Any:
     from wizard.detect.config_files import read_text
 
-    text = read_text(Path(path))
+    if not path:
+        raise UsageError("--answers '': empty; give the path of an answers.yaml")
+    from wizard.detect.input_files import shown_path
+
+    text = read_text(Path(path), f"--answers {shown_path(path)}")
     try:
         doc = yaml_input.load_one(text)
     except yaml_input.YAMLShapeError as exc:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,23 +30,24 @@ class CheckInput:
     script: Any = None
 
 
-def read_text(path: Path) -> str:
-    if not path.exists():
-        raise UsageError(f"{path}: no such file")
-    if path.is_dir():
-        raise UsageError(f"{path}: is a folder; give a config.yaml, a .hydra/config.yaml or a launch script")
-    if path.stat().st_size > MAX_BYTES:
-        raise UsageError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB; not a verl config")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
+def read_text(path: Path, label: str | None = None) -> str:
+    """The UTF-8 text of a user's file, read bounded (MAX_BYTES); one UsageError line for anything else.
+
+    Every file `check`, `new --answers` and `--from-script` read comes through here, so a named pipe, a
+    device, an unreadable folder or a huge file is refused the same way everywhere (see input_files).
+    """
+    from wizard.detect.input_files import read_bounded, regular_file_problem, shown_path
+
+    label = shown_path(path) if label is None else label
+    if regular_file_problem(path) == "a folder, not a regular file":
+        raise UsageError(f"{label}: is a folder; give a config.yaml, a .hydra/config.yaml or a launch script")
+    data = read_bounded(path, MAX_BYTES, label, config=True)
     if b"\x00" in data:
-        raise UsageError(f"{path}: binary data, not a YAML config or a shell script")
+        raise UsageError(f"{label}: binary data, not a YAML config or a shell script")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+        raise UsageError(f"{label}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
 
 
 MAX_DEPTH = 32  # verl's deepest key has 8 parts; deeper nesting is not a verl config
@@ -70,6 +72,20 @@ def flatten_config(tree: dict, engine: str, prefix: str = "", _open: tuple[int, 
         else:
             flat[dotted] = value
     return flat
+
+
+_ESCAPED_INTERPOLATION = re.compile(r"(\\+)\$\{")
+
+
+def omegaconf_text(value: Any) -> Any:
+    """A string as OmegaConf reads it from YAML: `\\${` is a literal `${` (config.yaml escapes user text so)."""
+    if isinstance(value, str) and "\\${" in value:
+        return _ESCAPED_INTERPOLATION.sub(lambda m: "\\" * (len(m.group(1)) // 2) + "${", value)
+    if isinstance(value, list):
+        return [omegaconf_text(v) for v in value]
+    if isinstance(value, dict):
+        return {k: omegaconf_text(v) for k, v in value.items()}
+    return value
 
 
 def _engine_of_defaults(defaults: Any) -> str:
@@ -102,7 +118,7 @@ def read_yaml_config(path: Path, text: str) -> CheckInput:
     if "defaults" in doc or "hydra" in doc:
         engine = _engine_of_defaults(doc.get("defaults"))
         body = {k: v for k, v in doc.items() if k not in ("defaults", "hydra")}
-        flat = flatten_config(body, engine)
+        flat = {k: omegaconf_text(v) for k, v in flatten_config(body, engine).items()}
         if engine == "megatron":
             flat[ENGINE_GROUP] = "megatron"
         return CheckInput("wizard config", flat)
@@ -113,7 +129,7 @@ def read_yaml_config(path: Path, text: str) -> CheckInput:
         else None
     )
     engine = "megatron" if strategy == "megatron" else "dp"
-    full = flatten_config(doc, engine)
+    full = {k: omegaconf_text(v) for k, v in flatten_config(doc, engine).items()}
     defaults = verl_schema.defaults(engine)
     flat = {k: v for k, v in full.items() if k not in defaults or defaults[k] != v}
     if engine == "megatron":

@@ -238,16 +238,15 @@ class _Meter:
 
 def local_problem(path: str) -> Msg | None:
     """Why a local path cannot be a data file verl reads (missing, a folder, a format verl refuses); None if fine."""
-    if not os.path.exists(path):
-        return msg("data.read.no_such_file")
-    if os.path.isdir(path):
-        return msg("data.read.folder")
+    from wizard.detect.input_files import problem_message
+
+    problem = problem_message(path)
+    if problem is not None and problem.key in ("data.read.no_such_file", "data.read.folder"):
+        return problem
     if format_of(path) is None:
         ending = os.path.splitext(path)[1] or msg("data.read.no_ending")
         return msg("data.read.bad_ending", ending=ending)
-    if not os.access(path, os.R_OK):
-        return msg("data.read.permission")
-    return None
+    return problem
 
 
 # --- the hook: every data file of the answers ------------------------------------------------------

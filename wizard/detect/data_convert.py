@@ -10,6 +10,7 @@ written to a temporary file beside OUT and renamed at the end, so a failure leav
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import os
@@ -92,7 +93,14 @@ def convert_to_rl(
     stream.select([question_key, answer_key])
     schema = _schema()
     folder = os.path.dirname(os.path.abspath(out))
-    fd, tmp = tempfile.mkstemp(prefix=".convert-", suffix=".parquet", dir=folder)
+    if os.path.isdir(out):
+        raise ConvertError(f"--out {out}: is a folder; give the name of the .parquet file to write")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".convert-", suffix=".parquet", dir=folder)
+    except OSError as exc:
+        raise ConvertError(
+            f"--out {out}: cannot write in {folder} ({exc.strerror or exc}); choose another --out"
+        ) from None
     os.close(fd)
     rows = 0
     try:
@@ -126,12 +134,29 @@ def convert_to_rl(
                 writer.write_table(pa.Table.from_pylist(batch, schema=schema))
         if rows == 0:
             raise ConvertError(f"{src}: no rows to convert")
-        os.replace(tmp, out)
+        _publish(tmp, out)
+    except OSError as exc:  # a full or read-only file system, a target that cannot be replaced
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise ConvertError(f"--out {out}: cannot write it ({exc.strerror or exc}); nothing was written") from None
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
     return ConvertResult(rows=rows, out=out)
+
+
+def _publish(tmp: str, out: str) -> None:
+    """Give the finished file the mode the umask asks for (mkstemp makes it 0600), flush it to disk, rename it."""
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(tmp, 0o666 & ~mask)
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, out)
 
 
 __all__ = ["ConvertError", "ConvertResult", "DataReadError", "convert_to_rl"]

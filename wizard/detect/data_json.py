@@ -80,6 +80,10 @@ class _Chars:
                     want *= 2  # doubling keeps a long row linear, not quadratic
                     continue
                 raise DataReadError(msg("data.read.json_row_syntax", line=self.where_line(), error=exc.msg)) from None
+            except (RecursionError, ValueError) as exc:
+                raise DataReadError(
+                    msg("data.read.row_at_line_unusable", line=self.where_line(), why=_unusable(exc))
+                ) from None
             self.spans_lines = "\n" in self.buf[self.pos : end]
             self.pos = end
             return value
@@ -90,6 +94,13 @@ class _Chars:
 
     def where_line(self, at: int | None = None) -> int:
         return self.line + self.buf.count("\n", 0, self.pos if at is None else at)
+
+
+def _unusable(exc: BaseException):
+    """Why a row that parses as JSON text cannot become a value (Python's own limits), for the message."""
+    if isinstance(exc, RecursionError):
+        return msg("data.read.too_deep")
+    return msg("data.read.number_too_long")
 
 
 def open_json(stream: RowStream) -> None:
@@ -275,6 +286,8 @@ def _windows(stream: RowStream, start: int, seen) -> Iterator[dict]:
                     value = json.loads(text)
                 except json.JSONDecodeError as exc:
                     raise DataReadError(msg("data.read.json_line_syntax", byte=at, error=exc.msg)) from None
+                except (RecursionError, ValueError) as exc:
+                    raise DataReadError(msg("data.read.row_near_byte_unusable", byte=at, why=_unusable(exc))) from None
                 row = _as_row(value, stream.rows_read)
                 _note(seen, row, stream)
                 stream.index = None

@@ -87,6 +87,11 @@ def open_rows(path: str, budget: Budget) -> RowStream:
     fmt = format_of(path)
     if fmt is None:
         raise DataReadError(msg("data.read.not_a_data_file"))
+    from wizard.detect.input_files import problem_message
+
+    problem = problem_message(path)
+    if problem is not None:  # a named pipe would block the reader, a device would never end
+        raise DataReadError(problem)
     stream = RowStream(path, fmt, budget)
     if fmt == "parquet":
         _open_parquet(stream)

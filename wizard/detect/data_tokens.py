@@ -196,6 +196,13 @@ def load_counter(spec: str, template_kwargs: dict | None = None) -> TokenCounter
         from tokenizers import Tokenizer
     except ImportError:
         raise TokenizerError("counting tokens needs the tokenizers library: pip install tokenizers") from None
+    try:
+        return _load_counter(Tokenizer, spec, template_kwargs)
+    except OSError as exc:  # an unreadable folder or Hugging Face cache on the way
+        raise TokenizerError(f"{spec}: cannot be read ({exc.strerror or type(exc).__name__})") from None
+
+
+def _load_counter(Tokenizer, spec: str, template_kwargs: dict | None) -> TokenCounter:
     folder = find_tokenizer(spec)
     file = folder / "tokenizer.json"
     try:

@@ -26,7 +26,7 @@ def load_preset(workspace: Workspace, name: str | None) -> None:
     """Put a shipped preset (by name; None: no preset) into the preset layer."""
     from wizard.core.presets import load_preset as preset_named
 
-    workspace.use_preset(name, preset_named(name).values if name else None)
+    workspace.use_preset(name, preset_named(name).values if name is not None else None)
 
 
 def load_answers(workspace: Workspace, path: str) -> None:
@@ -51,7 +51,7 @@ def use_topology(workspace: Workspace, spec: str | None, counts: bool = True) ->
     """The topology of `--topology SPEC` (a fake name, a `nvidia-smi topo -m` file, `detect`; None: none)."""
     from wizard.detect.topology_source import load_topology
 
-    workspace.use_topology(load_topology(spec) if spec else None, spec, counts=counts)
+    workspace.use_topology(load_topology(spec) if spec is not None else None, spec, counts=counts)
 
 
 def read_inputs(
@@ -63,10 +63,11 @@ def read_inputs(
     topology: str | None = None,
 ) -> list[str]:
     """Every input a door was given, each into its layer; the launch script's notes (none without one)."""
-    if preset:
+    # None is "not given"; an empty string was given, and its reader refuses it (`--preset ''` is no preset name).
+    if preset is not None:
         load_preset(workspace, preset)
-    if topology:
+    if topology is not None:
         use_topology(workspace, topology)
-    if answers:
+    if answers is not None:
         load_answers(workspace, answers)
-    return import_script(workspace, script) if script else []
+    return import_script(workspace, script) if script is not None else []

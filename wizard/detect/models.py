@@ -50,12 +50,19 @@ def read_model(path: str) -> ModelFacts | None:
     if not path or path.startswith("~") or "://" in path:
         return None  # ~ is ROLE-007's business; remote file systems are not read
     folder = Path(path)
-    if folder.is_dir():
-        return read_folder(folder, path, LOCAL)
+    try:
+        if folder.is_dir():
+            return read_folder(folder, path, LOCAL)
+    except (OSError, ValueError) as exc:  # an unenterable parent, a name over the system's limits
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        return ModelFacts(path=path, source=LOCAL, location=path, notes=(f"the folder cannot be read ({reason})",))
     if _looks_like_hub_id(path):
-        snapshot = hub_cache_snapshot(path)
-        if snapshot is not None:
-            return read_folder(snapshot, path, HF_CACHE)
+        try:
+            snapshot = hub_cache_snapshot(path)
+            if snapshot is not None:
+                return read_folder(snapshot, path, HF_CACHE)
+        except (OSError, ValueError):  # an unreadable Hugging Face cache is a cache that does not have it
+            pass
         return from_catalogue(path)
     return None
 

@@ -27,6 +27,7 @@ from wizard.core.rules.deploy_facts import DeployFacts, NodeGroup
 from wizard.i18n.text import Msg, msg
 
 TCP_TIMEOUT_S = 3.0
+NO_TOKEN_TEXT = "couldn't find an authentication token"  # what Ray's core says before it aborts the driver
 CURRENT_CLUSTER = Path("/tmp/ray/ray_current_cluster")
 _HOST_PORT = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})$")
 DRIVER_VARS = (
@@ -115,10 +116,23 @@ def address_problem(address: str) -> Msg | None:
     if re.match(r"^https?://", address):
         return msg("deploy.address.jobs_api_for_preflight", value=address)
     if address.startswith("ray://"):
-        return msg("deploy.address.ray_client_for_preflight", value=address)
-    if address == "auto" or _HOST_PORT.match(address):
+        return msg("deploy.address.ray_client_for_preflight", value=_shortened(address))
+    if address == "auto":
         return None
-    return msg("deploy.address.not_host_port_for_preflight", value=address)
+    match = _HOST_PORT.match(address)
+    if match:
+        host, port = match.group(1).strip("[]"), int(match.group(2))
+        if len(host) > 253 or any(len(label) > 63 for label in host.split(".")):
+            return msg("deploy.address.host_too_long", length=len(host))
+        if not 0 < port < 65536:
+            return msg("deploy.address.bad_port", port=port)
+        return None
+    return msg("deploy.address.not_host_port_for_preflight", value=_shortened(address))
+
+
+def _shortened(text: str) -> str:
+    """A user's address as a message shows it: whole when short, else its start (a 10,000-character host stays one line)."""
+    return text if len(text) <= 80 else f"{text[:60]}... ({len(text)} characters)"
 
 
 def local_cluster_address() -> str | None:
@@ -135,8 +149,8 @@ def tcp_answer(host: str, port: int, timeout: float = TCP_TIMEOUT_S) -> str | Ms
     try:
         with socket.create_connection((host.strip("[]"), port), timeout=timeout):
             return None
-    except socket.gaierror:
-        return msg("deploy.host_unresolved", host=host)
+    except (socket.gaierror, UnicodeError):  # UnicodeError: a name IDNA cannot encode
+        return msg("deploy.host_unresolved", host=_shortened(host))
     except TimeoutError:
         return msg("deploy.no_answer_within", seconds=timeout)
     except ConnectionRefusedError:
@@ -157,7 +171,7 @@ def _run_probe(address: str, timeout: float) -> tuple[dict | None, str]:
         start_new_session=True,
     )
     try:
-        out, err = proc.communicate(timeout=max(1.0, timeout))
+        out, err = proc.communicate(timeout=max(0.1, timeout))
     except subprocess.TimeoutExpired:
         with contextlib.suppress(OSError):
             os.killpg(proc.pid, signal.SIGKILL)  # the probe's own session: it and nothing else
@@ -167,9 +181,62 @@ def _run_probe(address: str, timeout: float) -> tuple[dict | None, str]:
     return (json.loads(line[6:]) if line else None), err
 
 
-def probe(address: str, timeout: float = 15.0) -> ProbeResult:
-    """Reach the cluster at address (HOST:PORT or auto) within timeout seconds."""
-    start = time.monotonic()
+EXIT_MARGIN_S = 0.25  # what printing the result and leaving the interpreter take after the deadline
+
+
+def startup_seconds() -> float:
+    """How long ago this process started, when that was moments ago (a command line just run); else 0.
+
+    A `preflight --timeout 15` must end within 15 s of being typed, not 15 s after its modules were imported.
+    When main() runs inside a long-lived process (the tests), the process's age says nothing about this call.
+    """
+    try:
+        with open("/proc/self/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        with open("/proc/uptime", encoding="ascii") as f:
+            uptime = float(f.read().split()[0])
+        age = uptime - int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22 of stat(5): starttime
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return age if 0 <= age < 5 else 0.0
+
+
+def token_problem(environ=os.environ, home: Path | None = None):
+    """Why a driver with RAY_AUTH_MODE=token would find no token (a Msg), in Ray's own order of places; else None.
+
+    Ray looks at RAY_AUTH_TOKEN, then the file RAY_AUTH_TOKEN_PATH names, then ~/.ray/auth_token; without
+    any of them its core stops the driver with a C++ error that says only that no token was found.
+    """
+    from wizard.detect.input_files import regular_file_problem
+    from wizard.i18n.text import msg
+
+    if (environ.get("RAY_AUTH_MODE") or "").strip().lower() != "token":
+        return None
+    if (environ.get("RAY_AUTH_TOKEN") or "").strip():
+        return None
+    named = environ.get("RAY_AUTH_TOKEN_PATH")
+    if named:
+        problem = regular_file_problem(named)
+        if problem is None and os.path.getsize(named) > 0:
+            return None
+        if problem is None:
+            return msg("deploy.no_token.path_empty", path=named)
+        return msg("deploy.no_token.path_unusable", path=named, problem=problem)
+    default = (home or Path(environ.get("HOME") or Path.home())) / ".ray" / "auth_token"
+    with contextlib.suppress(OSError):
+        if regular_file_problem(default) is None and default.stat().st_size > 0:
+            return None
+    return msg("deploy.no_token.nowhere", default=str(default))
+
+
+def probe(address: str, timeout: float = 15.0, started: float | None = None) -> ProbeResult:
+    """Reach the cluster at address (HOST:PORT or auto) within timeout seconds, counted from `started`.
+
+    `started` (a time.monotonic() value; default now) is when the command began, so that the whole command,
+    its start-up included, ends within the timeout.
+    """
+    start = time.monotonic() if started is None else started
+    budget = max(0.5, timeout - EXIT_MARGIN_S)
     shown = address
     if address == "auto":
         found = local_cluster_address()
@@ -185,7 +252,7 @@ def probe(address: str, timeout: float = 15.0) -> ProbeResult:
     if problem:
         return ProbeResult(shown, False, "form", problem)
     host, port = address.rsplit(":", 1)
-    why = tcp_answer(host, int(port), min(TCP_TIMEOUT_S, timeout))
+    why = tcp_answer(host, int(port), max(0.1, min(TCP_TIMEOUT_S, budget - (time.monotonic() - start))))
     if why is not None:
         return ProbeResult(
             shown,
@@ -194,8 +261,11 @@ def probe(address: str, timeout: float = 15.0) -> ProbeResult:
             msg("deploy.nothing_answers", address=address, why=why, port=port),
             seconds=time.monotonic() - start,
         )
-    result, err = _run_probe(address, timeout - (time.monotonic() - start))
+    result, err = _run_probe(address, budget - (time.monotonic() - start))
     took = time.monotonic() - start
+    if result is None and NO_TOKEN_TEXT in err:
+        found = token_problem({"RAY_AUTH_MODE": "token", "HOME": os.environ.get("HOME", "")})
+        return ProbeResult(shown, False, "auth", str(found or err.strip().splitlines()[-1][:200]), seconds=took)
     if result is None:
         tail = err.strip().splitlines()[-1] if err.strip() else ""
         return ProbeResult(

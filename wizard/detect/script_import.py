@@ -88,6 +88,8 @@ def import_script(path: str | Path) -> ImportedScript:
             notes.append(problem.message)
     flat, var_notes = _environment_values(flat, script.unresolved_vars)
     notes.extend(var_notes)
+    flat, secret_names, secret_notes = secret_references(text, flat)
+    notes.extend(secret_notes)
     migration = migrate_flat(flat, engine)
     if migration.releases:
         span = (
@@ -98,7 +100,62 @@ def import_script(path: str | Path) -> ImportedScript:
         best = "" if migration.fits_all else " best (no release has all of them)"
         notes.append(f"its keys fit verl {span}{best}")
         notes.extend(f"default changed: {line}" for line in migration.defaults)
+    if secret_names:
+        migration.flat["deploy.secret_env"] = secret_names
     return ImportedScript(str(path), migration.flat, migration.changed, migration.dropped, notes)
+
+
+_ASSIGNMENT = re.compile(r"^\s*(?P<export>export\s+)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>\S.*)$", re.M)
+
+
+def secret_references(text: str, flat: dict[str, Any]) -> tuple[dict[str, Any], list[str], list[str]]:
+    """The secrets a script sets, kept out of the imported answers: (flat, secret variables to read, notes).
+
+    bash hands `hf_token=$HF_TOKEN` to verl with the token the script exported; imported as is, the token
+    would be written into config.yaml and every manifest. Each literal value the script assigns to a
+    secret-named variable is replaced, wherever an override holds it, by `${oc.env:NAME}` (a read of the
+    variable when verl starts, which DEPLOY-006 then judges), and each exported one becomes a secret the
+    run takes from its environment (deploy.secret_env): the value is never copied.
+    """
+    import shlex
+
+    from wizard.core.secrets import is_secret_name
+    from wizard.i18n.text import msg
+
+    values: dict[str, str] = {}
+    exported: list[str] = []
+    for m in _ASSIGNMENT.finditer(text):
+        if not is_secret_name(m.group("name")):
+            continue
+        try:
+            words = shlex.split(m.group("value"), comments=True)
+        except ValueError:
+            continue
+        if words and len(words[0]) >= 4 and "$" not in m.group("value"):
+            values[m.group("name")] = words[0]
+        if m.group("export") and m.group("name") not in exported:
+            exported.append(m.group("name"))
+    if not values and not exported:
+        return flat, [], []
+    notes: list[str] = []
+
+    def scrub(key: str, value: Any) -> Any:
+        if isinstance(value, str):
+            for name, secret in values.items():
+                if secret in value:
+                    value = value.replace(secret, "${oc.env:" + name + "}")
+                    notes.append(str(msg("import.secret_not_copied", address=key, name=name)))
+            return value
+        if isinstance(value, list):
+            return [scrub(key, v) for v in value]
+        if isinstance(value, dict):
+            return {k: scrub(key, v) for k, v in value.items()}
+        return value
+
+    out = {key: scrub(key, value) for key, value in flat.items()}
+    if exported:
+        notes.append(str(msg("import.secret_exported", names=exported)))
+    return out, exported, notes
 
 
 def repair_continuations(text: str, source: str = "<script>") -> tuple[str, list[str]]:

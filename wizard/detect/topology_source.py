@@ -15,15 +15,18 @@ def read_topology_file(path: str) -> Topology:
 
     At most MAX_INPUT_BYTES are read, so a huge file costs no more than a small one.
     """
-    if os.path.isdir(path):
+    from wizard.detect.input_files import open_regular, regular_file_problem
+
+    if regular_file_problem(path) == "a folder, not a regular file":
         raise UsageError(f"{path} is a directory; expected a file with nvidia-smi topo -m output")
+    if regular_file_problem(path) == "no such file":
+        raise UsageError(f"{path}: no such file (expected nvidia-smi topo -m output)")
+    fd = open_regular(path)
     try:
-        with open(path, "rb") as f:
+        with os.fdopen(fd, "rb") as f:
             data = f.read(MAX_INPUT_BYTES + 1)
-    except FileNotFoundError as exc:
-        raise UsageError(f"{path}: no such file (expected nvidia-smi topo -m output)") from exc
     except OSError as exc:
-        raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+        raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     return parse_topo_matrix(data, origin=path)
 
 
@@ -34,11 +37,15 @@ def load_topology(spec: str) -> Topology:
     says what is accepted.
     """
     spec = spec.strip()
+    if not spec:
+        raise UsageError(
+            "--topology '': empty; give 'detect', a file of nvidia-smi topo -m output, or a fake name such as 8xH100"
+        )
     if spec == "detect":
         from wizard.detect.nvml import detect_nvml
 
         return detect_nvml()
-    if spec and os.path.exists(spec):
+    if os.path.lexists(spec):
         return read_topology_file(spec)
     if is_fake_name(spec):
         return fake_topology(spec)
@@ -51,7 +58,7 @@ def load_topology(spec: str) -> Topology:
 
 def topology_layer(spec: str | None):
     """(topology, detected values) for --topology: a fake name, a `nvidia-smi topo -m` file, or `detect`."""
-    if not spec:
+    if spec is None:
         return None, {}
     from wizard.core.workspace import detected_values
 

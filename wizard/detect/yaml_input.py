@@ -22,16 +22,35 @@ class YAMLShapeError(ValueError):
 
 def load_one(text: str) -> Any:
     """The single document in ``text``, checked; raises yaml.YAMLError or YAMLShapeError."""
-    doc = yaml.load(text, Loader=_LOADER)
+    try:
+        doc = yaml.load(text, Loader=_LOADER)
+    except (ValueError, RecursionError) as exc:
+        raise YAMLShapeError(_unbuildable(exc)) from None
     check_shape(doc)
     return doc
 
 
 def load_all(text: str) -> Iterator[Any]:
     """Every document in ``text``, each checked as it is read."""
-    for doc in yaml.load_all(text, Loader=_LOADER):
+    documents = yaml.load_all(text, Loader=_LOADER)
+    while True:
+        try:
+            doc = next(documents)
+        except StopIteration:
+            return
+        except (ValueError, RecursionError) as exc:
+            raise YAMLShapeError(_unbuildable(exc)) from None
         check_shape(doc)
         yield doc
+
+
+def _unbuildable(exc: BaseException) -> str:
+    """Why a document that parses cannot be built into values (Python's own limits)."""
+    if isinstance(exc, RecursionError):
+        return "the document nests too deeply to read"
+    if "digits" in str(exc):
+        return "a number has more than 4,300 digits; no verl value is that long"
+    return f"a value cannot be read ({str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__})"
 
 
 def check_shape(doc: Any) -> None:

@@ -25,6 +25,7 @@ from wizard.emit.verl_config import render_config
 
 if TYPE_CHECKING:
     from wizard.core.workspace import Workspace
+    from wizard.emit.writer import WriteResult
 
 OriginOf = Callable[[str], "str | None"]
 
@@ -91,8 +92,8 @@ def workspace_answers(workspace: Workspace) -> str:
     return render_answers_file(workspace.layered, workspace.origin_of, workspace.migration)
 
 
-def write_workspace(workspace: Workspace, out_dir: str | Path, force: bool = False) -> list[str]:
-    """Write the workspace's files into out_dir, all or none (wizard.emit.writer.write_all); the names written."""
+def write_workspace(workspace: Workspace, out_dir: str | Path, force: bool = False) -> WriteResult:
+    """Write the workspace's files into out_dir, all or none (wizard.emit.writer.write_all): what was written."""
     from wizard.emit.writer import write_all
 
-    return write_all(Path(out_dir), workspace_files(workspace), force=force)
+    return write_all(out_dir, workspace_files(workspace), force=force)  # a str as given: `--out ""` is refused there

@@ -6,6 +6,7 @@ from the answers through wizard.core.keymap, so nothing here can invent a key ve
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from wizard import __version__
@@ -21,6 +22,33 @@ SECTION_ORDER = ("algorithm", "data", "actor_rollout_ref", "critic", "reward", "
 
 def _is_interpolation(value: Any) -> bool:
     return isinstance(value, str) and value.startswith("${")
+
+
+_INTERPOLATION_START = re.compile(r"(\\*)\$\{")
+_ENV_READ = re.compile(r"\$\{oc\.env:[A-Za-z_][A-Za-z0-9_]*(?:,[^${}]*)?\}")
+
+
+def omegaconf_literal(value: Any) -> Any:
+    """A value as config.yaml must write it so that OmegaConf reads back exactly that value.
+
+    OmegaConf treats `${...}` in any string as an interpolation (`${oc.env:WANDB_API_KEY}` in an experiment
+    name would read a secret at run time; an unclosed `${` stops verl at start). Each `${` a user wrote is
+    escaped (`\\${`, with the backslashes before it doubled), except an environment read `${oc.env:NAME}` or
+    `${oc.env:NAME,default}`: the launch-script import writes those on purpose for variables the script
+    did not set, and DEPLOY-006 refuses one that reads a secret.
+    """
+    if isinstance(value, str):
+        if "${" not in value:
+            return value
+        kept = {m.start() for m in _ENV_READ.finditer(value)}
+        return _INTERPOLATION_START.sub(
+            lambda m: m.group(0) if m.end() - 2 in kept and not m.group(1) else m.group(1) * 2 + "\\${", value
+        )
+    if isinstance(value, list):
+        return [omegaconf_literal(v) for v in value]
+    if isinstance(value, dict):
+        return {k: omegaconf_literal(v) for k, v in value.items()}
+    return value
 
 
 def verl_overrides(answers: Answers, plan: Plan) -> dict[str, Any]:
@@ -107,7 +135,7 @@ def chain_summary(answers: Answers, plan: Plan) -> list[str]:
 
 
 def render_config(layered: LayeredAnswers, plan: Plan) -> str:
-    overrides = verl_overrides(layered.answers, plan)
+    overrides = {k: omegaconf_literal(v) for k, v in verl_overrides(layered.answers, plan).items()}
     ordered = sorted(overrides.items(), key=lambda kv: _section_rank(kv[0]))
     tree = {
         "hydra": {"searchpath": ["pkg://verl.trainer.config"]},

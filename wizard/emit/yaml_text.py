@@ -42,9 +42,14 @@ def scalar(value: Any) -> str:
     return text.removesuffix("\n...").removesuffix("...").strip()
 
 
+# Bidirectional controls (U+202A-202E, U+2066-2069, the marks U+200E, U+200F, U+061C) reorder how text is shown:
+# in a comment they can make code look other than it is ("Trojan Source"); comments never need them.
+BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C])
+
+
 def one_line(text: str) -> str:
-    """Comment text on one line, whatever the user typed into it."""
-    return " ".join(str(text).split())
+    """Comment text on one line, whatever the user typed into it, without bidirectional control characters."""
+    return " ".join(str(text).translate(BIDI_CONTROLS).split())
 
 
 def render(

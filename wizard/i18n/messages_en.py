@@ -17,4 +17,95 @@ MESSAGES: dict[str, str] = {
     **data.EN,
     **deploy.EN,
     **chain.EN,
+    # issue 21: hostile input and secrets
+    "deploy.no_token.nowhere": (
+        "RAY_AUTH_MODE=token and no token found: Ray looks in RAY_AUTH_TOKEN, then the file RAY_AUTH_TOKEN_PATH "
+        "names, then {default}, and none holds one; export RAY_AUTH_TOKEN=<the head's token> "
+        "(`ray get-auth-token` on the head) or write it to that file"
+    ),
+    "deploy.no_token.path_empty": (
+        "RAY_AUTH_MODE=token and no token found: RAY_AUTH_TOKEN is unset and RAY_AUTH_TOKEN_PATH={path} is empty; "
+        "write the head's token there (`ray get-auth-token` on the head)"
+    ),
+    "deploy.no_token.path_unusable": (
+        "RAY_AUTH_MODE=token and no token found: RAY_AUTH_TOKEN is unset and RAY_AUTH_TOKEN_PATH={path} cannot be "
+        "used ({problem}); point it at a file holding the head's token (`ray get-auth-token` on the head)"
+    ),
+    "write.removed": "removed {name}: an earlier write put it here and this set has no use for it",
+    "write.kept": "kept {name}: not part of this set (edited since verl-wizard wrote it, or not written by it); nothing here uses it",
+    "write.out_empty": "--out '': empty; give the folder to write into",
+    "write.out_bad": "--out {out}: {problem}; choose another --out",
+    "write.not_folder": "--out {out}: exists and is not a folder; choose another --out",
+    "write.locked": (
+        "--out {out}: another verl-wizard has been writing there for {seconds} s; try again when it is done"
+    ),
+    "write.cannot": "--out {out}: cannot write there ({reason}); choose another --out",
+    "write.folder_in_the_way": (
+        "--out {out}: {names:list} {n:plural(is a folder|are folders)} where a file goes; move "
+        "{n:plural(it|them)} away (--force never deletes a folder)"
+    ),
+    "write.would_replace": (
+        "--out {out}: {names:list} would be replaced or removed (other content, or files of an earlier set); "
+        "use --force to replace the set"
+    ),
+    "write.nothing_changed": "--out {out}: cannot write the files ({reason}); nothing was changed",
+    "write.cannot_replace": "--out {out}: cannot replace {name} ({reason}); nothing was changed",
+    "deploy.secret.env_reference": (
+        "{name}={value} in deploy.env is written into every manifest as those very characters (nothing expands it: "
+        "job.sbatch exports the text, Kubernetes expands only $(NAME)); list {name} in deploy.secret_env instead"
+    ),
+    "deploy.secret.duplicate": (
+        "{name} is in deploy.env and is also a secret the run reads from the Secret/environment (deploy.secret_env, "
+        "or WANDB_API_KEY for the wandb logger); the written value would sit beside the reference; remove it from "
+        "deploy.env"
+    ),
+    "deploy.secret.in_value": (
+        "{where} holds {what} (value not shown); it would be written into config.yaml, answers.yaml and every "
+        "manifest; give the credential through the environment (a Secret) instead"
+    ),
+    "deploy.secret.what.url_password": "a password in a URL (scheme://user:password@host)",
+    "deploy.secret.what.pair": "a credential written as {name}=...",
+    "deploy.secret.what.token": "what looks like a {vendor} token",
+    "deploy.secret.key_inline": (
+        "{address} holds a secret in config.yaml (value not shown; verl prints its config at start-up); remove it and "
+        "let the library read {env} from the environment: list {env} in deploy.secret_env"
+    ),
+    "deploy.secret.env_read": (
+        "{address} reads the secret {name} into the config (${{oc.env:{name}}}), so its value lands in logs, run names "
+        "and checkpoints; give {address} a plain value"
+    ),
+    "deploy.secret.fix_drop": "remove {name} from deploy.env (the Secret/environment provides it)",
+    "deploy.secret.fix_strip": "the URL without its user:password part",
+    "deploy.secret.fix_key": "remove the key; take {env} from the Secret/environment",
+    "import.secret_not_copied": (
+        "{address}: the value of {name} set in the script is not copied; verl reads ${name} from the environment when it starts"
+    ),
+    "import.secret_exported": (
+        "exported by the script with their values, taken from the environment now (deploy.secret_env): {names:list}"
+    ),
+    "input.no_such_file": "{label}: no such file",
+    "input.cannot_read": "{label}: cannot read ({reason})",
+    "input.not_regular": "{label}: {kind}, not a regular file; give a file",
+    "input.kind.pipe": "a named pipe",
+    "input.kind.char_device": "a character device",
+    "input.kind.block_device": "a block device",
+    "input.kind.socket": "a socket",
+    "input.kind.folder": "a folder",
+    "input.kind.other": "not a plain file",
+    "input.too_large": "{label}: larger than {size}",
+    "input.too_large_config": "{label}: larger than {size}; not a verl config",
+    "input.reason.nul": "a NUL byte in the path",
+    "input.reason.too_long": "the path or one of its names is too long",
+    "input.path.name_too_long": "a name in the path is longer than {limit} bytes",
+    "input.path.too_long": "the path is longer than {limit} bytes",
+    "answers.bool_for_number": "expected a number, not a boolean",
+    "write.save_failed": "cannot save the answers to {path} ({reason}); choose another file",
+    # merge of issues 17b and 21: texts of 21's readers said by key
+    "data.read.not_regular": "{kind}, not a regular file; give the data file itself",
+    "data.read.row_at_line_unusable": "the row starting at line {line} {why}",
+    "data.read.row_near_byte_unusable": "a row near byte {byte} {why}",
+    "data.read.too_deep": "nests too deeply to read (thousands of levels); no prompt is shaped like that",
+    "data.read.number_too_long": "holds a number too long to read (over 4,300 digits); no prompt or answer field is like that",
+    "deploy.address.host_too_long": "the host name ({length} characters) is longer than DNS allows (253, and 63 per dot-separated part)",
+    "deploy.address.bad_port": "port {port} is not between 1 and 65535",
 }

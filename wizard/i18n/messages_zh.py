@@ -12,4 +12,79 @@ MESSAGES: dict[str, str] = {
     **data.ZH,
     **deploy.ZH,
     **chain.ZH,
+    # issue 21: hostile input and secrets
+    "deploy.no_token.nowhere": (
+        "RAY_AUTH_MODE=token 但找不到令牌：Ray 依次查找 RAY_AUTH_TOKEN、RAY_AUTH_TOKEN_PATH 指向的文件和 {default}，"
+        "都没有令牌；请 export RAY_AUTH_TOKEN=<head 的令牌>（在 head 上运行 `ray get-auth-token`），或把令牌写入该文件"
+    ),
+    "deploy.no_token.path_empty": (
+        "RAY_AUTH_MODE=token 但找不到令牌：RAY_AUTH_TOKEN 未设置，RAY_AUTH_TOKEN_PATH={path} 是空文件；"
+        "请把 head 的令牌写进去（在 head 上运行 `ray get-auth-token`）"
+    ),
+    "deploy.no_token.path_unusable": (
+        "RAY_AUTH_MODE=token 但找不到令牌：RAY_AUTH_TOKEN 未设置，RAY_AUTH_TOKEN_PATH={path} 无法使用（{problem}）；"
+        "请让它指向存有 head 令牌的文件（在 head 上运行 `ray get-auth-token`）"
+    ),
+    "write.removed": "已删除 {name}：它是之前写入的，这一组文件用不到它",
+    "write.kept": "保留了 {name}：它不属于这一组文件（写入后被改过，或不是 verl-wizard 写的）；这里没有文件用到它",
+    "write.out_empty": "--out ''：为空；请给出要写入的文件夹",
+    "write.out_bad": "--out {out}：{problem}；请换一个 --out",
+    "write.not_folder": "--out {out}：已存在且不是文件夹；请换一个 --out",
+    "write.locked": "--out {out}：另一个 verl-wizard 已在那里写了 {seconds} 秒；请等它完成后再试",
+    "write.cannot": "--out {out}：无法在那里写入（{reason}）；请换一个 --out",
+    "write.folder_in_the_way": "--out {out}：{names:list} 是文件夹，而那里应是文件；请把它移走（--force 从不删除文件夹）",
+    "write.would_replace": "--out {out}：{names:list} 会被替换或删除（内容不同，或属于之前的一组文件）；用 --force 替换整组文件",
+    "write.nothing_changed": "--out {out}：无法写入文件（{reason}）；什么都没有改动",
+    "write.cannot_replace": "--out {out}：无法替换 {name}（{reason}）；什么都没有改动",
+    "deploy.secret.env_reference": (
+        "deploy.env 中的 {name}={value} 会原样写进每个部署清单（没有任何东西会展开它：job.sbatch 导出的是这段文字，"
+        "Kubernetes 只展开 $(NAME)）；请改为把 {name} 列在 deploy.secret_env 中"
+    ),
+    "deploy.secret.duplicate": (
+        "{name} 在 deploy.env 中，同时又是运行从 Secret/环境变量读取的密钥（deploy.secret_env，或使用 wandb 日志时的 "
+        "WANDB_API_KEY）；写出的值会和引用并存；请把它从 deploy.env 中删除"
+    ),
+    "deploy.secret.in_value": (
+        "{where} 含有{what}（值不显示）；它会被写进 config.yaml、answers.yaml 和每个部署清单；请改为通过环境变量（Secret）提供凭据"
+    ),
+    "deploy.secret.what.url_password": "URL 中的密码（scheme://user:password@host）",
+    "deploy.secret.what.pair": "写成 {name}=... 的凭据",
+    "deploy.secret.what.token": "看起来像 {vendor} 令牌的内容",
+    "deploy.secret.key_inline": (
+        "{address} 在 config.yaml 中保存了密钥（值不显示；verl 启动时会打印它的配置）；请删除它，让库从环境变量读取 {env}："
+        "把 {env} 列在 deploy.secret_env 中"
+    ),
+    "deploy.secret.env_read": (
+        "{address} 把密钥 {name} 读进了配置（${{oc.env:{name}}}），它的值会出现在日志、运行名和检查点中；请给 {address} 一个普通的值"
+    ),
+    "deploy.secret.fix_drop": "从 deploy.env 中删除 {name}（由 Secret/环境变量提供）",
+    "deploy.secret.fix_strip": "去掉 user:password 部分的 URL",
+    "deploy.secret.fix_key": "删除这个键；改为从 Secret/环境变量读取 {env}",
+    "import.secret_not_copied": "{address}：脚本中设置的 {name} 的值不会被复制；verl 启动时从环境变量读取 ${name}",
+    "import.secret_exported": "脚本连同值一起导出的变量，现在改为从环境变量读取（deploy.secret_env）：{names:list}",
+    "input.no_such_file": "{label}：没有这个文件",
+    "input.cannot_read": "{label}：无法读取（{reason}）",
+    "input.not_regular": "{label}：是{kind}，不是普通文件；请给出一个文件",
+    "input.kind.pipe": "命名管道",
+    "input.kind.char_device": "字符设备",
+    "input.kind.block_device": "块设备",
+    "input.kind.socket": "套接字",
+    "input.kind.folder": "文件夹",
+    "input.kind.other": "非普通文件",
+    "input.too_large": "{label}：大于 {size}",
+    "input.too_large_config": "{label}：大于 {size}；不是 verl 配置",
+    "input.reason.nul": "路径中有 NUL 字节",
+    "input.reason.too_long": "路径或其中某个名字太长",
+    "input.path.name_too_long": "路径中有名字超过 {limit} 字节",
+    "input.path.too_long": "路径超过 {limit} 字节",
+    "answers.bool_for_number": "需要一个数字，而不是布尔值",
+    "write.save_failed": "无法把答案保存到 {path}（{reason}）；请换一个文件",
+    # merge of issues 17b and 21: texts of 21's readers said by key
+    "data.read.not_regular": "{kind}，不是普通文件；请给出数据文件本身",
+    "data.read.row_at_line_unusable": "从第 {line} 行开始的这一行{why}",
+    "data.read.row_near_byte_unusable": "第 {byte} 字节附近的一行{why}",
+    "data.read.too_deep": "嵌套太深（数千层），无法读取；不会有这种结构的 prompt",
+    "data.read.number_too_long": "含有一个过长的数字（超过 4300 位），无法读取；prompt 或答案字段不会是这样",
+    "deploy.address.host_too_long": "主机名有 {length} 个字符，超出了 DNS 的限制（总长 253，每个以点分隔的部分 63）",
+    "deploy.address.bad_port": "端口 {port} 不在 1 到 65535 之间",
 }

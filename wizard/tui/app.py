@@ -258,17 +258,22 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         body = f"{term(spec.help_key, field_help(spec.name))}\n\n{t('help.key', verl_key=key)}\n{t('help.source', source=source)}"
         self.push_screen(HelpDialog(t("help.title", field=key), body))
 
-    def action_save_answers(self) -> None:
-        self.session.save_answers(self.answers_path)
+    def action_save_answers(self) -> bool:
+        try:
+            self.session.save_answers(self.answers_path)
+        except UsageError as exc:  # an answers path that cannot be written: said, and the session goes on
+            self.notify(str(exc), severity="error")
+            return False
         self.notify(t("quit.saved", path=self.answers_path))
+        return True
 
     def action_ask_quit(self) -> None:
         from wizard.tui.screens.dialogs import QuitDialog
 
         def decide(choice: str | None) -> None:
             if choice == "save":
-                self.session.save_answers(self.answers_path)
-                self.exit(self.written)
+                if self.action_save_answers():
+                    self.exit(self.written)
             elif choice == "quit":
                 self.exit(self.written)
 
@@ -310,7 +315,7 @@ class WizardApp(LocalizedBindings, App[list[str]]):
             return
         out = Path(self.session.out_dir)
         self.written = [str(out / name) for name in names]
-        message = t("review.written", n=len(names), out=out)
+        message = "\n".join([t("review.written", n=len(names), out=out), *self.session.write_notes])
         self.notify(message)
         if hasattr(self.screen, "show_written"):
             self.screen.show_written(message)

@@ -23,6 +23,7 @@ class Session(Workspace):
     def __init__(self, out_dir: str = "verl-run", mode: str = "cluster") -> None:
         super().__init__(gather=gather, mode=mode)
         self.out_dir = out_dir
+        self.write_notes: list[str] = []  # the last write's word on files of an earlier set
 
     # -- the Start and Hardware steps ----------------------------------------------------------------
     def load_preset(self, name: str | None) -> None:
@@ -81,7 +82,9 @@ class Session(Workspace):
 
         if self.blocked:
             raise UsageError(f"{len(self.errors())} error(s) block writing")
-        return write_workspace(self, self.out_dir, force=force)
+        result = write_workspace(self, self.out_dir, force=force)
+        self.write_notes = result.notes()  # files of an earlier set: removed or kept, said after the write
+        return result.written
 
     def save_answers(self, path: str) -> None:
         from wizard.emit.artifacts import workspace_answers

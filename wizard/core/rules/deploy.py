@@ -22,7 +22,6 @@ from wizard.core.rules.deploy_facts import (
     DNS_SUBDOMAIN,
     KUBERAY_TARGETS,
     NAME_LIMITS,
-    SECRET_NAME,
     TASK_RUNNER_CPUS,
     DeployFacts,
     dns_label,
@@ -30,6 +29,7 @@ from wizard.core.rules.deploy_facts import (
     gpu_nodes_needed,
     pairs,
 )
+from wizard.core.rules.deploy_secrets import check_inline_secrets
 from wizard.i18n.text import Msg, msg
 
 BAD_VISIBILITY = ("CUDA_VISIBLE_DEVICES", "RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES")
@@ -254,28 +254,6 @@ def check_cpus(ctx, facts):
             msg("deploy.no_cpu_for_task_runner", per_gpu=CPUS_PER_GPU_BUNDLE, n=TASK_RUNNER_CPUS),
             why("DEPLOY-005"),
             fixes,
-        )
-
-
-def check_inline_secrets(ctx, facts):
-    names = sorted(
-        {name for _, name, value in facts.all_env() if SECRET_NAME.search(name) and value and not value.startswith("$")}
-    )
-    for name in names:
-        extra = {"deploy.secret_env": [*ctx.answers.deploy.secret_env, name]} if name not in AUTH_VARS else {}
-        yield error(
-            "DEPLOY-006",
-            _where(facts, "deploy.env"),
-            msg("deploy.inline_secret", name=name, where="deploy.env" if facts.origin == "answers" else facts.source),
-            why("DEPLOY-006"),
-            _env_fix(ctx, facts, (name,), msg("deploy.fix.secret_env", name=name), extra),
-        )
-    for where in facts.inline_secrets:
-        yield error(
-            "DEPLOY-006",
-            [facts.source],
-            msg("deploy.secret_in_manifest", where=where, source=facts.source),
-            why("DEPLOY-006"),
         )
 
 

@@ -24,7 +24,6 @@ NAME_LIMITS = {"RayJob": 47, "RayCluster": 53}
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 DNS_1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-SECRET_NAME = re.compile(r"(TOKEN|_KEY|KEY_ID|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$|^(WANDB_API_KEY|HF_TOKEN)$")
 CONFIG_DIR = "/verl-wizard/config"
 ENTRYPOINT = f"python3 -m verl.trainer.main_ppo --config-path={CONFIG_DIR} --config-name=config"
 

@@ -1,0 +1,196 @@
+"""DEPLOY-006: no secret is ever written inline, by any route.
+
+The routes: a secret variable in deploy.env (any spelling: `wandb_api_key`, `GITHUB_PAT`, `MY_APIKEY`, and a
+`$X` that no manifest expands), the same variable both in deploy.env and as a Secret, a credential inside
+any value (a URL's user:password, `AccountKey=...`, a token in a known format) in model paths, data paths,
+the Ray address or a passed-through verl key, a verl key that names a secret (`...engine_kwargs.vllm.hf_token`),
+an OmegaConf read of a secret variable into an ordinary key (`experiment_name: ${oc.env:WANDB_API_KEY}`),
+and, in a manifest read back, a Secret with data or a literal token. The message never shows the value.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wizard.core.findings import Fix, error
+from wizard.core.keymap import field_to_verl
+from wizard.core.rules.catalogue import why
+from wizard.core.rules.deploy_facts import KUBERAY_TARGETS, pairs, secret_env_names
+from wizard.core.secrets import (
+    credential_in,
+    is_secret_name,
+    secret_env_reads,
+    secret_keys_in,
+    strings_in,
+    without_userinfo,
+)
+from wizard.i18n.text import msg
+
+AUTH_VARS = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
+SHELL_REFERENCE = re.compile(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$")
+SHELL_EXPANDED = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*\}$")
+K8S_REFERENCE = re.compile(r"^\$\([A-Za-z_][A-Za-z0-9_]*\)$")
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# Answer fields that hold names of secrets or variables, never their values.
+NAME_FIELDS = frozenset({"deploy.env", "deploy.secret_env", "deploy.k8s_secret", "deploy.auth_secret"})
+
+
+def check_inline_secrets(ctx, facts):
+    yield from _in_environment(ctx, facts)
+    yield from _in_values(ctx)
+    for where in facts.inline_secrets:
+        yield error(
+            "DEPLOY-006",
+            [facts.source],
+            msg("deploy.secret_in_manifest", where=where, source=facts.source),
+            why("DEPLOY-006"),
+        )
+
+
+def _is_reference(value: str, facts) -> bool:
+    """A value that names another variable rather than holding one: only in a manifest read back, in its own syntax."""
+    if facts.origin == "answers":
+        return False  # the wizard writes deploy.env values as they are: `$X` stays those two characters
+    if facts.target in (*KUBERAY_TARGETS, "k8s-job"):
+        return bool(K8S_REFERENCE.match(value))
+    # The script reader gives a variable bash expands at run time as ${NAME}; '$X' in single quotes stays $X.
+    return bool(SHELL_EXPANDED.match(value))
+
+
+def _env_fix(ctx, facts, name: str, label, to_secrets: bool):
+    if facts.origin != "answers" or name not in pairs(ctx.answers.deploy.env):
+        return []
+    d = ctx.answers.deploy
+    keep = [item for item in d.env if item.partition("=")[0] != name]
+    extra = {"deploy.secret_env": [*d.secret_env, name]} if to_secrets and name not in d.secret_env else {}
+    return [Fix({"deploy.env": keep, **extra}, label)]
+
+
+def _in_environment(ctx, facts):
+    origin_answers = facts.origin == "answers"
+    where = "deploy.env" if origin_answers else facts.source
+    path = ["deploy.env"] if origin_answers else [facts.source]
+    as_secrets = set(secret_env_names(ctx.answers)) if origin_answers else set()
+    seen: set[str] = set()
+    for _, name, value in facts.all_env():
+        if name in seen or not value:
+            continue
+        seen.add(name)
+        if is_secret_name(name) and not _is_reference(value, facts):
+            text = (
+                msg("deploy.secret.env_reference", name=name, value=value)
+                if origin_answers and SHELL_REFERENCE.match(value)
+                else msg("deploy.inline_secret", name=name, where=where)
+            )
+            label = msg("deploy.fix.secret_env", name=name)
+            yield error(
+                "DEPLOY-006", path, text, why("DEPLOY-006"), _env_fix(ctx, facts, name, label, name not in AUTH_VARS)
+            )
+        elif name in as_secrets:
+            yield error(
+                "DEPLOY-006",
+                ["deploy.env", "deploy.secret_env"],
+                msg("deploy.secret.duplicate", name=name),
+                why("DEPLOY-006"),
+                _env_fix(ctx, facts, name, msg("deploy.secret.fix_drop", name=name), to_secrets=False),
+            )
+        elif (found := credential_in(value)) is not None:
+            fixes = []
+            if found[0] == "url_password" and origin_answers:
+                env = [
+                    f"{k}={without_userinfo(v) if k == name else v}" for k, v in pairs(ctx.answers.deploy.env).items()
+                ]
+                fixes = [Fix({"deploy.env": env}, msg("deploy.secret.fix_strip"))]
+            fixes += _env_fix(ctx, facts, name, msg("deploy.fix.secret_env", name=name), True)
+            yield error(
+                "DEPLOY-006",
+                path,
+                msg("deploy.secret.in_value", where=f"{where} {name}", what=_what(found)),
+                why("DEPLOY-006"),
+                fixes,
+            )
+
+
+def _what(found: tuple[str, str]):
+    kind, detail = found
+    if kind == "url_password":
+        return msg("deploy.secret.what.url_password")
+    if kind == "pair":
+        return msg("deploy.secret.what.pair", name=detail)
+    return msg("deploy.secret.what.token", vendor=detail)
+
+
+def _answer_strings(answers):
+    """(address, field value, dotted path, last key part, text) for every string the answers hold."""
+    verl = field_to_verl()
+    for section in ("algorithm", "models", "data", "batch", "engine", "rollout", "cluster", "trainer", "deploy"):
+        model = getattr(answers, section)
+        for name in type(model).model_fields:
+            field_name = f"{section}.{name}"
+            value = getattr(model, name)
+            if field_name in NAME_FIELDS or not isinstance(value, (str, list)):
+                continue
+            address = verl.get(field_name, field_name)
+            for path, leaf, text in strings_in(value, address):
+                yield address, value, path, leaf, text
+    for key, value in answers.extra.items():
+        for path, leaf, text in strings_in(value, key):
+            yield key, value, path, leaf, text
+
+
+def _without(value, parts: list[str]):
+    """A copy of nested mappings without the key at `parts` (the path inside the value)."""
+    if not isinstance(value, dict) or not parts:
+        return value
+    head, rest = parts[0], parts[1:]
+    return {
+        k: (_without(v, rest) if rest and str(k) == head else v) for k, v in value.items() if rest or str(k) != head
+    }
+
+
+def _in_values(ctx):
+    answers = ctx.answers
+    secret_keys: set[str] = set()
+    for key, value in answers.extra.items():
+        leaf = key.rsplit(".", 1)[-1]
+        found = [key] if is_secret_name(leaf, "key") and value not in (None, "", {}, []) else []
+        found += list(secret_keys_in(value, key))
+        for path in found:
+            secret_keys.add(path)
+            env = path.rsplit(".", 1)[-1].upper()
+            fixes = []
+            if ENV_NAME.match(env):
+                moved = [*answers.deploy.secret_env, env] if env not in answers.deploy.secret_env else None
+                kept = None if path == key else _without(value, path[len(key) + 1 :].split("."))
+                fixes = [
+                    Fix(
+                        {key: kept or None, **({"deploy.secret_env": moved} if moved else {})},
+                        msg("deploy.secret.fix_key", env=env),
+                    )
+                ]
+            yield error(
+                "DEPLOY-006", [key], msg("deploy.secret.key_inline", address=path, env=env), why("DEPLOY-006"), fixes
+            )
+    for address, value, path, leaf, text in _answer_strings(answers):
+        if any(path == k or path.startswith(k + ".") for k in secret_keys):
+            continue
+        found = credential_in(text)
+        if found is not None:
+            fixes = []
+            if found[0] == "url_password" and isinstance(value, str) and path == address:
+                fixes = [Fix({address: without_userinfo(value)}, msg("deploy.secret.fix_strip"))]
+            elif found[0] == "url_password" and isinstance(value, list) and all(isinstance(v, str) for v in value):
+                fixes = [Fix({address: [without_userinfo(v) for v in value]}, msg("deploy.secret.fix_strip"))]
+            yield error(
+                "DEPLOY-006",
+                [address],
+                msg("deploy.secret.in_value", where=path, what=_what(found)),
+                why("DEPLOY-006"),
+                fixes,
+            )
+            continue
+        if not is_secret_name(leaf, "key"):
+            for name in secret_env_reads(text):
+                yield error(
+                    "DEPLOY-006", [address], msg("deploy.secret.env_read", address=path, name=name), why("DEPLOY-006")
+                )
