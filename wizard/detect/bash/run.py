@@ -1,0 +1,572 @@
+"""Walk a bash script's statements the way bash would run them, over a State, without running anything.
+
+`Reader.run(text)` follows assignments, arrays, functions, `if`/`case`/loops (a condition it cannot
+decide runs every branch and merges them), subshells, pipelines and `&&`/`||` lists, `source` of files
+beside the script, and records each external command as a `Step` in the shared trace. Builtins live in
+builtins.py; the words are expanded by expand.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from wizard.detect.bash import tree
+from wizard.detect.bash.conditions import Test, Tri
+from wizard.detect.bash.expand import Expander, assign
+from wizard.detect.bash.patterns import matches
+from wizard.detect.bash.state import ARRAY, ASSOC, SCALAR, Shared, State, Var, merge
+from wizard.detect.bash.values import (
+    COMMAND,
+    Origin,
+    Spread,
+    Text,
+    is_known,
+    known,
+    origins_of,
+    strip_trailing_newlines,
+    text,
+    unknown,
+)
+
+MAX_ITERATIONS = 2000
+MAX_CALL_DEPTH = 64
+MAX_STATEMENTS = 200_000
+MAX_SOURCE_DEPTH = 8
+
+
+class TooComplex(Exception):
+    """The script runs more statements than a launch script can (an endless loop, deep recursion)."""
+
+
+class Exit(Exception):
+    def __init__(self, status: int | None = 0) -> None:
+        self.status = status
+
+
+class Return(Exception):
+    def __init__(self, status: int | None) -> None:
+        self.status = status
+
+
+class Break(Exception):
+    def __init__(self, n: int = 1) -> None:
+        self.n = n
+
+
+class Continue(Break):
+    pass
+
+
+@dataclass
+class Step:
+    """An external command bash would start: its fields (with the source line of each), environment, place."""
+
+    fields: list
+    lines: list
+    assigns: dict
+    env: dict
+    line: int
+    end_line: int
+    file: str
+    certain: bool
+    raws: list = field(default_factory=list)  # the word each field came from, as written
+
+
+class Reader:
+    """One reading of a script: `read_file(path) -> str | None` reads a sourced file beside it."""
+
+    def __init__(self, shared: Shared, read_file: Callable[[str], str | None]) -> None:
+        self.shared, self.read_file = shared, read_file
+        self.out: list[list] = []  # output buffers of the command substitutions being read
+        self.file = shared.script_path
+        self.src = b""
+
+    # --- entry points -----------------------------------------------------------------------------
+
+    def run(self, source: str, state: State) -> None:
+        try:
+            self.program(source, state)
+        except Exit:
+            pass
+
+    def program(self, source: str, state: State, file: str | None = None) -> None:
+        saved = (self.src, self.file)
+        self.src, self.file = source.encode("utf-8"), file or self.file
+        try:
+            root = tree.parse(self.src)
+            self.block(root, state)
+        finally:
+            self.src, self.file = saved
+
+    def text_of(self, node) -> str:
+        return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def expander(self, st: State) -> Expander:
+        return Expander(st, lambda inner: self.capture(inner, st))
+
+    # --- statements -------------------------------------------------------------------------------
+
+    def block(self, node, st: State) -> None:
+        for child in tree.statements(node):
+            self.statement(child, st)
+
+    def statement(self, node, st: State) -> int | None:
+        self.shared.work += 1
+        if self.shared.work > MAX_STATEMENTS * 20:
+            raise TooComplex
+        kind = node.type
+        handler = getattr(self, "s_" + kind, None)
+        if handler is None:
+            return st.status
+        status = handler(node, st)
+        st.status = status
+        if status is not None:
+            st.status_origins = frozenset()
+        return status
+
+    def s_program(self, node, st):
+        self.block(node, st)
+        return st.status
+
+    def s_compound_statement(self, node, st):
+        if node.children and node.children[0].type == "((":
+            return self.arith_statement(node, st)
+        self.block(node, st)
+        return st.status
+
+    s_do_group = s_compound_statement
+
+    def arith_statement(self, node, st):
+        inner = self.text_of(node)[2:-2]
+        from wizard.detect.bash.arith import Opaque
+
+        value = self.expander(st).arith(inner)
+        if isinstance(value, Opaque):
+            st.status_origins = value.origins
+            return None
+        return 0 if value else 1
+
+    def s_subshell(self, node, st):
+        sub = st.fork()
+        sub.certain = st.certain
+        try:
+            self.block(node, sub)
+        except (Exit, Return):
+            pass
+        return sub.status
+
+    def s_negated_command(self, node, st):
+        body = tree.statements(node)
+        status = self.statement(body[0], st) if body else 0
+        return None if status is None else int(status == 0)
+
+    def s_variable_assignment(self, node, st):
+        self.assignment(node, st)
+        return 0
+
+    def s_variable_assignments(self, node, st):
+        for child in node.children:
+            if child.type == "variable_assignment":
+                self.assignment(child, st)
+        return 0
+
+    def s_declaration_command(self, node, st):
+        from wizard.detect.bash.builtins import declaration
+
+        return declaration(self, node, st)
+
+    def s_unset_command(self, node, st):
+        from wizard.detect.bash.builtins import unset
+
+        return unset(self, node, st)
+
+    def s_function_definition(self, node, st):
+        name = next((c for c in node.children if c.type == "word"), None)
+        body = node.children[-1] if node.children else None
+        if name is not None and body is not None:
+            st.functions[self.text_of(name)] = (body, self.src, self.file)
+        return 0
+
+    def s_test_command(self, node, st):
+        result = self.test(node, st)
+        if result.value is None:
+            st.status_origins = result.origins
+            return None
+        return 0 if result.value else 1
+
+    def s_command(self, node, st):
+        return self.command(node, st)
+
+    def s_redirected_statement(self, node, st):
+        body = next((c for c in node.children if c.is_named and c.type not in _REDIRECTS), None)
+        redirects = [c for c in node.children if c.type in _REDIRECTS]
+        status = st.status
+        if body is not None:
+            status = self.command(body, st, redirects) if body.type == "command" else self.statement(body, st)
+        # tree-sitter hangs `cmd <<EOF || other` on the here-document: what follows it is a list
+        for redirect in redirects:
+            rest = [c for c in redirect.children if c.type in ("&&", "||", "|") or (c.is_named and c.type in _STATEMENTS)]
+            status = self.list_tail(rest, status, st)
+        return status
+
+    def s_list(self, node, st):
+        children = [c for c in node.children if c.type != "comment"]
+        status = self.statement(children[0], st)
+        return self.list_tail(children[1:], status, st)
+
+    def list_tail(self, items, status, st):
+        k = 0
+        while k + 1 < len(items):
+            op, right = items[k].type, items[k + 1]
+            k += 2
+            if op == "|":
+                status = self.in_subshell(right, st)
+                continue
+            runs = status == 0 if op == "&&" else (status is not None and status != 0)
+            if status is None:
+                because = st.status_origins
+                status = self.maybe(st, because, lambda branch, right=right: self.statement(right, branch))
+            elif runs:
+                status = self.statement(right, st)
+        return status
+
+    def s_pipeline(self, node, st):
+        parts = [c for c in node.children if c.is_named and c.type != "comment"]
+        status = st.status
+        for part in parts:
+            status = self.in_subshell(part, st) if len(parts) > 1 else self.statement(part, st)
+        return status
+
+    def in_subshell(self, node, st):
+        sub = st.fork()
+        sub.certain = st.certain
+        try:
+            return self.statement(node, sub)
+        except (Exit, Return, Break):
+            return sub.status
+
+    # --- conditionals and loops ----------------------------------------------------------------------
+
+    def condition(self, nodes, st) -> Tri:
+        status = st.status
+        for node in nodes:
+            status = self.statement(node, st)
+        if status is None:
+            return Tri(None, st.status_origins)
+        return Tri(status == 0)
+
+    def s_if_statement(self, node, st):
+        arms, cond, body, mode = [], [], [], "cond"
+        for child in node.children:
+            t = child.type
+            if t == "then":
+                mode = "body"
+            elif t in ("elif_clause", "else_clause"):
+                arms.append((cond, body))
+                cond, body = ([], []) if t == "elif_clause" else (None, [])
+                sub_mode = "cond" if t == "elif_clause" else "body"
+                for c in child.children:
+                    if c.type == "then":
+                        sub_mode = "body"
+                    elif c.is_named and c.type not in tree.SKIP:
+                        (cond if sub_mode == "cond" else body).append(c)
+                mode = "done"
+            elif child.is_named and t not in tree.SKIP and mode in ("cond", "body"):
+                (cond if mode == "cond" else body).append(child)
+        arms.append((cond, body))
+        return self.choose(st, [(c, lambda b, body=body: self.run_all(body, b)) for c, body in arms])
+
+    def run_all(self, nodes, st):
+        status = 0
+        for n in nodes:
+            status = self.statement(n, st)
+        return status
+
+    def choose(self, st, arms) -> int | None:
+        """Run the first arm whose condition holds; arms whose condition is unknown may run too, then merge."""
+        possible, because = [], set()
+        for cond, body in arms:
+            if cond is None:
+                possible.append(body)
+                break
+            result = self.condition(cond, st) if isinstance(cond, list) else cond(st)
+            if result.value is True:
+                possible.append(body)
+                break
+            if result.value is None:
+                because |= result.origins
+                possible.append(body)
+        else:
+            possible.append(None)  # no arm runs
+        return self.branches(st, possible, frozenset(because))
+
+    def branches(self, st, bodies, because) -> int | None:
+        if len(bodies) == 1:
+            return bodies[0](st) if bodies[0] is not None else 0
+        alive, statuses = [], []
+        for body in bodies:
+            branch = st.fork()
+            try:
+                statuses.append(body(branch) if body is not None else 0)
+                alive.append(branch)
+            except Exit:
+                continue
+            except (Return, Break):
+                alive.append(branch)
+        if not alive:
+            raise Exit(None)
+        result = alive[0]
+        for other in alive[1:]:
+            result = merge(result, other, because)
+        st.adopt(result)
+        return statuses[0] if len(set(statuses)) == 1 else None
+
+    def maybe(self, st, because, body) -> int | None:
+        return self.branches(st, [body, None], frozenset(because))
+
+    def test(self, node, st) -> Tri:
+        raw = self.text_of(node).strip()
+        double = raw.startswith("[[")
+        inner = raw[2:-2] if double else raw[1:-1]
+        return self.test_words(inner, double, st)
+
+    def test_words(self, inner: str, double: bool, st) -> Tri:
+        from wizard.detect.bash.scan import split_raw
+
+        x = self.expander(st)
+        raws = split_raw(inner)
+        if double:
+            operands = [(w,) if w in ("&&", "||", "!", "(", ")") else x.one(w) for w in raws]
+        else:
+            operands = x.words(inner)
+        return Test(operands, double, self.is_set(st), (lambda k: x.pattern(raws[k])) if double else None).run()
+
+    @staticmethod
+    def is_set(st):
+        from wizard.detect.bash.values import ENV
+
+        def check(name: str) -> Tri:
+            var = st.get(name)
+            if var is None:
+                return Tri(None, frozenset({Origin(ENV, name)}))
+            return Tri(var.kind != "unset")
+
+        return check
+
+    def s_case_statement(self, node, st):
+        subject_node = next((c for c in node.children if c.is_named and c.type != "case_item"), None)
+        x = self.expander(st)
+        subject = x.one(self.text_of(subject_node)) if subject_node is not None else ()
+        arms = []
+        for item in (c for c in node.children if c.type == "case_item"):
+            pats, body, seen_paren = [], [], False
+            for c in item.children:
+                if c.type == ")" and not seen_paren:
+                    seen_paren = True
+                elif not seen_paren and c.is_named:
+                    pats.append(self.text_of(c))
+                elif seen_paren and c.is_named and c.type not in tree.SKIP:
+                    body.append(c)
+            arms.append((lambda s, pats=pats: self.case_match(subject, pats, s), lambda b, body=body: self.run_all(body, b)))
+        return self.choose(st, arms)
+
+    def case_match(self, subject: Text, pats, st) -> Tri:
+        x, origins = self.expander(st), set()
+        for raw in pats:
+            pattern = x.pattern(raw)
+            if is_known(subject) and is_known(pattern):
+                if matches(known(pattern), known(subject)):
+                    return Tri(True)
+                continue
+            if is_known(pattern) and known(pattern) == "*":
+                return Tri(True)
+            origins |= origins_of(subject) | origins_of(pattern)
+        return Tri(None, frozenset(origins)) if origins else Tri(False)
+
+    def s_for_statement(self, node, st):
+        var = next((c for c in node.children if c.type == "variable_name"), None)
+        body = next((c for c in node.children if c.type == "do_group"), None)
+        if var is None or body is None:
+            return 0
+        has_in = any(c.type == "in" for c in node.children)
+        x = self.expander(st)
+        if has_in:
+            items = []
+            after_in = False
+            for c in node.children:
+                if c.type == "in":
+                    after_in = True
+                elif after_in and c.is_named and c.type not in ("do_group", "comment"):
+                    items.extend(x.fields(self.text_of(c)))
+        else:
+            items = [Spread(frozenset({Origin("args", "@")}), "$@")] if st.args is None else list(st.args)
+        name = self.text_of(var)
+        status = 0
+        for count, item in enumerate(items):
+            if count > MAX_ITERATIONS:
+                break
+            if isinstance(item, Spread):
+                status = self.maybe(st, item.origins, lambda b, item=item: self.for_body(name, unknown(item.origins, "$" + name), body, b))
+                continue
+            try:
+                status = self.for_body(name, item, body, st)
+            except Continue as c:
+                if c.n > 1:
+                    c.n -= 1
+                    raise
+            except Break as b:
+                if b.n > 1:
+                    b.n -= 1
+                    raise
+                break
+        return status
+
+    def for_body(self, name, value, body, st):
+        assign(st, name, value)
+        self.block(body, st)
+        return st.status
+
+    def s_c_style_for_statement(self, node, st):
+        exprs, body = [], None
+        current: list[str] = []
+        for c in node.children:
+            if c.type in (";", "))"):
+                exprs.append(" ".join(current))
+                current = []
+            elif c.type == "do_group" or c.type == "compound_statement":
+                body = c
+            elif c.type not in ("for", "(("):
+                current.append(self.text_of(c))
+        init, cond, step = (exprs + ["", "", ""])[:3]
+        x = self.expander(st)
+        x.arith(init) if init.strip() else None
+        return self.loop(st, lambda s: self.arith_tri(cond, s), body, lambda s: self.expander(s).arith(step) if step.strip() else None)
+
+    def arith_tri(self, expression, st) -> Tri:
+        from wizard.detect.bash.arith import Opaque
+
+        if not expression.strip():
+            return Tri(True)
+        value = self.expander(st).arith(expression)
+        return Tri(None, value.origins) if isinstance(value, Opaque) else Tri(value != 0)
+
+    def s_while_statement(self, node, st):
+        until = node.children[0].type == "until"
+        cond = [c for c in node.children[1:] if c.is_named and c.type not in ("do_group", "comment")]
+        body = next((c for c in node.children if c.type == "do_group"), None)
+
+        def test(s):
+            result = self.condition(cond, s)
+            return ~result if until else result
+
+        return self.loop(st, test, body, None)
+
+    def loop(self, st, test, body, step):
+        status = 0
+        for _ in range(MAX_ITERATIONS):
+            result = test(st)
+            if result.value is False:
+                return status
+            if result.value is None:
+                return self.maybe(st, result.origins, lambda b: self.loop_body(body, b, step))
+            try:
+                status = self.loop_body(body, st, step)
+            except Break as b:
+                if b.n > 1:
+                    b.n -= 1
+                    raise
+                return status
+        st.status_origins = frozenset({Origin(COMMAND, "a loop that does not end")})
+        return None
+
+    def loop_body(self, body, st, step):
+        try:
+            if body is not None:
+                self.block(body, st)
+        except Continue as c:
+            if c.n > 1:
+                c.n -= 1
+                raise
+        if step is not None:
+            step(st)
+        return st.status
+
+    # --- simple commands -----------------------------------------------------------------------------
+
+    def assignment(self, node, st, local_scope: bool = False) -> str | None:
+        """Run one NAME=value / NAME+=value / NAME[i]=value / NAME=(...) node; return the name."""
+        from wizard.detect.bash.builtins import assign_node
+
+        return assign_node(self, node, st)
+
+    def command(self, node, st, redirects=()):
+        from wizard.detect.bash.builtins import run_command
+
+        return run_command(self, node, st, redirects)
+
+    def call(self, name: str, args: list, st: State, line: int) -> int | None:
+        body, src, file = st.functions[name]
+        if st.depth >= MAX_CALL_DEPTH:
+            return None
+        saved_args, saved_src, saved_file = st.args, self.src, self.file
+        st.args = None if any(isinstance(a, Spread) for a in args) else list(args)
+        st.frames.append({})
+        st.depth += 1
+        self.src, self.file = src, file
+        status = 0
+        try:
+            status = self.statement(body, st)
+        except Return as r:
+            status = r.status
+        finally:
+            self.src, self.file = saved_src, saved_file
+            st.depth -= 1
+            for var_name, old in st.frames.pop().items():
+                if old is None:
+                    st.vars.pop(var_name, None)
+                else:
+                    st.vars[var_name] = old
+            st.args = saved_args
+        return status
+
+    def capture(self, inner: str, st: State) -> Text:
+        """The output of `$(inner)`: pieces from echo/printf/pwd and pure commands, unknown for the rest."""
+        sub = st.fork()
+        sub.certain = st.certain
+        self.out.append([])
+        try:
+            self.program(inner, sub)
+        except (Exit, Return, Break):
+            pass
+        finally:
+            output = self.out.pop()
+        st.status = sub.status
+        return strip_trailing_newlines(text(*output))
+
+    def write(self, value: Text) -> None:
+        if self.out:
+            self.out[-1].append(value)
+
+    def unknown_output(self, command: str) -> None:
+        if self.out:
+            shown = " ".join(command.split())
+            self.out[-1].append(unknown({Origin(COMMAND, shown[:80])}, f"$({shown[:80]})"))
+
+
+_REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_STATEMENTS = frozenset(
+    {
+        "command",
+        "list",
+        "pipeline",
+        "redirected_statement",
+        "subshell",
+        "compound_statement",
+        "negated_command",
+        "test_command",
+        "if_statement",
+        "variable_assignment",
+    }
+)
+__all__ = ["ARRAY", "ASSOC", "SCALAR", "Reader", "Step", "TooComplex", "Var"]

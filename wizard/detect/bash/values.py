@@ -1,0 +1,107 @@
+"""Shell values that may hold unknown parts: text pieces, fields, and where an unknown comes from.
+
+A `Text` is a tuple of pieces, each a `str` or an `Unknown`; adjacent strings are merged, so a known
+value is a tuple of at most one string. A `Spread` stands for an unknown number of fields (`"$@"` of
+arguments that were not given, an array read from a command's output).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ENV = "env"  # a variable the script reads but does not set: --env NAME=VALUE gives it
+ARGS = "args"  # the script's positional arguments: -- ARG... gives them
+COMMAND = "command"  # a command's output or status: --env NAME=VALUE stands in for the variable set from it
+
+EMPTY: tuple = ()
+
+
+@dataclass(frozen=True, order=True)
+class Origin:
+    """Where an unknown value comes from: an environment variable, the script's arguments, a command."""
+
+    kind: str
+    name: str  # the variable's name, the argument ($1, $#, $@), or the command's text
+    via: str = ""  # for a command: the variable the script assigns its output to
+
+    def shown(self) -> str:
+        if self.kind == ARGS:
+            return f"${self.name}"
+        if self.kind == COMMAND:
+            return f"$({self.name})"
+        return f"${self.name}"
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A piece of a value the reader cannot know; `shown` is how it is written in the script."""
+
+    origins: frozenset
+    shown: str
+
+
+@dataclass(frozen=True)
+class Spread:
+    """An unknown number of fields (none, one or many)."""
+
+    origins: frozenset
+    shown: str
+
+
+Text = tuple
+
+
+def text(*pieces) -> Text:
+    """A Text from pieces (str, Unknown or Text), with adjacent strings merged and empty strings dropped."""
+    out: list = []
+    for piece in pieces:
+        items = piece if isinstance(piece, tuple) else (piece,)
+        for item in items:
+            if isinstance(item, str):
+                if not item:
+                    continue
+                if out and isinstance(out[-1], str):
+                    out[-1] += item
+                    continue
+            out.append(item)
+    return tuple(out)
+
+
+def unknown(origins, shown: str) -> Text:
+    return (Unknown(frozenset(origins), shown),)
+
+
+def is_known(value: Text) -> bool:
+    return all(isinstance(piece, str) for piece in value)
+
+
+def known(value: Text) -> str | None:
+    """The text when every piece is known, else None."""
+    return "".join(value) if is_known(value) else None
+
+
+def shown(value: Text) -> str:
+    """The text with each unknown piece written as the script wrote it ($VAR, $1, $(cmd))."""
+    return "".join(piece if isinstance(piece, str) else piece.shown for piece in value)
+
+
+def origins_of(value) -> frozenset:
+    """Every origin of the unknown pieces in a Text (or of a Spread)."""
+    if isinstance(value, Spread):
+        return value.origins
+    found: set = set()
+    for piece in value:
+        if isinstance(piece, Unknown):
+            found |= piece.origins
+    return frozenset(found)
+
+
+def strip_trailing_newlines(value: Text) -> Text:
+    """What command substitution does to its output."""
+    if value and isinstance(value[-1], str):
+        return text(value[:-1], value[-1].rstrip("\n"))
+    return value
+
+
+def length(value: Text) -> int:
+    return sum(len(piece) if isinstance(piece, str) else 1 for piece in value)
