@@ -37,15 +37,25 @@ def _common(p) -> None:
         help="local: paths must exist on this machine; cluster: paths are for the cluster and are not checked",
     )
     p.add_argument("--topology", help="a fake topology, a `nvidia-smi topo -m` file, or `detect`")
+    p.add_argument(
+        "--env",
+        action="append",
+        metavar="NAME=VALUE",
+        help="an environment variable of a launch script (also stands in for a variable it sets from a command); "
+        "repeatable. The script's own arguments go after --",
+    )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from wizard.commands.common import parse_env_flags
     from wizard.detect.config_files import read_check_input
     from wizard.detect.manifests import read_if_manifest
+    from wizard.detect.script_input import finish_notes
 
-    source = read_if_manifest(Path(args.path)) or read_check_input(Path(args.path))
+    env, script_args = parse_env_flags(getattr(args, "env", None)), getattr(args, "script_args", None)
+    source = read_if_manifest(Path(args.path), env, script_args) or read_check_input(Path(args.path), env, script_args)
     topology, _ = topology_layer(args.topology)
     layered = build([(source.kind, source.flat)])
     ctx = context_for(
@@ -55,14 +65,16 @@ def run(args: argparse.Namespace) -> int:
         topology=topology,
         script=source.script,
         deploy=getattr(source, "deploy", None),
+        unknowns=source.unknowns,
         **gather(layered.answers, args.mode),
     )
     findings = evaluate(ctx)
+    notes = [*source.notes, *finish_notes(source, ctx)]
     if args.format == "json":
-        emit(as_json(findings, source=source.kind, notes=source.notes))
+        emit(as_json(findings, source=source.kind, notes=[str(note) for note in notes]))
     else:
         emit(f"{args.path}: read as a {source.kind}")
-        for note in source.notes:
+        for note in notes:
             emit(f"note: {note}")
         emit(as_text(findings))
     return ExitStatus.FINDINGS if has_errors(findings) else ExitStatus.OK

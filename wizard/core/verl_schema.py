@@ -126,6 +126,18 @@ def open_mappings(version: str = TARGET_VERSION) -> tuple[str, ...]:
     return tuple(_snapshot(version)["open"])
 
 
+def config_groups(version: str = TARGET_VERSION) -> dict[str, dict]:
+    """Hydra config groups a command line can choose (`model_engine=megatron`): name -> options, default, and
+    what each option does to the key tree ("engine": the engine whose tree it gives, or the keys it adds/removes).
+    """
+    return _snapshot(version).get("groups", {})
+
+
+def class_only_keys(engine: str = "dp", version: str = TARGET_VERSION) -> frozenset[str]:
+    """Keys verl's config classes accept that its YAML does not list (Hydra needs `+` to add them)."""
+    return frozenset(_snapshot(version).get("class_keys", {}).get(engine, ()))
+
+
 def key_exists(key: str, engine: str = "dp", version: str = TARGET_VERSION) -> bool:
     """True when verl has this dotted key, or it lies under a mapping that takes any sub-key."""
     if key in defaults(engine, version):

@@ -40,8 +40,10 @@ def follow(
     env: Mapping[str, str],
     args: list[str] | None,
     read_file: Callable[[str], str | None],
+    with_history: bool = False,
 ):
-    """(steps, notes, sourced files) of one reading of the script."""
+    """(steps, notes, sourced files) of one reading of the script; with_history adds the known values each
+    variable was given, in order."""
     path = script_path(source)
     shared = Shared(path, pinned={name: (value,) for name, value in env.items()})
     state = State(shared)
@@ -51,6 +53,8 @@ def follow(
     state.args = None if args is None else [(a,) if a else () for a in args]
     reader = Reader(shared, lambda p: _read_sourced(p, read_file))
     reader.run(prepare(text), state)
+    if with_history:
+        return shared.trace, shared.notes, shared.sourced, shared.history
     return shared.trace, shared.notes, shared.sourced
 
 

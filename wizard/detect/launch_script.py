@@ -85,6 +85,7 @@ class LaunchScript:
     choices: list[Choice] = field(default_factory=list)
     passed_on: frozenset = frozenset()  # origins of "$@" passed to verl when the arguments are not given
     config_path_unknown: frozenset = frozenset()
+    config_dir: str | None = None  # the folder whose primary config was read (set by script_input)
     sourced: list[str] = field(default_factory=list)
     reader_notes: list[tuple] = field(default_factory=list)
     certain: bool = True  # False when the verl command is inside a branch the reader could not decide
@@ -216,15 +217,17 @@ def _read_args(script: LaunchScript, step, start: int) -> None:
             continue
         text = shown(value)
         flag, eq, inline = text.partition("=")
-        if flag in ("--config-path", "-cp", "--config-name", "-cn"):
+        if flag in ("--config-path", "-cp", "--config-name", "-cn", "--config-dir", "-cd"):
             target = value
             if not eq and index < len(items) and not isinstance(items[index][0], Spread):
                 target, index = items[index][0], index + 1
             elif eq:
                 target = _after_first(value, "=")
-            if flag in ("--config-path", "-cp"):
+            if flag in ("--config-path", "-cp") or (flag in ("--config-dir", "-cd") and script.config_path is None):
                 script.config_path = shown(target)
                 script.config_path_unknown = origins_of(target)
+            elif flag in ("--config-dir", "-cd"):
+                continue
             else:
                 script.config_name = shown(target)
             continue

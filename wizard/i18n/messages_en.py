@@ -9,3 +9,8 @@ MESSAGES: dict[str, str] = {
     "count.warnings": "{n} {n:plural(warning|warnings)}",
     "count.notes": "{n} {n:plural(note|notes)}",
 }
+
+# issue 16: the launch-script reader's messages live in their own module (merged here).
+from wizard.i18n.messages_en_reader import MESSAGES as _READER_MESSAGES  # noqa: E402
+
+MESSAGES.update(_READER_MESSAGES)

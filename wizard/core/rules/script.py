@@ -35,7 +35,9 @@ def _finding(rule_id, paths, message, fixes=()):
 
 
 def foreign_config(script) -> str | None:
-    """The script's own primary config name when it is not one of verl's, else None."""
+    """The script's own primary config name when it is not one of verl's and was not read, else None."""
+    if getattr(script, "config_dir", None):
+        return None  # the config folder was read: its keys are checked like any config's
     name = (getattr(script, "config_name", None) or "").strip("'\"")
     name = name.removesuffix(".yaml")
     return name if name and name not in VERL_CONFIG_NAMES else None

@@ -277,7 +277,10 @@ def assign(state: State, name: str, value: Text, index=None, append: bool = Fals
     var = state.get(name)
     if index is None and (var is None or var.kind in (SCALAR, UNSET)):
         old = var.value if var is not None and var.kind == SCALAR and append else ()
-        state.set(name, Var(SCALAR, text(old, value), exported=bool(var and var.exported)))
+        new = text(old, value)
+        state.set(name, Var(SCALAR, new, exported=bool(var and var.exported)))
+        if is_known(new) and len(state.shared.history.get(name, ())) < 16:
+            state.shared.history.setdefault(name, []).append(known(new))
         return
     if var is None or var.kind in (SCALAR, UNSET):
         items = {0: var.value} if var is not None and var.kind == SCALAR else {}

@@ -50,6 +50,7 @@ class Shared:
     pinned: dict = field(default_factory=dict)  # --env values, which stand in for a command's output too
     work: int = 0
     sourced: list = field(default_factory=list)
+    history: dict = field(default_factory=dict)  # name -> the known values assigned to it, in order
 
 
 @dataclass

@@ -9,27 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-ENV = "env"  # a variable the script reads but does not set: --env NAME=VALUE gives it
-ARGS = "args"  # the script's positional arguments: -- ARG... gives them
-COMMAND = "command"  # a command's output or status: --env NAME=VALUE stands in for the variable set from it
+# ENV: a variable the script reads but does not set (--env NAME=VALUE gives it); ARGS: the script's
+# positional arguments (-- ARG... gives them); COMMAND: a command's output or status (--env NAME=VALUE
+# stands in for the variable the script sets from it).
+from wizard.core.unknowns import ARGS, COMMAND, ENV, Origin
+
+__all__ = ["ARGS", "COMMAND", "ENV", "Origin", "Spread", "Text", "Unknown"]
 
 EMPTY: tuple = ()
-
-
-@dataclass(frozen=True, order=True)
-class Origin:
-    """Where an unknown value comes from: an environment variable, the script's arguments, a command."""
-
-    kind: str
-    name: str  # the variable's name, the argument ($1, $#, $@), or the command's text
-    via: str = ""  # for a command: the variable the script assigns its output to
-
-    def shown(self) -> str:
-        if self.kind == ARGS:
-            return f"${self.name}"
-        if self.kind == COMMAND:
-            return f"$({self.name})"
-        return f"${self.name}"
 
 
 @dataclass(frozen=True)
