@@ -28,7 +28,11 @@ def problems_of(text: str, step, script) -> list:
 
     problems = []
     if step.file == script_file(script):
-        problems.extend(_quotes(text))
+        quotes = _quotes(text)
+        if quotes:  # bash stops at the open quote: nothing from there on runs
+            script.overrides[:] = [o for o in script.overrides if o.line < quotes[0].line]
+            script.problems[:] = [p for p in script.problems if p.line < quotes[0].line]
+        problems.extend(quotes)
         cut = _continuation(text.split("\n"), step)
         if cut is not None:
             problems.append(ScriptProblem(*cut))
@@ -74,7 +78,7 @@ def _orphans(lines: list[str], after: int) -> list[tuple[str, int]]:
             if found:
                 continue
             continue
-        words = split_raw(stripped)
+        words = [w for w in split_raw(stripped) if w not in ('"$@"', "$@", '"$*"', "$*", '"${@}"', "${@}")]
         if "#" in stripped:
             words = [w for w in words[: next((k for k, w in enumerate(words) if w.startswith("#")), len(words))]]
         if not words or not all(_looks_like_override(w) for w in words):

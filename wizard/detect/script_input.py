@@ -94,6 +94,9 @@ def _reader_notes(script) -> list:
     if script.sourced:
         notes.append(msg("script.sourced", files=list(dict.fromkeys(script.sourced))))
     for kind, line, where in script.reader_notes:
+        if kind == "exit":
+            notes.append(msg("script.exits_early", line=line, status=where))
+            continue
         notes.append(msg("script.source_missing" if kind == "source-missing" else "script.source_unknown", line=line, path=where))
     if script.passed_on:
         notes.append(msg("unknown.passed_on", shown='"$@"'))

@@ -45,6 +45,7 @@ MESSAGES: dict[str, str] = {
     "script.sourced": "read {files:comma} (sourced by the script)",
     "script.source_missing": "line {line}: the script sources {path}, which is not there; the variables it would set are unknown",
     "script.source_unknown": "line {line}: the script sources {path}, a path the wizard cannot know; the variables it would set are unknown",
+    "script.exits_early": "line {line}: with the values it was read with, the script stops here (exit {status}); what follows was read as if it went on",
     "script.own_config": "the script uses its own primary config {name!r}; only its command-line overrides were checked",
     "script.config_read": "config from {path}",
     "script.config_absent": "--config-path {path} --config-name {name}: no {name}.yaml there; only the script's command-line overrides were checked",

@@ -42,6 +42,7 @@ MESSAGES: dict[str, str] = {
     "script.sourced": "读取了 {files:comma}（由脚本 source）",
     "script.source_missing": "第 {line} 行：脚本 source 了 {path}，但这个文件不存在；它本来会设置的变量都是未知的",
     "script.source_unknown": "第 {line} 行：脚本 source 了 {path}，向导无法知道这个路径；它本来会设置的变量都是未知的",
+    "script.exits_early": "第 {line} 行：按读取时的这些值，脚本会在这里停止（exit {status}）；后面的内容是按它继续执行来读的",
     "script.own_config": "脚本使用它自己的主配置 {name!r}；只检查了它在命令行上的覆盖项",
     "script.config_read": "配置来自 {path}",
     "script.config_absent": "--config-path {path} --config-name {name}：那里没有 {name}.yaml；只检查了脚本命令行上的覆盖项",

@@ -406,7 +406,13 @@ def _pwd(reader, st, fields, node, redirects):
 
 
 def _exit(reader, st, fields, node, redirects):
-    raise Exit(_int_arg(fields, 0))
+    status = _int_arg(fields, 0)
+    if status and st.certain and not reader.out:
+        # A guard of the script that stops it with these values: say so, and read on as if it went on,
+        # so that the rules can say what is wrong with what comes after.
+        reader.shared.notes.append(("exit", tree.line(node), str(status)))
+        return status
+    raise Exit(status)
 
 
 def _return(reader, st, fields, node, redirects):

@@ -30,6 +30,8 @@ from wizard.detect.bash.values import (
 )
 
 MAX_EXPANDED_CHARS = 4 * 1024 * 1024
+MAX_VALUE_CHARS = 64 * 1024  # a longer variable is kept as unknown: values that copy themselves grow without end
+MAX_NESTING = 48
 _VOLATILE = frozenset({"RANDOM", "SRANDOM", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID", "LINENO"})
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!\-]")
 _OP = re.compile(r"(:?[-=?+])|(##?|%%?)|(//?|/#|/%)|(\^\^?|,,?)|(:)|(@[QEPAKaUuLk])")
@@ -49,6 +51,7 @@ ABSENT = _Absent()
 class Expander:
     def __init__(self, state: State, capture) -> None:
         self.state, self.capture = state, capture
+        self.nesting = 0
 
     # --- words -----------------------------------------------------------------------------------
 
@@ -248,7 +251,13 @@ class Expander:
         """One `${...}` (or `$NAME`) as a chunk: ("text", Text), ("fields", [Text]) or ("spread", Spread)."""
         from wizard.detect.bash.params import expand_param
 
-        return expand_param(self, inner, quoted)
+        if self.nesting > MAX_NESTING:
+            return ("text", unknown({Origin(COMMAND, "${...} nested too deeply")}, "${" + inner[:20] + "...}"), quoted)
+        self.nesting += 1
+        try:
+            return expand_param(self, inner, quoted)
+        finally:
+            self.nesting -= 1
 
 
 class _Scope:
@@ -278,6 +287,8 @@ def assign(state: State, name: str, value: Text, index=None, append: bool = Fals
     if index is None and (var is None or var.kind in (SCALAR, UNSET)):
         old = var.value if var is not None and var.kind == SCALAR and append else ()
         new = text(old, value)
+        if sum(len(p) for p in new if isinstance(p, str)) > MAX_VALUE_CHARS:
+            new = unknown({Origin(COMMAND, f"${name} (over {MAX_VALUE_CHARS} characters)")}, f"${name}")
         state.set(name, Var(SCALAR, new, exported=bool(var and var.exported)))
         if is_known(new) and len(state.shared.history.get(name, ())) < 16:
             state.shared.history.setdefault(name, []).append(known(new))

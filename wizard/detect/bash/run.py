@@ -112,8 +112,8 @@ class Reader:
             self.statement(child, st)
 
     def statement(self, node, st: State) -> int | None:
-        self.shared.work += 1
-        if self.shared.work > MAX_STATEMENTS * 20:
+        self.shared.statements += 1
+        if self.shared.statements > MAX_STATEMENTS:
             raise TooComplex
         kind = node.type
         handler = getattr(self, "s_" + kind, None)

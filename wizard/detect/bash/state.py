@@ -48,7 +48,8 @@ class Shared:
     trace: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     pinned: dict = field(default_factory=dict)  # --env values, which stand in for a command's output too
-    work: int = 0
+    work: int = 0  # characters expanded so far
+    statements: int = 0  # statements run so far
     sourced: list = field(default_factory=list)
     history: dict = field(default_factory=dict)  # name -> the known values assigned to it, in order
 

@@ -45,9 +45,12 @@ def missing_quotes(root) -> list[tuple[int, str]]:
         node = stack.pop()
         if node.is_missing and node.type in ('"', "'", "`"):
             found.append((_opening_line(node), node.type))
+        elif node.type == "ERROR" and node.text[:1] in (b"'", b'"', b"`") and node.child_count <= 1:
+            found.append((line(node), node.text[:1].decode()))
+            continue
         if node.has_error or node.is_missing:
             stack.extend(node.children)
-    return sorted(found)
+    return sorted(set(found))
 
 
 def _opening_line(missing) -> int:

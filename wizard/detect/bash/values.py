@@ -38,8 +38,12 @@ class Spread:
 Text = tuple
 
 
+MAX_PIECES = 64  # a value that copies itself around unknown parts would double its pieces without end
+MAX_SHOWN = 160
+
+
 def text(*pieces) -> Text:
-    """A Text from pieces (str, Unknown or Text), with adjacent strings merged and empty strings dropped."""
+    """A Text from pieces (str, Unknown or Text): adjacent strings merged, adjacent unknowns joined, empties dropped."""
     out: list = []
     for piece in pieces:
         items = piece if isinstance(piece, tuple) else (piece,)
@@ -50,8 +54,18 @@ def text(*pieces) -> Text:
                 if out and isinstance(out[-1], str):
                     out[-1] += item
                     continue
+            elif out and isinstance(out[-1], Unknown):
+                out[-1] = Unknown(out[-1].origins | item.origins, _cap(out[-1].shown + item.shown))
+                continue
             out.append(item)
+    if len(out) > MAX_PIECES:
+        origins = frozenset().union(*(p.origins for p in out if isinstance(p, Unknown)))
+        return (Unknown(origins, _cap("".join(p if isinstance(p, str) else p.shown for p in out))),)
     return tuple(out)
+
+
+def _cap(shown_text: str) -> str:
+    return shown_text if len(shown_text) <= MAX_SHOWN else shown_text[: MAX_SHOWN - 3] + "..."
 
 
 def unknown(origins, shown: str) -> Text:
