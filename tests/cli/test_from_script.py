@@ -211,7 +211,7 @@ def test_import_of_ten_problems_repairs_renames_and_drops(tmp_path):
     assert flat["actor_rollout_ref.rollout.gpu_memory_utilization"] == 0.7
     assert "trainer.default_local_dir" not in flat
     assert "actor_rollout_ref.actor.ppo_epoch" not in flat and "actor_rollout_ref.actor.ppo_epochs" not in flat
-    assert any("did you mean actor_rollout_ref.actor.ppo_epochs" in n for n in notes)
+    assert any("did you mean actor_rollout_ref.actor.ppo_epochs" in str(n) for n in notes)
 
 
 def test_set_flags_apply_over_the_imported_script(tmp_path):

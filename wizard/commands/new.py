@@ -31,6 +31,12 @@ def register(subparsers) -> None:
         "--from-script", metavar="OLD.sh", help="import an old or forked verl launch script, carried over to verl 0.9.1"
     )
     p.add_argument(
+        "--env",
+        action="append",
+        metavar="NAME=VALUE",
+        help="with --from-script: an environment variable of the script; repeatable (its arguments go after --)",
+    )
+    p.add_argument(
         "--set", action="append", metavar="KEY=VALUE", help="a verl key as a launch script writes it; repeatable"
     )
     p.add_argument("--topology", help="a fake topology (2x8xH100), a file of `nvidia-smi topo -m` output, or `detect`")
@@ -51,7 +57,10 @@ def collect_layers(args: argparse.Namespace):
     if getattr(args, "from_script", None):
         from wizard.detect.script_import import script_layer
 
-        layer, args.imported_script = script_layer(args.from_script)
+        from wizard.commands.common import parse_env_flags
+
+        env = parse_env_flags(getattr(args, "env", None))
+        layer, args.imported_script = script_layer(args.from_script, env, getattr(args, "script_args", None))
         layers.append(layer)
     if args.answers:
         layers.append(("answers file", read_answers_file(args.answers)))

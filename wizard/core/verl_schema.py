@@ -133,6 +133,7 @@ def config_groups(version: str = TARGET_VERSION) -> dict[str, dict]:
     return _snapshot(version).get("groups", {})
 
 
+@lru_cache(maxsize=8)
 def class_only_keys(engine: str = "dp", version: str = TARGET_VERSION) -> frozenset[str]:
     """Keys verl's config classes accept that its YAML does not list (Hydra needs `+` to add them)."""
     return frozenset(_snapshot(version).get("class_keys", {}).get(engine, ()))
@@ -140,9 +141,14 @@ def class_only_keys(engine: str = "dp", version: str = TARGET_VERSION) -> frozen
 
 def key_exists(key: str, engine: str = "dp", version: str = TARGET_VERSION) -> bool:
     """True when verl has this dotted key, or it lies under a mapping that takes any sub-key."""
-    if key in defaults(engine, version):
+    if key in defaults(engine, version) or key in _open_set(version) or key in class_only_keys(engine, version):
         return True
     return any(key.startswith(prefix + ".") for prefix in open_mappings(version))
+
+
+@lru_cache(maxsize=4)
+def _open_set(version: str) -> frozenset[str]:
+    return frozenset(open_mappings(version))
 
 
 def is_section(key: str, engine: str = "dp", version: str = TARGET_VERSION) -> bool:

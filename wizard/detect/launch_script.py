@@ -47,6 +47,7 @@ class Override:
     prefix: str  # "", "+", "++" or "~"
     line: int
     unknown: frozenset = frozenset()
+    pieces: tuple = ()  # the value as the reader holds it: text and Unknown pieces
 
     @property
     def known(self) -> bool:
@@ -255,7 +256,8 @@ def _read_args(script: LaunchScript, step, start: int) -> None:
                 script.problems.append(ScriptProblem("bad-value", line, msg("script.bad_value", line=line, name=key, value=raw_value, reason=_reason(str(exc)))))
             if raw_value == "" and prefix != "~" and not raw.endswith(("''", '""')):
                 script.problems.append(ScriptProblem("empty-value", line, msg("script.empty_value", line=line, name=prefix + key)))
-        script.overrides.append(Override(key, raw_value or "", None if unknown else parsed, prefix, line, unknown))
+        pieces = _after_first(value, "=") if unknown else ()
+        script.overrides.append(Override(key, raw_value or "", None if unknown else parsed, prefix, line, unknown, pieces))
 
 
 def _reason(english: str) -> Msg:

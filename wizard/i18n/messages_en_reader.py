@@ -50,6 +50,10 @@ MESSAGES: dict[str, str] = {
     "script.config_read": "config from {path}",
     "script.config_absent": "--config-path {path} --config-name {name}: no {name}.yaml there; only the script's command-line overrides were checked",
     "script.config_default_not_read": "{path}: its defaults list names {entry}, which the wizard does not read; the keys it would add are not checked",
+    # issue 16: new --from-script
+    "import.unknown_left_out": "{name}={shown} depends on what the script does not say; it is left out: give it with {hints:comma} (or --set {name}=...)",
+    "import.unknown_typed": "{name}={shown} depends on shell variables the script does not set and needs a typed value; it is left out: give it with --env or --set {name}=...",
+    "import.read_from_environment": "read from the environment when verl starts (the script did not set them): {names:comma}",
     # issue 16: Hydra config groups
     "script.group_option_unknown": "line {line}: {group}={option} is not an option of the config group {group} in verl {version} ({options:comma}); Hydra stops with 'Could not find'",
     "script.group_not_checked": "{group}={option}: the wizard checks the dp and megatron key trees; the keys of the {option} engine were not checked",

@@ -47,6 +47,10 @@ MESSAGES: dict[str, str] = {
     "script.config_read": "配置来自 {path}",
     "script.config_absent": "--config-path {path} --config-name {name}：那里没有 {name}.yaml；只检查了脚本命令行上的覆盖项",
     "script.config_default_not_read": "{path}：它的 defaults 列表里有 {entry}，向导不读取它；它会添加的键没有检查",
+    # issue 16: new --from-script
+    "import.unknown_left_out": "{name}={shown} 取决于脚本里没有写明的内容；没有导入：请用 {hints:comma} 给出（或者 --set {name}=...）",
+    "import.unknown_typed": "{name}={shown} 取决于脚本没有设置的 shell 变量，而它需要有类型的值；没有导入：请用 --env 或 --set {name}=... 给出",
+    "import.read_from_environment": "verl 启动时从环境变量读取（脚本没有设置它们）：{names:comma}",
     # issue 16: Hydra config groups
     "script.group_option_unknown": "第 {line} 行：{group}={option} 不是 verl {version} 中配置组 {group} 的选项（{options:comma}）；Hydra 会报 'Could not find' 并停止",
     "script.group_not_checked": "{group}={option}：向导检查 dp 和 megatron 两种键树；没有检查 {option} 引擎的键",

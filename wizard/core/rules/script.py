@@ -124,7 +124,8 @@ def check_plus_prefixes(ctx):
                     f"override a key that is not there ('Could not override'); write +{o.key}={o.raw_value}"
                 ),
             )
-        elif o.key in ctx.flat and _unknown_everywhere(o.key, engine):
+        elif (o.key in ctx.flat if o.known else True) and _unknown_everywhere(o.key, engine):
+            # an unknown value is still given: its key is judged without reading the value
             yield from _fork_key(o, written, engine)
 
 
