@@ -6,7 +6,8 @@ the YAML files alone do not say.
   default and, for each option Hydra composes when chosen on the command line (`group=option`), what it
   does to the key tree: `model_engine` options name the engine tree they give; other options list the
   keys they add (with defaults), remove and change.
-- "open": mappings that verl's config dataclasses type as dict (any sub-key is accepted), by dotted key.
+- "open": mappings that verl's config dataclasses type as dict (any sub-key is accepted), by dotted key, and
+  the one mapping main_ppo hands whole to `ray.init(**...)` (`ray_kwargs.ray_init`: any ray.init argument).
 - "class_keys": per engine, keys a config dataclass accepts that the composed YAML does not list.
 
 Nothing of verl's is copied: only key names, defaults and types.
@@ -107,6 +108,13 @@ def main() -> int:
                     "changed": {k: v for k, v in tree.items() if k in base and base[k] != v},
                 }
             result["groups"][name] = {"default": default, "options": effects}
+        import inspect
+
+        from verl.trainer import main_ppo
+
+        source = inspect.getsource(main_ppo)
+        if 'config.ray_kwargs.get("ray_init"' in source and "ray.init(**" in source:
+            open_maps.add("ray_kwargs.ray_init")
         result["open"] = sorted(open_maps)
     json.dump(result, sys.stdout, sort_keys=True, default=str)
     return 0

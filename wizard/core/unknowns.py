@@ -145,12 +145,21 @@ def rule_ids(rule) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=256)
-def _ids_in(rule) -> tuple[str, ...]:
+def _ids_in(rule, depth: int = 0) -> tuple[str, ...]:
+    """Ids written in the function, and in the module's functions (or tuples of them) it names, 3 levels deep."""
     try:
         source = inspect.getsource(rule)
     except (OSError, TypeError):
         return ()
-    return tuple(dict.fromkeys(re.findall(r"\b[A-Z]{3,6}-\d{3}\b", source)))
+    ids = re.findall(r"\b[A-Z]{3,6}-\d{3}\b", source)
+    if depth < 3:
+        module = inspect.getmodule(rule)
+        for name in getattr(getattr(rule, "__code__", None), "co_names", ()):
+            value = getattr(module, name, None)
+            for item in value if isinstance(value, tuple) else (value,):
+                if inspect.isfunction(item) and inspect.getmodule(item) is module and item is not rule:
+                    ids.extend(_ids_in(item, depth + 1))
+    return tuple(dict.fromkeys(ids))
 
 
 # --- how derived numbers move with an unknown key ---------------------------------------------------
@@ -236,9 +245,9 @@ def notes(unknowns: Unknowns, fed: dict) -> list[Msg]:
         groups[group][1].extend(k for k in keys if k not in groups[group][1])
     out = []
     for group, (origins, keys) in sorted(groups.items()):
-        skipped = sorted({rid for k in keys for rid in unknowns.skipped.get(k, ())})
-        rules = msg("unknown.rules", ids=skipped) if skipped else msg("unknown.no_rules")
-        common = {"keys": keys, "n": len(keys), "rules": rules, "n_rules": max(len(skipped), 1)}
+        ids = sorted({rid for k in keys for rid in unknowns.skipped.get(k, ())})
+        skipped = msg("unknown.skipped", n=len(keys), ids=ids) if ids else msg("unknown.none_skipped", n=len(keys))
+        common = {"keys": keys, "n": len(keys), "skipped": skipped}
         if group[0] == "args":
             names = sorted({"$" + o.name for o in origins})
             out.append(msg("unknown.args", names=names, **common))

@@ -66,7 +66,9 @@ def flatten_config(tree: dict, engine: str, prefix: str = "", _open: tuple[int, 
     flat: dict[str, Any] = {}
     for key, value in tree.items():
         dotted = f"{prefix}{key}"
-        leaf_in_verl = dotted in verl_schema.defaults(engine) or dotted in verl_schema.open_mappings()
+        leaf_in_verl = dotted in verl_schema.defaults(engine) or (
+            dotted in verl_schema.open_mappings() and not verl_schema.is_section(dotted, engine)
+        )
         if isinstance(value, dict) and value and not leaf_in_verl:
             flat.update(flatten_config(value, engine, dotted + ".", _open + (id(tree),)))
         else:

@@ -48,6 +48,7 @@ class Override:
     line: int
     unknown: frozenset = frozenset()
     pieces: tuple = ()  # the value as the reader holds it: text and Unknown pieces
+    position: int = -1  # its index among `LaunchScript.arguments`
 
     @property
     def known(self) -> bool:
@@ -62,6 +63,7 @@ class Choice:
     option: str
     line: int
     unknown: frozenset = frozenset()
+    position: int = -1
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,7 @@ class LaunchScript:
     reader_notes: list[tuple] = field(default_factory=list)
     certain: bool = True  # False when the verl command is inside a branch the reader could not decide
     env: dict = field(default_factory=dict)  # the environment the verl command gets (exported + prefixes)
+    arguments: list = field(default_factory=list)  # what bash passes after the module: Texts (and Spreads)
 
     def as_dotted(self) -> dict[str, Any]:
         """{key: value} of the known overrides in the order given; the last one wins, `~key` removes it.
@@ -209,9 +212,11 @@ def _read_args(script: LaunchScript, step, start: int) -> None:
 
     groups = verl_schema.config_groups()
     items = list(zip(step.fields, step.lines, step.raws, strict=False))[start:]
+    script.arguments = [value for value, _, _ in items]
     index = 0
     while index < len(items):
         value, line, raw = items[index]
+        position = index
         index += 1
         if isinstance(value, Spread):
             script.passed_on |= value.origins
@@ -246,7 +251,7 @@ def _read_args(script: LaunchScript, step, start: int) -> None:
         prefix, key, raw_value = parts
         unknown = origins_of(value)
         if prefix in ("", "+", "++") and key in groups and raw_value is not None:
-            script.choices.append(Choice(key, raw_value if not unknown else "", line, unknown))
+            script.choices.append(Choice(key, raw_value if not unknown else "", line, unknown, position))
             continue
         parsed: Any = raw_value
         if raw_value is not None and not unknown:
@@ -257,7 +262,9 @@ def _read_args(script: LaunchScript, step, start: int) -> None:
             if raw_value == "" and prefix != "~" and not raw.endswith(("''", '""')):
                 script.problems.append(ScriptProblem("empty-value", line, msg("script.empty_value", line=line, name=prefix + key)))
         pieces = _after_first(value, "=") if unknown else ()
-        script.overrides.append(Override(key, raw_value or "", None if unknown else parsed, prefix, line, unknown, pieces))
+        script.overrides.append(
+            Override(key, raw_value or "", None if unknown else parsed, prefix, line, unknown, pieces, position)
+        )
 
 
 def _reason(english: str) -> Msg:

@@ -61,7 +61,7 @@ def expand_param(x, inner: str, quoted: bool):
             return ("text", unknown(origins_of(value), "${" + inner + "}"), quoted)
         return ("text", (str(len(known(value))),), quoted)
     if not rest:
-        return _result(value, name, inner, quoted, sub)
+        return _result(value, name, inner, quoted, sub, x._ifs()[:1])
     op_match = _OP.match(rest)
     if not op_match:
         return ("text", unknown({Origin(ENV, name)}, "${" + inner + "}"), quoted)
@@ -111,7 +111,7 @@ def expand_param(x, inner: str, quoted: bool):
     return ("text", unknown(_all_origins(values) or {Origin(ENV, name)}, "${" + inner + "}"), quoted)
 
 
-def _result(value, name, inner, quoted, sub):
+def _result(value, name, inner, quoted, sub, sep=" "):
     from wizard.detect.bash.expand import ABSENT
 
     if value is ABSENT:
@@ -121,7 +121,7 @@ def _result(value, name, inner, quoted, sub):
     if isinstance(value, list):
         star = sub == "*" or name == "*"
         if quoted and star:
-            return ("text", text(*_joined(value)), quoted)
+            return ("text", text(*_joined(value, sep)), quoted)
         return ("fields", value, quoted)
     return ("text", value, quoted)
 
@@ -206,11 +206,11 @@ def _bracket_end(rest: str) -> int:
     return len(rest)
 
 
-def _joined(items):
+def _joined(items, sep=" "):
     out = []
     for k, item in enumerate(items):
         if k:
-            out.append(" ")
+            out.append(sep)
         out.append(item)
     return out
 

@@ -234,8 +234,17 @@ class Reader:
     def s_pipeline(self, node, st):
         parts = [c for c in node.children if c.is_named and c.type != "comment"]
         status = st.status
-        for part in parts:
-            status = self.in_subshell(part, st) if len(parts) > 1 else self.statement(part, st)
+        for k, part in enumerate(parts):
+            if len(parts) == 1:
+                return self.statement(part, st)
+            if k < len(parts) - 1 and self.out:
+                self.out.append([])  # what feeds the next command of the pipe is not output
+                try:
+                    status = self.in_subshell(part, st)
+                finally:
+                    self.out.pop()
+            else:
+                status = self.in_subshell(part, st)
         return status
 
     def in_subshell(self, node, st):
@@ -542,7 +551,13 @@ class Reader:
         finally:
             output = self.out.pop()
         st.status = sub.status
-        return strip_trailing_newlines(text(*output))
+        value = strip_trailing_newlines(text(*output))
+        if is_known(value):
+            return value
+        # a command's output: named by the whole substitution, as the script writes it
+        shown = " ".join(inner.split())[:80]
+        origins = {Origin(COMMAND, shown)} if _only_commands(value) else origins_of(value)
+        return unknown(origins, f"$({shown})")
 
     def write(self, value: Text) -> None:
         if self.out:
@@ -552,6 +567,11 @@ class Reader:
         if self.out:
             shown = " ".join(command.split())
             self.out[-1].append(unknown({Origin(COMMAND, shown[:80])}, f"$({shown[:80]})"))
+
+
+def _only_commands(value) -> bool:
+    """True when every unknown part of a command's output comes from commands (not from a variable)."""
+    return all(o.kind == COMMAND for o in origins_of(value))
 
 
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
