@@ -31,9 +31,10 @@ CASES: dict = yaml.safe_load((CORPUS / "cases.yaml").read_text())
 BASH = shutil.which("bash")
 STUBS = ("python", "python3", "srun", "ray", "uv", "torchrun", "nohup", "tee", "sbatch", "accelerate", "deepspeed")
 REAL = ("dirname", "basename", "realpath", "readlink", "seq")
-RECORDER = 'printf "%s\\0" "${0##*/}" "$@" >> "$RECORD"; printf "\\036" >> "$RECORD"'
-UNKNOWN_NOTE = re.compile(r"\b(is|are) unknown\b")
-HANDLER = 'command_not_found_handle() { printf "%s\\0" "$@" >> "$RECORD"; printf "\\036" >> "$RECORD"; return 0; }'
+# One printf per command (one write), so that the commands of a pipe cannot interleave their records.
+RECORDER = 'printf "%s\\0" "${0##*/}" "$@" $\'\\036\' >> "$RECORD"'
+UNKNOWN_NOTE = re.compile(r"\b(is|are) unknown(, so | \(no rule)")
+HANDLER = 'command_not_found_handle() { printf "%s\\0" "$@" $\'\\036\' >> "$RECORD"; return 0; }'
 
 
 def install(name: str, tmp: Path) -> Path:
@@ -63,7 +64,7 @@ def run_bash(script: Path, env: dict, args: list, tmp: Path) -> list[list[str]]:
     subprocess.run([BASH, str(script), *args], cwd=here, env=full_env, capture_output=True, timeout=60, check=False)
     if not record.exists():
         return []
-    return [r.split(b"\0")[:-1] for r in record.read_bytes().split(b"\x1e") if r]
+    return [r.split(b"\0")[:-1] for r in record.read_bytes().split(b"\x1e\0") if r]
 
 
 def verl_arguments(commands: list[list[bytes]]) -> list[str] | None:
@@ -103,7 +104,7 @@ def check_json(script: Path, case: dict, given: bool):
     """`check --format json` of the script (with the case's --env and -- ARGS when given)."""
     argv = ["check", str(script), "--mode", "cluster", "--format", "json"]
     if given:
-        for name, value in (case.get("env") or {}).items():
+        for name, value in {**(case.get("env") or {}), **(case.get("pin") or {})}.items():
             argv += ["--env", f"{name}={value}"]
         argv += ["--", *[str(a) for a in case.get("args") or []]]
     proc = cli(*argv)
@@ -151,7 +152,7 @@ def test_the_corpus_is_large_and_covers_every_form():
         r"torchrun",
         r"nohup",
         r"\| tee",
-        r"^\s*[A-Z_]+=\S+ +python3? -m",
+        r"^\s*(?:[A-Z_0-9]+=\S+ +)+python3? -m",
         r"model_engine=megatron",
         r"mixed_precision",
         r"--config-path",
@@ -171,9 +172,7 @@ def test_the_reader_passes_what_bash_passes(name, tmp_path):
     theirs = verl_arguments(run_bash(script, {k: v for k, v in env.items() if k != "PWD"}, args, tmp_path))
     assert theirs is not None, f"{name}: bash never started verl's trainer"
     ours = read(name, script, env, args)
-    assert matches(ours.arguments, theirs), (
-        f"{name}:\nbash: {theirs}\nours: {[pattern_of(f) for f in ours.arguments]}"
-    )
+    assert matches(ours.arguments, theirs), f"{name}:\nbash: {theirs}\nours: {[pattern_of(f) for f in ours.arguments]}"
     # each override the reader made out of them is that argument, taken apart and put back together
     spread_before = [isinstance(f, Spread) for f in ours.arguments]
     for o in ours.overrides:
@@ -210,3 +209,19 @@ def test_without_them_unknowns_are_noted_and_never_exit_2(name, tmp_path):
     assert len(noted) == len(expected.get("unknown") or []), (name, noted)
     for origin, note in zip(sorted(expected.get("unknown") or []), noted, strict=True):
         assert origin in note, (name, origin, note)
+
+
+@pytest.mark.skipif(BASH is None, reason="needs bash")
+def test_the_comparison_with_bash_catches_a_difference(tmp_path):
+    """The same script read with another environment than bash ran it with does not match; unknowns match anything."""
+    name = "04_world_size_from_env.sh"
+    script = install(name, tmp_path)
+    theirs = verl_arguments(run_bash(script, {"WORLD_SIZE": "3", "ROLLOUT_TP_SIZE": "2"}, [], tmp_path))
+    same = read(name, script, {"WORLD_SIZE": "3", "ROLLOUT_TP_SIZE": "2"}, [])
+    other = read(name, script, {"WORLD_SIZE": "4", "ROLLOUT_TP_SIZE": "2"}, [])
+    unknown = read(name, script, {}, [])
+    assert "trainer.nnodes=3" in theirs
+    assert matches(same.arguments, theirs)
+    assert not matches(other.arguments, theirs)
+    assert any(isinstance(p, Unknown) for f in unknown.arguments for p in f) and matches(unknown.arguments, theirs)
+    assert not matches(same.arguments, theirs[:-1]) and not matches(same.arguments, [*theirs, "trainer.nnodes=1"])

@@ -55,9 +55,8 @@ def collect_layers(args: argparse.Namespace):
     if detected:
         layers.append(("detected", detected))
     if getattr(args, "from_script", None):
-        from wizard.detect.script_import import script_layer
-
         from wizard.commands.common import parse_env_flags
+        from wizard.detect.script_import import script_layer
 
         env = parse_env_flags(getattr(args, "env", None))
         layer, args.imported_script = script_layer(args.from_script, env, getattr(args, "script_args", None))

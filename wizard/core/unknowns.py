@@ -40,7 +40,7 @@ class Unknowns:
 
     keys: dict[str, frozenset] = field(default_factory=dict)
     skipped: dict[str, set] = field(default_factory=dict)  # address -> rule ids skipped because of it
-    _taints: dict = field(default_factory=dict, repr=False)
+    taints: dict = field(default_factory=dict, repr=False)  # id(plan) -> (plan, its taint function)
 
     def __bool__(self) -> bool:
         return bool(self.keys)
@@ -169,8 +169,8 @@ def _taint_of(ctx):
     """path of a plan attribute -> the unknown addresses it depends on (by changing each one and looking)."""
     unknowns: Unknowns = ctx.unknowns
     cache_key = id(ctx.plan)
-    if cache_key in unknowns._taints:
-        return unknowns._taints[cache_key][1]
+    if cache_key in unknowns.taints:
+        return unknowns.taints[cache_key][1]
     probes = {address: _probe_plans(ctx, address) for address in unknowns.keys}
     memo: dict[str, tuple] = {}
 
@@ -180,7 +180,7 @@ def _taint_of(ctx):
             memo[path] = tuple(a for a, plans in probes.items() if any(_at(p, path) != base for p in plans))
         return memo[path]
 
-    unknowns._taints[cache_key] = (ctx.plan, taint)  # the plan is kept so that its id is not reused
+    unknowns.taints[cache_key] = (ctx.plan, taint)  # the plan is kept so that its id is not reused
     return taint
 
 

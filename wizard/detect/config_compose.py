@@ -58,7 +58,7 @@ def _read(path: Path, folder: Path, depth: int, seen: set) -> tuple[dict[str, An
             engine = VERL_PRIMARIES[entry]
             continue
         if isinstance(entry, dict) and len(entry) == 1:
-            (group, option), = entry.items()
+            ((group, option),) = entry.items()
             group = str(group).replace("override", "").strip()
             if group == ENGINE_GROUP:
                 engine = str(option)

@@ -92,6 +92,7 @@ class LaunchScript:
     sourced: list[str] = field(default_factory=list)
     reader_notes: list[tuple] = field(default_factory=list)
     certain: bool = True  # False when the verl command is inside a branch the reader could not decide
+    because: frozenset = frozenset()  # then: the origins of the conditions it depends on
     env: dict = field(default_factory=dict)  # the environment the verl command gets (exported + prefixes)
     arguments: list = field(default_factory=list)  # what bash passes after the module: Texts (and Spreads)
 
@@ -191,9 +192,13 @@ def parse_launch_script(
         if entry is None:
             continue
         if script is not None:
-            script.problems.append(ScriptProblem("multiple-commands", step.line, msg("script.another_command", line=step.line)))
+            script.problems.append(
+                ScriptProblem("multiple-commands", step.line, msg("script.another_command", line=step.line))
+            )
             continue
-        script = LaunchScript(source, entry[1], sourced=sourced, reader_notes=notes, certain=step.certain)
+        script = LaunchScript(
+            source, entry[1], sourced=sourced, reader_notes=notes, certain=step.certain, because=step.because
+        )
         script.env = {**step.env, **step.assigns}
         _read_args(script, step, entry[0])
         script.problems.extend(problems_of(text, step, script))
@@ -222,7 +227,7 @@ def _read_args(script: LaunchScript, step, start: int) -> None:
             script.passed_on |= value.origins
             continue
         text = shown(value)
-        flag, eq, inline = text.partition("=")
+        flag, eq, _ = text.partition("=")
         if flag in ("--config-path", "-cp", "--config-name", "-cn", "--config-dir", "-cd"):
             target = value
             if not eq and index < len(items) and not isinstance(items[index][0], Spread):
@@ -244,9 +249,13 @@ def _read_args(script: LaunchScript, step, start: int) -> None:
         parts = split_override(text)
         if parts is None or not key_known:
             if not key_known:
-                script.problems.append(ScriptProblem("unknown-override", line, msg("script.override_unknown", line=line, text=text)))
+                script.problems.append(
+                    ScriptProblem("unknown-override", line, msg("script.override_unknown", line=line, text=text))
+                )
             else:
-                script.problems.append(ScriptProblem("not-an-override", line, msg("script.not_an_override", line=line, text=text)))
+                script.problems.append(
+                    ScriptProblem("not-an-override", line, msg("script.not_an_override", line=line, text=text))
+                )
             continue
         prefix, key, raw_value = parts
         unknown = origins_of(value)
@@ -258,9 +267,17 @@ def _read_args(script: LaunchScript, step, start: int) -> None:
             try:
                 parsed = parse_override_value(raw_value)
             except ValueError as exc:
-                script.problems.append(ScriptProblem("bad-value", line, msg("script.bad_value", line=line, name=key, value=raw_value, reason=_reason(str(exc)))))
+                script.problems.append(
+                    ScriptProblem(
+                        "bad-value",
+                        line,
+                        msg("script.bad_value", line=line, name=key, value=raw_value, reason=_reason(str(exc))),
+                    )
+                )
             if raw_value == "" and prefix != "~" and not raw.endswith(("''", '""')):
-                script.problems.append(ScriptProblem("empty-value", line, msg("script.empty_value", line=line, name=prefix + key)))
+                script.problems.append(
+                    ScriptProblem("empty-value", line, msg("script.empty_value", line=line, name=prefix + key))
+                )
         pieces = _after_first(value, "=") if unknown else ()
         script.overrides.append(
             Override(key, raw_value or "", None if unknown else parsed, prefix, line, unknown, pieces, position)

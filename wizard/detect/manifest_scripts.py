@@ -188,8 +188,17 @@ def read_sbatch(path: Path, text: str, env: dict | None = None, args: list | Non
     if not starts_ray and nodes == 1 and driver_line is not None:
         # One node and no `ray start`: verl starts its own Ray on the allocation, as `python -m ...` does locally.
         d_mode, d_source = _auth(driver_env)
-        alloc = NodeGroup("head", 1, per_node or 0, float(cpus) if cpus else None, driver_env, {}, d_mode, d_source,
-                          f"the allocation (#SBATCH, driver line {driver_line})")
+        alloc = NodeGroup(
+            "head",
+            1,
+            per_node or 0,
+            float(cpus) if cpus else None,
+            driver_env,
+            {},
+            d_mode,
+            d_source,
+            f"the allocation (#SBATCH, driver line {driver_line})",
+        )
         facts = DeployFacts(
             target="slurm",
             origin="manifest",

@@ -217,8 +217,12 @@ def _unknown_values(flat: dict[str, Any], script) -> tuple[dict[str, Any], list]
         pieces = override.pieces
         if not all(isinstance(p, str) or _single_env(p) for p in pieces):
             origins = sorted(override.unknown)
-            hints = [("-- ARG..." if o.kind == "args" else f"--env {o.via or o.name}=...") for o in origins if o.kind != ENV]
-            notes.append(msg("import.unknown_left_out", name=key, shown=override.raw_value, hints=list(dict.fromkeys(hints))))
+            hints = [
+                ("-- ARG..." if o.kind == "args" else f"--env {o.via or o.name}=...") for o in origins if o.kind != ENV
+            ]
+            notes.append(
+                msg("import.unknown_left_out", name=key, shown=override.raw_value, hints=list(dict.fromkeys(hints)))
+            )
             continue
         converted = "".join(p if isinstance(p, str) else "${oc.env:" + next(iter(p.origins)).name + "}" for p in pieces)
         try:

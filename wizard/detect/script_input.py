@@ -97,9 +97,13 @@ def _reader_notes(script) -> list:
         if kind == "exit":
             notes.append(msg("script.exits_early", line=line, status=where))
             continue
-        notes.append(msg("script.source_missing" if kind == "source-missing" else "script.source_unknown", line=line, path=where))
+        notes.append(
+            msg("script.source_missing" if kind == "source-missing" else "script.source_unknown", line=line, path=where)
+        )
     if script.passed_on:
         notes.append(msg("unknown.passed_on", shown='"$@"'))
+    if not script.certain and script.because:
+        notes.append(msg("unknown.branch", names=sorted({o.shown() for o in script.because})))
     return notes
 
 

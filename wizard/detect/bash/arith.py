@@ -195,7 +195,9 @@ class _Parser:
         if op in ("++", "--"):
             self.i += 1
             if live:
-                self.scope.set(token, index, _wrap(value + (1 if op == "++" else -1)) if isinstance(value, int) else value)
+                self.scope.set(
+                    token, index, _wrap(value + (1 if op == "++" else -1)) if isinstance(value, int) else value
+                )
         return value
 
     def _index(self, live: bool):

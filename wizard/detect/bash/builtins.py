@@ -31,7 +31,24 @@ from wizard.detect.bash.values import (
 )
 
 _NOOPS = frozenset(
-    ["set", "shopt", "trap", "wait", "ulimit", "umask", "alias", "unalias", "hash", "true", ":", "enable", "disown", "suspend", "history", "times"]
+    [
+        "set",
+        "shopt",
+        "trap",
+        "wait",
+        "ulimit",
+        "umask",
+        "alias",
+        "unalias",
+        "hash",
+        "true",
+        ":",
+        "enable",
+        "disown",
+        "suspend",
+        "history",
+        "times",
+    ]
 )
 _PURE = frozenset({"dirname", "basename", "realpath", "readlink", "seq"})
 
@@ -64,7 +81,9 @@ def _attach(st, name: str, value: Text) -> Text:
     out = []
     for piece in value:
         if isinstance(piece, Unknown) and any(o.kind == COMMAND and not o.via for o in piece.origins):
-            origins = frozenset(Origin(o.kind, o.name, name) if o.kind == COMMAND and not o.via else o for o in piece.origins)
+            origins = frozenset(
+                Origin(o.kind, o.name, name) if o.kind == COMMAND and not o.via else o for o in piece.origins
+            )
             piece = Unknown(origins, piece.shown)
         out.append(piece)
     return tuple(out)
@@ -301,7 +320,9 @@ def _command_words(fields) -> str:
 def _record(reader, st, fields, lines, raws, assigns, node) -> None:
     env = {n: v.value for n, v in st.vars.items() if v.exported and v.kind == SCALAR}
     reader.shared.trace.append(
-        Step(fields, lines, assigns, env, tree.line(node), tree.end_line(node), reader.file, st.certain, raws)
+        Step(
+            fields, lines, assigns, env, tree.line(node), tree.end_line(node), reader.file, st.certain, raws, st.because
+        )
     )
 
 
@@ -513,9 +534,9 @@ def _test(reader, st, fields, node, redirects):
     from wizard.detect.bash.conditions import Test
 
     operands = fields[1:]
-    if fields and known(fields[0]) == "[":
-        if operands and not isinstance(operands[-1], Spread) and known(operands[-1]) == "]":
-            operands = operands[:-1]
+    closing = operands and not isinstance(operands[-1], Spread) and known(operands[-1]) == "]"
+    if fields and known(fields[0]) == "[" and closing:
+        operands = operands[:-1]
     result = Test(operands, False, reader.is_set(st)).run()
     if result.value is None:
         st.status_origins = result.origins
@@ -562,6 +583,10 @@ def _read_input(reader, st, fields, node, redirects):
     if is_mapfile and not targets:
         targets = [("MAPFILE", True)]
     for n, is_array in targets:
+        if n in st.shared.pinned:  # --env NAME=VALUE stands in for what the command would read
+            pinned = st.shared.pinned[n]
+            st.set(n, Var(ARRAY, items={0: pinned}) if is_array else Var(SCALAR, pinned))
+            continue
         if is_array:
             st.set(n, Var(ARRAY, spread=Spread(_via(origin, n), f"${{{n}[@]}}")))
         else:
@@ -584,7 +609,11 @@ def _getopts(reader, st, fields, node, redirects):
         st.status_origins = frozenset({Origin("args", "@")})
         return None
     index_var = st.get("OPTIND")
-    index = int(known(index_var.value)) if index_var is not None and is_known(index_var.value) and known(index_var.value).isdigit() else 1
+    index = (
+        int(known(index_var.value))
+        if index_var is not None and is_known(index_var.value) and known(index_var.value).isdigit()
+        else 1
+    )
     args = st.args
     if index > len(args) or not is_known(args[index - 1]):
         return 1
@@ -618,7 +647,14 @@ def _command_builtin(reader, st, fields, node, redirects):
     while args and not isinstance(args[0], Spread) and known(args[0]) in ("-p", "--"):
         args = args[1:]
     if args and not isinstance(args[0], Spread) and known(args[0]) in ("-v", "-V"):
-        st.status_origins = frozenset({Origin(COMMAND, "command -v " + (shown(args[1]) if len(args) > 1 and not isinstance(args[1], Spread) else ""))})
+        st.status_origins = frozenset(
+            {
+                Origin(
+                    COMMAND,
+                    "command -v " + (shown(args[1]) if len(args) > 1 and not isinstance(args[1], Spread) else ""),
+                )
+            }
+        )
         reader.unknown_output("command -v")
         return None
     if not args:

@@ -10,7 +10,35 @@ import re
 from wizard.detect.bash import patterns
 from wizard.detect.bash.values import COMMAND, Origin, Spread, is_known, known, origins_of
 
-UNARY = frozenset(["-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w", "-x", "-G", "-L", "-N", "-O", "-S", "-z", "-n", "-v", "-o"])
+UNARY = frozenset(
+    [
+        "-a",
+        "-b",
+        "-c",
+        "-d",
+        "-e",
+        "-f",
+        "-g",
+        "-h",
+        "-k",
+        "-p",
+        "-r",
+        "-s",
+        "-t",
+        "-u",
+        "-w",
+        "-x",
+        "-G",
+        "-L",
+        "-N",
+        "-O",
+        "-S",
+        "-z",
+        "-n",
+        "-v",
+        "-o",
+    ]
+)
 BINARY = frozenset(["=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef", "=~"])
 _INT = re.compile(r"\s*[-+]?\d+\s*")
 
@@ -173,6 +201,4 @@ class Test:
         if not _INT.fullmatch(a) or not _INT.fullmatch(b):
             return Tri(False)  # bash: "integer expression expected", status 2
         x, y = int(a), int(b)
-        return Tri(
-            {"-eq": x == y, "-ne": x != y, "-lt": x < y, "-le": x <= y, "-gt": x > y, "-ge": x >= y}[op]
-        )
+        return Tri({"-eq": x == y, "-ne": x != y, "-lt": x < y, "-le": x <= y, "-gt": x > y, "-ge": x >= y}[op])

@@ -115,7 +115,7 @@ class Expander:
 
     def _assemble(self, chunks) -> list:
         out, cur, has = [], [], False
-        ifs = self._ifs()
+        ifs = self.ifs()
         for kind, value, quoted in chunks:
             if kind == "spread":
                 if cur or has:
@@ -158,7 +158,7 @@ class Expander:
             out.append(text(*cur))
         return out
 
-    def _ifs(self) -> str:
+    def ifs(self) -> str:
         var = self.state.get("IFS")
         if var is None or var.kind != SCALAR:
             return " \t\n"

@@ -38,10 +38,16 @@ def expand_param(x, inner: str, quoted: bool):
     if indirect:
         if rest in ("*", "@") and sub is None:
             names = sorted(n for n in x.state.vars if n.startswith(name))
-            return ("fields" if rest == "@" and quoted else "text", [(n,) for n in names] if rest == "@" and quoted else (" ".join(names),), quoted)
+            return (
+                "fields" if rest == "@" and quoted else "text",
+                [(n,) for n in names] if rest == "@" and quoted else (" ".join(names),),
+                quoted,
+            )
         if sub in ("@", "*"):
             var = x.state.get(name)
-            keys = [] if var is None or var.kind not in (ARRAY, ASSOC) else [(str(k),) for k in sorted(var.items, key=str)]
+            keys = (
+                [] if var is None or var.kind not in (ARRAY, ASSOC) else [(str(k),) for k in sorted(var.items, key=str)]
+            )
             return ("fields", keys, quoted) if sub == "@" else ("text", text(" ".join(k[0] for k in keys)), quoted)
         target = x.lookup(name, sub)
         if target is ABSENT or isinstance(target, (list, Spread)) or not is_known(target):
@@ -49,7 +55,11 @@ def expand_param(x, inner: str, quoted: bool):
         target_name = known(target)
         if not _NAME.fullmatch(target_name.split("[")[0] or "-"):
             return ("text", (), quoted)
-        name, sub = (target_name.split("[", 1)[0], target_name.split("[", 1)[1][:-1]) if "[" in target_name else (target_name, None)
+        name, sub = (
+            (target_name.split("[", 1)[0], target_name.split("[", 1)[1][:-1])
+            if "[" in target_name
+            else (target_name, None)
+        )
     value = x.lookup(name, sub)
     many = sub in ("@", "*") or name in ("@", "*")
     if length:
@@ -61,7 +71,7 @@ def expand_param(x, inner: str, quoted: bool):
             return ("text", unknown(origins_of(value), "${" + inner + "}"), quoted)
         return ("text", (str(len(known(value))),), quoted)
     if not rest:
-        return _result(value, name, inner, quoted, sub, x._ifs()[:1])
+        return _result(value, name, inner, quoted, sub, x.ifs()[:1])
     op_match = _OP.match(rest)
     if not op_match:
         return ("text", unknown({Origin(ENV, name)}, "${" + inner + "}"), quoted)
@@ -80,7 +90,11 @@ def expand_param(x, inner: str, quoted: bool):
         else:
             pat, rep = x.pattern(arg), ()
         if not is_known(pat) or not is_known(rep):
-            return ("text", unknown(origins_of(pat) | origins_of(rep) | _all_origins(values), "${" + inner + "}"), quoted)
+            return (
+                "text",
+                unknown(origins_of(pat) | origins_of(rep) | _all_origins(values), "${" + inner + "}"),
+                quoted,
+            )
         out = []
         for v in values:
             if not is_known(v):

@@ -45,7 +45,12 @@ def format_printf(args: list) -> Text:
 
 
 def _one(flags: str, width, precision, conv: str, value: str) -> str:
-    spec = "%" + flags + (width if width and width != "*" else "") + (f".{precision}" if precision and precision != "*" else "")
+    spec = (
+        "%"
+        + flags
+        + (width if width and width != "*" else "")
+        + (f".{precision}" if precision and precision != "*" else "")
+    )
     try:
         if conv in "diu":
             return (spec + "d") % int(value or "0", 0)

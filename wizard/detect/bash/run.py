@@ -8,6 +8,7 @@ builtins.py; the words are expanded by expand.py.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -71,6 +72,7 @@ class Step:
     file: str
     certain: bool
     raws: list = field(default_factory=list)  # the word each field came from, as written
+    because: frozenset = frozenset()  # when not certain: the origins of the conditions it depends on
 
 
 class Reader:
@@ -85,10 +87,8 @@ class Reader:
     # --- entry points -----------------------------------------------------------------------------
 
     def run(self, source: str, state: State) -> None:
-        try:
+        with contextlib.suppress(Exit):
             self.program(source, state)
-        except Exit:
-            pass
 
     def program(self, source: str, state: State, file: str | None = None) -> None:
         saved = (self.src, self.file)
@@ -150,10 +150,8 @@ class Reader:
     def s_subshell(self, node, st):
         sub = st.fork()
         sub.certain = st.certain
-        try:
+        with contextlib.suppress(Exit, Return):
             self.block(node, sub)
-        except (Exit, Return):
-            pass
         return sub.status
 
     def s_negated_command(self, node, st):
@@ -206,7 +204,9 @@ class Reader:
             status = self.command(body, st, redirects) if body.type == "command" else self.statement(body, st)
         # tree-sitter hangs `cmd <<EOF || other` on the here-document: what follows it is a list
         for redirect in redirects:
-            rest = [c for c in redirect.children if c.type in ("&&", "||", "|") or (c.is_named and c.type in _STATEMENTS)]
+            rest = [
+                c for c in redirect.children if c.type in ("&&", "||", "|") or (c.is_named and c.type in _STATEMENTS)
+            ]
             status = self.list_tail(rest, status, st)
         return status
 
@@ -316,6 +316,7 @@ class Reader:
         alive, statuses = [], []
         for body in bodies:
             branch = st.fork()
+            branch.because = st.because | because
             try:
                 statuses.append(body(branch) if body is not None else 0)
                 alive.append(branch)
@@ -345,10 +346,7 @@ class Reader:
 
         x = self.expander(st)
         raws = split_raw(inner)
-        if double:
-            operands = [(w,) if w in ("&&", "||", "!", "(", ")") else x.one(w) for w in raws]
-        else:
-            operands = x.words(inner)
+        operands = [(w,) if w in _TEST_OPS else x.one(w) for w in raws] if double else x.words(inner)
         return Test(operands, double, self.is_set(st), (lambda k: x.pattern(raws[k])) if double else None).run()
 
     @staticmethod
@@ -377,7 +375,9 @@ class Reader:
                     pats.append(self.text_of(c))
                 elif seen_paren and c.is_named and c.type not in tree.SKIP:
                     body.append(c)
-            arms.append((lambda s, pats=pats: self.case_match(subject, pats, s), lambda b, body=body: self.run_all(body, b)))
+            arms.append(
+                (lambda s, pats=pats: self.case_match(subject, pats, s), lambda b, body=body: self.run_all(body, b))
+            )
         return self.choose(st, arms)
 
     def case_match(self, subject: Text, pats, st) -> Tri:
@@ -416,7 +416,11 @@ class Reader:
             if count > MAX_ITERATIONS:
                 break
             if isinstance(item, Spread):
-                status = self.maybe(st, item.origins, lambda b, item=item: self.for_body(name, unknown(item.origins, "$" + name), body, b))
+                status = self.maybe(
+                    st,
+                    item.origins,
+                    lambda b, item=item: self.for_body(name, unknown(item.origins, "$" + name), body, b),
+                )
                 continue
             try:
                 status = self.for_body(name, item, body, st)
@@ -450,7 +454,12 @@ class Reader:
         init, cond, step = (exprs + ["", "", ""])[:3]
         x = self.expander(st)
         x.arith(init) if init.strip() else None
-        return self.loop(st, lambda s: self.arith_tri(cond, s), body, lambda s: self.expander(s).arith(step) if step.strip() else None)
+        return self.loop(
+            st,
+            lambda s: self.arith_tri(cond, s),
+            body,
+            lambda s: self.expander(s).arith(step) if step.strip() else None,
+        )
 
     def arith_tri(self, expression, st) -> Tri:
         from wizard.detect.bash.arith import Opaque
@@ -574,6 +583,7 @@ def _only_commands(value) -> bool:
     return all(o.kind == COMMAND for o in origins_of(value))
 
 
+_TEST_OPS = frozenset({"&&", "||", "!", "(", ")"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 _STATEMENTS = frozenset(
     {

@@ -65,6 +65,7 @@ class State:
     status: int | None = 0
     status_origins: frozenset = frozenset()
     certain: bool = True  # False inside a branch the reader could not decide
+    because: frozenset = frozenset()  # the origins of the undecided conditions around this point
     source_stack: tuple = ()
     depth: int = 0
     dir_stack: list = field(default_factory=list)
