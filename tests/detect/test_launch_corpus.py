@@ -59,7 +59,8 @@ def run_bash(script: Path, env: dict, args: list, tmp: Path) -> list[list[str]]:
         (stubs / name).chmod(0o755)
     for name in REAL:
         (stubs / name).symlink_to(shutil.which(name))
-    (tmp / "bash_env").write_text(HANDLER + "\n")
+    # waits for commands the script left in the background (nohup ... &) before the shell exits
+    (tmp / "bash_env").write_text(HANDLER + "\ntrap wait EXIT\n")
     full_env = {**env, "PATH": str(stubs), "RECORD": str(record), "BASH_ENV": str(tmp / "bash_env")}
     subprocess.run([BASH, str(script), *args], cwd=here, env=full_env, capture_output=True, timeout=60, check=False)
     if not record.exists():
