@@ -58,5 +58,6 @@ MESSAGES: dict[str, str] = {
     "script.group_option_unknown": "line {line}: {group}={option} is not an option of the config group {group} in verl {version} ({options:comma}); Hydra stops with 'Could not find'",
     "script.group_not_checked": "{group}={option}: the wizard checks the dp and megatron key trees; the keys of the {option} engine were not checked",
     # issue 16: topology
-    "topology.subset": "{used} of the {total} GPUs make the best TP{tp} groups ({groups}); GPU {idle:comma} would stay idle: run on that subset with CUDA_VISIBLE_DEVICES={visible} and trainer.n_gpus_per_node={used}",
+    "topology.no_groups": "none: with {n} GPU per node there is no TP group (TP stays 1)",
+    "topology.subset": "{used} of the {total} GPUs make the best TP{tp} groups ({groups}); {n_idle:plural(GPU|GPUs)} {idle:list} would stay idle: run on that subset with CUDA_VISIBLE_DEVICES={visible} and trainer.n_gpus_per_node={used}",
 }

@@ -55,5 +55,6 @@ MESSAGES: dict[str, str] = {
     "script.group_option_unknown": "第 {line} 行：{group}={option} 不是 verl {version} 中配置组 {group} 的选项（{options:comma}）；Hydra 会报 'Could not find' 并停止",
     "script.group_not_checked": "{group}={option}：向导检查 dp 和 megatron 两种键树；没有检查 {option} 引擎的键",
     # issue 16: topology
-    "topology.subset": "{total} 块 GPU 中的 {used} 块组成最好的 TP{tp} 分组（{groups}）；GPU {idle:comma} 会闲置：在这部分 GPU 上运行，请设置 CUDA_VISIBLE_DEVICES={visible} 和 trainer.n_gpus_per_node={used}",
+    "topology.no_groups": "无：每个节点只有 {n} 块 GPU，组不成 TP 分组（TP 保持为 1）",
+    "topology.subset": "{total} 块 GPU 中的 {used} 块组成最好的 TP{tp} 分组（{groups}）；GPU {idle:list} 会闲置：在这部分 GPU 上运行，请设置 CUDA_VISIBLE_DEVICES={visible} 和 trainer.n_gpus_per_node={used}",
 }
