@@ -126,6 +126,15 @@ def open_mappings(version: str = TARGET_VERSION) -> tuple[str, ...]:
     return tuple(_snapshot(version)["open"])
 
 
+def key_tree(ctx) -> str:
+    """The engine whose key tree a context's keys are checked against: the model_engine choice when the
+    snapshot has its tree (torchtitan, veomni too), else the plan's engine (dp or megatron)."""
+    choice = ctx.flat.get("model_engine") if isinstance(ctx.flat, dict) else None
+    if isinstance(choice, str) and choice in _snapshot(TARGET_VERSION)["engines"]:
+        return choice
+    return ctx.plan.engine
+
+
 def config_groups(version: str = TARGET_VERSION) -> dict[str, dict]:
     """Hydra config groups a command line can choose (`model_engine=megatron`): name -> options, default, and
     what each option does to the key tree ("engine": the engine whose tree it gives, or the keys it adds/removes).

@@ -54,7 +54,7 @@ def keys_for_script_rules(ctx) -> set[str]:
     script = ctx.script
     if script is None:
         return set()
-    engine = ctx.plan.engine
+    engine = verl_schema.key_tree(ctx)
     return {o.key for o in script.overrides if o.prefix != "~" and _unknown_everywhere(o.key, engine)}
 
 
@@ -97,7 +97,7 @@ def check_plus_prefixes(ctx):
     script = ctx.script
     if script is None or foreign_config(script):
         return
-    engine = ctx.plan.engine
+    engine = verl_schema.key_tree(ctx)
     defaults = verl_schema.defaults(engine)
     seen: set[tuple[str, str]] = set()
     for o in script.overrides:
@@ -188,5 +188,31 @@ def check_foreign_config(ctx):
     )
 
 
+def check_group_choices(ctx):
+    """SCRIPT-013: a config-group choice (`model_engine=megatorn`) that names no option of the group."""
+    from wizard.i18n.text import msg
+
+    script = ctx.script
+    if script is None:
+        return
+    groups = verl_schema.config_groups()
+    for choice in getattr(script, "choices", ()):
+        options = sorted(groups.get(choice.group, {}).get("options", {}))
+        if choice.unknown or not options or choice.option in options:
+            continue
+        yield _finding(
+            "SCRIPT-013",
+            [choice.group],
+            msg(
+                "script.group_option_unknown",
+                line=choice.line,
+                group=choice.group,
+                option=choice.option,
+                version=verl_schema.TARGET_VERSION,
+                options=options,
+            ),
+        )
+
+
 FAMILIES = ("SCRIPT",)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_shell_problems, check_plus_prefixes, check_foreign_config]
+RULES = [check_shell_problems, check_plus_prefixes, check_foreign_config, check_group_choices]

@@ -67,7 +67,7 @@ class Expander:
         pieces: list = []
         for kind, value, _quoted in self._chunks(parts(raw, assignment=assignment)):
             if kind == "fields":
-                pieces.append(text(*_joined(value, " ")))
+                pieces.append(text(*_joined([v if not isinstance(v, Spread) else (_unknown_of(v),) for v in value], " ")))
             elif kind == "spread":
                 pieces.append(text((_unknown_of(value),)))
             else:
@@ -82,7 +82,8 @@ class Expander:
                 pieces.append(patterns.escape(part.text) if part.quoted else part.text)
                 continue
             for kind, value, quoted in self._chunks([part]):
-                value = text(*_joined(value, " ")) if kind == "fields" else value
+                if kind == "fields":
+                    value = text(*_joined([v if not isinstance(v, Spread) else (_unknown_of(v),) for v in value], " "))
                 if kind == "spread":
                     value = (_unknown_of(value),)
                 pieces.append(text(*(patterns.escape(p) if quoted and isinstance(p, str) else p for p in value)))
@@ -124,6 +125,20 @@ class Expander:
                 out.append(value)
             elif kind == "fields":
                 if not value:
+                    continue
+                if any(isinstance(v, Spread) for v in value):
+                    known_part = [v for v in value if not isinstance(v, Spread)]
+                    spreads = [v for v in value if isinstance(v, Spread)]
+                    for k, sub in enumerate(self._assemble([("fields", known_part, quoted)]) if known_part else []):
+                        if k == 0 and (cur or has):
+                            out.append(text(*cur, sub))
+                            cur, has = [], False
+                        else:
+                            out.append(sub)
+                    if cur or has:
+                        out.append(text(*cur))
+                    cur, has = [], False
+                    out.extend(spreads)
                     continue
                 if not quoted:
                     pieces = [p for item in value for p in _split(item, ifs)]
@@ -230,9 +245,9 @@ class Expander:
             return var.items.get(0 if var.kind == ARRAY else "0", ())
         if sub in ("@", "*"):
             if var.spread is not None:
-                return var.spread
+                return [*var.elements(), var.spread] if var.items else var.spread
             return var.elements()
-        if var.spread is not None:
+        if var.spread is not None and not var.items:
             return unknown(var.spread.origins, f"${{{name}[{sub}]}}")
         if var.kind == ASSOC:
             key = self.one(sub)

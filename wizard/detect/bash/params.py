@@ -66,6 +66,8 @@ def expand_param(x, inner: str, quoted: bool):
         if isinstance(value, Spread) or (value is ABSENT and not many):
             return ("text", unknown(_origins(value, name), "${" + inner + "}"), quoted)
         if isinstance(value, list):
+            if any(isinstance(v, Spread) for v in value):
+                return ("text", unknown(_origins(value, name), "${" + inner + "}"), quoted)
             return ("text", (str(len(value)),), quoted)
         if not is_known(value):
             return ("text", unknown(origins_of(value), "${" + inner + "}"), quoted)
@@ -81,6 +83,8 @@ def expand_param(x, inner: str, quoted: bool):
     if isinstance(value, Spread) or value is ABSENT:
         return ("text", unknown(_origins(value, name), "${" + inner + "}"), quoted)
     values = value if isinstance(value, list) else [value]
+    if any(isinstance(v, Spread) for v in values):
+        return ("text", unknown(_origins(value, name), "${" + inner + "}"), quoted)
     if op == ":":
         return _substring(x, values, isinstance(value, list), inner, quoted, arg)
     if op in ("#", "##", "%", "%%", "/", "//", "/#", "/%"):
@@ -135,7 +139,8 @@ def _result(value, name, inner, quoted, sub, sep=" "):
     if isinstance(value, list):
         star = sub == "*" or name == "*"
         if quoted and star:
-            return ("text", text(*_joined(value, sep)), quoted)
+            parts = [v if not isinstance(v, Spread) else unknown(v.origins, v.shown) for v in value]
+            return ("text", text(*_joined(parts, sep)), quoted)
         return ("fields", value, quoted)
     return ("text", value, quoted)
 
@@ -244,5 +249,5 @@ def _origins(value, name) -> set:
 def _all_origins(values) -> frozenset:
     found: set = set()
     for v in values:
-        found |= origins_of(v)
+        found |= v.origins if isinstance(v, Spread) else origins_of(v)
     return frozenset(found)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from wizard.detect.bash.values import ENV, Origin, Spread, Text, origins_of, unknown
+from wizard.detect.bash.values import ENV, Origin, Spread, Text, origins_of, text, unknown
 
 SCALAR, ARRAY, ASSOC, UNSET = "scalar", "array", "assoc", "unset"
 
@@ -126,14 +126,61 @@ def merge(a: State, b: State, because: frozenset) -> State:
 def _unknown_var(name: str, va: Var | None, vb: Var | None, because: frozenset) -> Var:
     present = [v for v in (va, vb) if v is not None]
     origins = set(because)
+    if len(present) < 2:
+        origins.add(Origin(ENV, name))  # one branch leaves it as the environment has it
+    exported = any(v.exported for v in present)
+    if len(present) == 2 and va.kind == vb.kind == SCALAR:
+        return Var(SCALAR, merge_text(va.value, vb.value, frozenset(origins), f"${name}"), exported=exported)
+    if len(present) == 2 and va.kind == vb.kind == ARRAY and va.spread is None and vb.spread is None:
+        return _merge_arrays(name, va, vb, frozenset(origins), exported)
     for v in present:
         origins |= origins_of(v.value) | (v.spread.origins if v.spread else frozenset())
         for item in v.items.values():
             origins |= origins_of(item)
-    if len(present) < 2:
-        origins.add(Origin(ENV, name))  # one branch leaves it as the environment has it
-    exported = any(v.exported for v in present)
     if any(v.kind in (ARRAY, ASSOC) for v in present):
         kind = next(v.kind for v in present if v.kind in (ARRAY, ASSOC))
         return Var(kind, spread=Spread(frozenset(origins), f"${{{name}[@]}}"), exported=exported)
     return Var(SCALAR, unknown(origins, f"${name}"), exported=exported)
+
+
+def merge_text(a: Text, b: Text, because: frozenset, shown_as: str) -> Text:
+    """One value for "a or b": what both start and end with stays known, the part between is unknown."""
+    if a == b:
+        return a
+    if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) == 1 and isinstance(a[0], str) and isinstance(b[0], str):
+        x, y = a[0], b[0]
+        head = 0
+        while head < min(len(x), len(y)) and x[head] == y[head]:
+            head += 1
+        tail = 0
+        while tail < min(len(x), len(y)) - head and x[len(x) - 1 - tail] == y[len(y) - 1 - tail]:
+            tail += 1
+        middle = unknown(because, shown_as)
+        return text(x[:head], middle, x[len(x) - tail :] if tail else "")
+    if not a or not b:
+        # one side is empty: the other side's text may or may not be there
+        return unknown(because | origins_of(a) | origins_of(b), shown_as)
+    return unknown(because | origins_of(a) | origins_of(b), shown_as)
+
+
+def _merge_arrays(name: str, va: Var, vb: Var, because: frozenset, exported: bool) -> Var:
+    """Element by element; from the first index that only one side has, the rest is an unknown run."""
+    keys_a, keys_b = sorted(va.items), sorted(vb.items)
+    items, lines = {}, {}
+    common = 0
+    for ka, kb in zip(keys_a, keys_b, strict=False):
+        if ka != kb:
+            break
+        items[ka] = merge_text(va.items[ka], vb.items[kb], because, f"${{{name}[{ka}]}}")
+        lines[ka] = va.lines.get(ka, vb.lines.get(kb))
+        common += 1
+    spread = None
+    if common < max(len(keys_a), len(keys_b)):
+        extra = set()
+        for v, keys in ((va, keys_a), (vb, keys_b)):
+            for k in keys[common:]:
+                extra |= origins_of(v.items[k])
+        spread = Spread(frozenset(because | extra), f"${{{name}[@]}}")
+    var = Var(ARRAY, items=items, spread=spread, exported=exported)
+    var.lines = lines
+    return var
