@@ -1,22 +1,10 @@
-"""Chinese messages of the launch-script rules (SCRIPT-*): the shell-level problems the script reader finds
-(wizard.detect.launch_script), the reasons Hydra rejects a value (wizard.detect.hydra_values), and the
-`+` prefix rules. See wizard/i18n/zh_messages.py for the template syntax.
+"""Chinese messages of the launch-script rules (SCRIPT-005..009: the `+` prefix rules and a foreign primary
+config) and the reasons Hydra rejects a value (wizard.detect.hydra_values), which the reader's SCRIPT-010
+message carries. The shell-level problems the reader finds are catalogue keys (messages_zh_reader.py).
+See wizard/i18n/zh_messages.py for the template syntax.
 """
 
 from __future__ import annotations
-
-# What cuts a continued command short (wizard.detect.launch_script), said before "让命令在这里结束".
-CUT_CAUSES = [
-    (r"whitespace after the line-continuation backslash", "续行反斜杠后面的空白字符"),
-    (
-        r"a Windows line ending \(CRLF\) after the line-continuation backslash",
-        "续行反斜杠后面的 Windows 换行符（CRLF）",
-    ),
-    (r"a # comment after the line-continuation backslash", "续行反斜杠后面的 # 注释"),
-    (r"a # comment that swallows the line-continuation backslash", "吞掉了续行反斜杠的 # 注释"),
-    (r"a comment line inside the continued command", "续行命令中间的注释行"),
-    (r"an empty line inside the continued command", "续行命令中间的空行"),
-]
 
 # Why Hydra rejects an override's value (wizard.detect.hydra_values), in the order they are tried.
 HYDRA_REASONS = [
@@ -47,36 +35,7 @@ HYDRA_REASONS = [
     (r"Hydra cannot read the character (?P<c>.+) at position (?P<p>\d+)", "Hydra 无法读取第 {p} 个位置上的字符 {c}"),
 ]
 
-# The first words of every reason above: where "key=value: reason" splits when the value holds ": " too.
-_REASON_START = (
-    r"(?:a,b is|\w+\((?:\.\.\.|a,b,\.\.\.)?\)|unknown Hydra|cannot cast|positional|unbalanced|expected|unexpected|"
-    r"value nested|value too long|Hydra cannot)"
-)
-
 PATTERNS: list[tuple[str, str, str]] = [
-    (
-        "SCRIPT-001",
-        (
-            r"line (?P<l>\d+): (?P<cause>.+?) ends the command here"
-            r"(?P<stray>(?: and passes the text after the backslash to Hydra, which rejects it)?)(?P<lost>(?:; bash runs lines .+)?)"
-        ),
-        "第 {l} 行：{cause|cut_cause}让命令在这里结束{stray|stray}{lost|lost}",
-    ),
-    (
-        "SCRIPT-002",
-        r"line (?P<l>\d+) does not end with a backslash, so the command ends there(?P<lost>(?:; bash runs lines .+)?)",
-        "第 {l} 行末尾没有反斜杠，命令在那里就结束了{lost|lost}",
-    ),
-    (
-        "SCRIPT-003",
-        r"line (?P<l>\d+): (?P<w>.+?=) has an empty value, which Hydra reads as the empty string \(an unset variable\?\)",
-        "第 {l} 行：{w} 的值为空，Hydra 会把它读成空字符串（是不是变量没有设置？）",
-    ),
-    (
-        "SCRIPT-004",
-        r"(?P<k>\S+) is set twice: (?P<a>.*) on line (?P<la>\d+) and (?P<b>.*) on line (?P<lb>\d+); Hydra keeps the last one",
-        "{k} 被设置了两次：第 {la} 行是 {a}，第 {lb} 行是 {b}；Hydra 保留最后一个",
-    ),
     (
         "SCRIPT-005",
         (
@@ -135,42 +94,9 @@ PATTERNS: list[tuple[str, str, str]] = [
             "向导只按 verl {v} 检查了指向 verl 键的覆盖项（`verl-wizard new --from-script` 会基于 verl 自己的配置重建这次训练）"
         ),
     ),
-    (
-        "SCRIPT-010",
-        r"line (?P<l>\d+): Hydra rejects the value of (?P<kv>.+?): (?P<why>" + _REASON_START + r".*)",
-        "第 {l} 行：Hydra 拒绝了 {kv} 的值：{why|hydra_reason}",
-    ),
-    (
-        "SCRIPT-010",
-        r"line (?P<l>\d+): (?P<t>.+) is not a key=value override; Hydra rejects it",
-        "第 {l} 行：{t} 不是 key=value 形式的覆盖项，Hydra 会拒绝它",
-    ),
-    (
-        "SCRIPT-011",
-        r"line (?P<l>\d+): the (?P<q>.) quote opened here is never closed; bash stops with a syntax error and runs nothing from here on",
-        "第 {l} 行：这里开始的 {q} 引号一直没有闭合；bash 会报语法错误并停止，从这里开始什么都不会运行",
-    ),
-    (
-        "SCRIPT-012",
-        r"line (?P<l>\d+): another verl command; only the first one is read",
-        "第 {l} 行：又一条 verl 命令；只会读取第一条",
-    ),
 ]
 
 FRAGMENTS: dict[str, object] = {
-    "cut_cause": CUT_CAUSES,
-    "stray": [
-        (
-            r" and passes the text after the backslash to Hydra, which rejects it",
-            "，并把反斜杠后面的文本传给了 Hydra，而 Hydra 会拒绝它",
-        )
-    ],
-    "lost": [
-        (
-            r"; bash runs lines (?P<a>\d+)-(?P<b>\d+) as separate commands, so verl never gets (?P<keys>.+)",
-            "；bash 会把第 {a}-{b} 行当作单独的命令运行，所以 verl 拿不到 {keys|and_more}",
-        )
-    ],
     "and_more": [(r"(?P<shown>.+) and (?P<n>\d+) more", "{shown} 等（另有 {n} 个）")],
     "config_from": [(r" from (?P<p>.+)", "（来自 {p}）")],
     "own_keys": [

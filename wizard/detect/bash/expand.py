@@ -67,7 +67,9 @@ class Expander:
         pieces: list = []
         for kind, value, _quoted in self._chunks(parts(raw, assignment=assignment)):
             if kind == "fields":
-                pieces.append(text(*_joined([v if not isinstance(v, Spread) else (_unknown_of(v),) for v in value], " ")))
+                pieces.append(
+                    text(*_joined([v if not isinstance(v, Spread) else (_unknown_of(v),) for v in value], " "))
+                )
             elif kind == "spread":
                 pieces.append(text((_unknown_of(value),)))
             else:

@@ -147,7 +147,13 @@ def merge_text(a: Text, b: Text, because: frozenset, shown_as: str) -> Text:
     """One value for "a or b": what both start and end with stays known, the part between is unknown."""
     if a == b:
         return a
-    if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) == 1 and isinstance(a[0], str) and isinstance(b[0], str):
+    if (
+        isinstance(a, tuple)
+        and isinstance(b, tuple)
+        and len(a) == len(b) == 1
+        and isinstance(a[0], str)
+        and isinstance(b[0], str)
+    ):
         x, y = a[0], b[0]
         head = 0
         while head < min(len(x), len(y)) and x[head] == y[head]:
