@@ -105,20 +105,19 @@ class _TrackedAnswers:
 
 
 class _TrackedPlan:
-    """The plan; reading a derived number that moves with an unknown key counts as reading that key."""
+    """The plan; reading a derived number that moves with an unknown key counts as reading that key.
 
-    def __init__(self, plan, taint, reads: _Reads, path: str = "") -> None:
-        self._plan, self._taint, self._reads, self._path = plan, taint, reads, path
+    Its parts (the batch chains, the pools) are handed out as they are (rules copy them with
+    dataclasses.replace), so reading a part counts as reading everything in it.
+    """
+
+    def __init__(self, plan, taint, reads: _Reads) -> None:
+        self._plan, self._taint, self._reads = plan, taint, reads
 
     def __getattr__(self, name: str):
-        from wizard.core.plan import BatchChain
-
         value = getattr(self._plan, name)
-        path = f"{self._path}{name}"
-        for address in self._taint(path):
+        for address in self._taint(name):
             self._reads.read(address)
-        if isinstance(value, BatchChain):
-            return _TrackedPlan(value, self._taint, self._reads, path + ".")
         return value
 
 
