@@ -239,3 +239,22 @@ def test_from_script_with_a_missing_or_foreign_file_writes_nothing(tmp_path):
     proc = cli("new", "--from-script", str(other), "--out", str(tmp_path / "out"))
     assert proc.returncode == 2 and "no `python -m verl.trainer.main_ppo` command" in proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_the_tui_import_takes_env_and_arguments_after_the_path(tmp_path):
+    from wizard.detect.script_import import parse_import_spec
+
+    path = tmp_path / "train.sh"
+    path.write_text(
+        "#!/bin/bash\nMODEL=$1\npython3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=$MODEL "
+        "actor_rollout_ref.rollout.name=vllm trainer.nnodes=$NODES\n"
+    )
+    spec = f"{path} --env NODES=2 -- Qwen/Qwen3-8B"
+    assert parse_import_spec(spec) == (str(path), {"NODES": "2"}, ["Qwen/Qwen3-8B"])
+    flat, _ = migrate_script(spec)
+    assert flat["trainer.nnodes"] == 2 and flat["actor_rollout_ref.model.path"] == "Qwen/Qwen3-8B"
+    # the path alone: both are unknown and left out, each with a note saying how to give it
+    flat, notes = migrate_script(str(path))
+    assert "actor_rollout_ref.model.path" not in flat and "trainer.nnodes" not in flat
+    assert any("actor_rollout_ref.model.path=$1" in str(n) and "-- ARG" in str(n) for n in notes)
+    assert any("trainer.nnodes=$NODES" in str(n) and "--env" in str(n) for n in notes)
