@@ -195,3 +195,32 @@ def test_key_001_reward_model_key_0_9_1_has_no_placeholder_for():
     [f] = by_id(script_findings(["reward_model.micro_batch_size_per_gpu=8"]), "KEY-001")
     assert "removed in verl 0.7.1" in str(f.message)
     assert not by_id(script_findings(["reward_model.micro_batch_size_per_gpu=8"]), "KEY-003")
+
+
+# --- Hydra config-group choices and open mappings (issue 16) --------------------------------------
+
+
+def test_model_engine_is_a_choice_not_an_unknown_key():
+    findings = script_findings(["model_engine=megatron", "trainer.total_epochs=3"])
+    assert not [f for f in findings if f.id.startswith(("SCRIPT", "KEY"))]
+    assert by_id(script_findings(["model_engine=megatorn"]), "SCRIPT-013")
+    [bad] = by_id(script_findings(["model_engine=megatorn"]), "SCRIPT-013")
+    assert "dp, megatron, torchtitan, veomni" in str(bad.message) and bad.paths == ("model_engine",)
+
+
+def test_a_group_choice_brings_the_keys_of_its_option():
+    key = "actor_rollout_ref.actor.megatron.dist_checkpointing_path=/ckpt"
+    assert by_id(script_findings([key]), "KEY-001")  # the dp actor has no megatron section
+    chosen = script_findings(["actor@actor_rollout_ref.actor=megatron_actor", key])
+    assert not [f for f in chosen if f.id.startswith(("SCRIPT", "KEY"))]
+    assert by_id(script_findings(["actor@actor_rollout_ref.actor=no_such_actor"]), "SCRIPT-013")
+
+
+def test_mappings_verl_config_classes_leave_open_take_new_entries_with_plus():
+    # FSDPEngineConfig types mixed_precision as a dict: verl 0.9.1 accepts any entry under it
+    entry = "actor_rollout_ref.actor.fsdp_config.mixed_precision.param_dtype=bf16"
+    assert not [f for f in script_findings(["+" + entry]) if f.id.startswith(("SCRIPT", "KEY"))]
+    # without + Hydra has no key to override there
+    assert by_id(script_findings([entry]), "SCRIPT-006")
+    # a key under a config class that is not a dict field is still refused at start-up
+    assert by_id(script_findings(["+actor_rollout_ref.actor.fsdp_config.no_such_knob=1"]), "SCRIPT-007")

@@ -135,6 +135,18 @@ def key_tree(ctx) -> str:
     return ctx.plan.engine
 
 
+def keys_chosen(ctx) -> frozenset[str]:
+    """Keys a script's config-group choices add to the tree (`actor@actor_rollout_ref.actor=megatron_actor`
+    brings the Megatron actor's keys), from the snapshot of what each option composes to."""
+    script = getattr(ctx, "script", None)
+    groups = config_groups()
+    added: set[str] = set()
+    for choice in getattr(script, "choices", None) or ():
+        effect = groups.get(choice.group, {}).get("options", {}).get(choice.option, {})
+        added.update(effect.get("added", {}))
+    return frozenset(added)
+
+
 def config_groups(version: str = TARGET_VERSION) -> dict[str, dict]:
     """Hydra config groups a command line can choose (`model_engine=megatron`): name -> options, default, and
     what each option does to the key tree ("engine": the engine whose tree it gives, or the keys it adds/removes).

@@ -43,10 +43,10 @@ def foreign_config(script) -> str | None:
     return name if name and name not in VERL_CONFIG_NAMES else None
 
 
-def _unknown_everywhere(key: str, engine: str) -> bool:
+def _unknown_everywhere(key: str, engine: str, chosen: frozenset = frozenset()) -> bool:
     from wizard.core.migrations import fate
 
-    return not verl_schema.key_exists(key, engine) and fate(key, engine).kind == "unknown"
+    return key not in chosen and not verl_schema.key_exists(key, engine) and fate(key, engine).kind == "unknown"
 
 
 def keys_for_script_rules(ctx) -> set[str]:
@@ -54,8 +54,8 @@ def keys_for_script_rules(ctx) -> set[str]:
     script = ctx.script
     if script is None:
         return set()
-    engine = verl_schema.key_tree(ctx)
-    return {o.key for o in script.overrides if o.prefix != "~" and _unknown_everywhere(o.key, engine)}
+    engine, chosen = verl_schema.key_tree(ctx), verl_schema.keys_chosen(ctx)
+    return {o.key for o in script.overrides if o.prefix != "~" and _unknown_everywhere(o.key, engine, chosen)}
 
 
 def check_shell_problems(ctx):
@@ -97,7 +97,7 @@ def check_plus_prefixes(ctx):
     script = ctx.script
     if script is None or foreign_config(script):
         return
-    engine = verl_schema.key_tree(ctx)
+    engine, chosen = verl_schema.key_tree(ctx), verl_schema.keys_chosen(ctx)
     defaults = verl_schema.defaults(engine)
     seen: set[tuple[str, str]] = set()
     for o in script.overrides:
@@ -105,7 +105,7 @@ def check_plus_prefixes(ctx):
             continue
         seen.add((o.key, o.prefix))
         written = f"{o.prefix}{o.key}={o.raw_value}"
-        has_key = o.key in defaults or o.key in sections(engine)
+        has_key = o.key in defaults or o.key in sections(engine) or o.key in chosen
         if o.prefix == "+" and has_key:
             yield _finding(
                 "SCRIPT-005",
@@ -124,7 +124,7 @@ def check_plus_prefixes(ctx):
                     f"override a key that is not there ('Could not override'); write +{o.key}={o.raw_value}"
                 ),
             )
-        elif (o.key in ctx.flat if o.known else True) and _unknown_everywhere(o.key, engine):
+        elif (o.key in ctx.flat if o.known else True) and _unknown_everywhere(o.key, engine, chosen):
             # an unknown value is still given: its key is judged without reading the value
             yield from _fork_key(o, written, engine)
 
