@@ -7,7 +7,7 @@ arithmetic, functions, conditionals it can decide, argument loops, sourced files
 A value that depends on something the script does not say (an environment variable not given with
 `env`, the script's arguments not given with `args`, a command's output) is kept as unknown, naming
 where it comes from. Hydra config-group choices (`model_engine=megatron`) are read as choices. The
-shell-level problems are in problems.py. Nothing is executed.
+shell-level problems are in launch_problems.py. Nothing is executed.
 """
 
 from __future__ import annotations
