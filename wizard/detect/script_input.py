@@ -100,8 +100,12 @@ def _reader_notes(script) -> list:
         notes.append(
             msg("script.source_missing" if kind == "source-missing" else "script.source_unknown", line=line, path=where)
         )
-    if script.passed_on:
+    if any(o.kind == "args" for o in script.passed_on):
         notes.append(msg("unknown.passed_on", shown='"$@"'))
+    for origin in sorted(o for o in script.passed_on if o.kind != "args"):
+        how = origin.via or (origin.name if origin.kind == "env" else "")
+        words = msg("unknown.words", shown=origin.shown())
+        notes.append(msg("unknown.words_how", words=words, name=how) if how else words)
     if not script.certain and script.because:
         notes.append(msg("unknown.branch", names=sorted({o.shown() for o in script.because})))
     return notes

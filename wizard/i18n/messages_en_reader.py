@@ -39,6 +39,8 @@ MESSAGES: dict[str, str] = {
     "unknown.skipped": ", so the rules that read {n:plural(it|them)} were skipped ({ids:comma})",
     "unknown.none_skipped": " (no rule reads {n:plural(it|them)})",
     "unknown.passed_on": "the script passes its own arguments on to verl ({shown}); none were given, so only the overrides it writes were checked (add them after -- to check them too)",
+    "unknown.words": "the verl command takes the words of {shown}, which the wizard cannot know: they may add overrides it did not check",
+    "unknown.words_how": "{words}; give them with --env {name}=...",
     "unknown.branch": "the verl command is inside a branch the wizard cannot decide (it depends on {names:comma}); it was checked as if that branch runs",
     "unknown.config_path": "--config-path is {shown}, which the wizard cannot know; the config it names was not read (give {names:comma} with --env)",
     # issue 16: files the script reads

@@ -36,6 +36,8 @@ MESSAGES: dict[str, str] = {
     "unknown.skipped": "，所以跳过了读取它们的规则（{ids:comma}）",
     "unknown.none_skipped": "（没有规则读取它们）",
     "unknown.passed_on": "脚本把自己的参数原样传给了 verl（{shown}）；这次没有给出参数，所以只检查了脚本里写的覆盖项（在 -- 之后给出参数即可一并检查）",
+    "unknown.words": "verl 命令里带上了 {shown} 展开出的词，向导无法知道它们：其中可能有没有检查到的覆盖项",
+    "unknown.words_how": "{words}；请用 --env {name}=... 给出",
     "unknown.branch": "verl 命令位于向导无法判断的分支里（取决于 {names:comma}）；按这个分支会执行来检查",
     "unknown.config_path": "--config-path 是 {shown}，向导无法知道它的值；没有读取它指向的配置（请用 --env 给出 {names:comma}）",
     # issue 16: files the script reads

@@ -86,8 +86,13 @@ def assign_node(reader, node, st, attrs: str = "") -> str:
             return name
     raw = reader.src[value_node.start_byte : node.end_byte].decode("utf-8", "replace") if value_node is not None else ""
     value = attach_variable(st, name, x.one(raw, assignment=True))
-    if "i" in attrs and is_known(value):
-        value = x.arith_text(known(value))
+    old = st.get(name)
+    integer = "i" in attrs or (old is not None and old.integer)
+    if integer and is_known(value) and sub is None:
+        expression = known(value) or "0"
+        if append and old is not None and old.kind == SCALAR and is_known(old.value):
+            expression = f"({known(old.value) or 0}) + ({expression})"
+        value, append = x.arith_text(expression), False
     if sub is not None:
         var = st.get(name)
         if var is not None and var.kind == ASSOC:
@@ -106,6 +111,8 @@ def assign_node(reader, node, st, attrs: str = "") -> str:
         assign(st, name, value, index, append)
         return name
     assign(st, name, value, None, append)
+    if integer:
+        st.get(name).integer = True
     return name
 
 

@@ -28,13 +28,12 @@ from wizard.detect.bash.values import (
     text,
     unknown,
 )
+from wizard.detect.bash.values import shown as shown_of
 
 MAX_EXPANDED_CHARS = 4 * 1024 * 1024
 MAX_VALUE_CHARS = 64 * 1024  # a longer variable is kept as unknown: values that copy themselves grow without end
 MAX_NESTING = 48
 _VOLATILE = frozenset({"RANDOM", "SRANDOM", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID", "LINENO"})
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!\-]")
-_OP = re.compile(r"(:?[-=?+])|(##?|%%?)|(//?|/#|/%)|(\^\^?|,,?)|(:)|(@[QEPAKaUuLk])")
 
 
 class ExpansionTooLarge(Exception):
@@ -59,7 +58,20 @@ class Expander:
         """The fields of one word (Text items, or a Spread for an unknown number of fields)."""
         out: list = []
         for word in brace_expand(raw):
-            out.extend(self._assemble(self._chunks(parts(word))))
+            word_parts = parts(word)
+            fields = self._assemble(self._chunks(word_parts))
+            if (
+                len(word_parts) == 1
+                and word_parts[0].kind in (PARAM, CMD)
+                and not word_parts[0].quoted
+                and len(fields) == 1
+                and not isinstance(fields[0], Spread)
+                and fields[0]
+                and not any(isinstance(p, str) for p in fields[0])
+            ):
+                # an unquoted unknown value is split by bash: it may be no word, one, or several
+                fields = [Spread(origins_of(fields[0]), shown_of(fields[0]))]
+            out.extend(fields)
         return out
 
     def one(self, raw: str, assignment: bool = False) -> Text:

@@ -16,7 +16,7 @@ from wizard.detect.bash.state import ARRAY, ASSOC
 from wizard.detect.bash.values import ENV, Origin, Spread, is_known, known, origins_of, text, unknown
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!\-]")
-_OP = re.compile(r":?[-=?+]|##?|%%?|//?|/#|/%|\^\^?|,,?|:|@[QEPAKaUuLk]")
+_OP = re.compile(r":?[-=?+]|##?|%%?|/#|/%|//?|\^\^?|,,?|:|@[QEPAKaUuLk]")
 
 
 def expand_param(x, inner: str, quoted: bool):
@@ -86,7 +86,7 @@ def expand_param(x, inner: str, quoted: bool):
     if any(isinstance(v, Spread) for v in values):
         return ("text", unknown(_origins(value, name), "${" + inner + "}"), quoted)
     if op == ":":
-        return _substring(x, values, isinstance(value, list), inner, quoted, arg)
+        return _substring(x, values, isinstance(value, list), inner, quoted, arg, positional=name in ("@", "*"))
     if op in ("#", "##", "%", "%%", "/", "//", "/#", "/%"):
         if op.startswith("/"):
             pat_raw, _, rep_raw = _split_replacement(arg)
@@ -177,7 +177,7 @@ def _default_forms(x, value, name, inner, quoted, sub, op, arg):
     return ("text", word, quoted)
 
 
-def _substring(x, values, many, inner, quoted, arg):
+def _substring(x, values, many, inner, quoted, arg, positional: bool = False):
     offset_text, _, length_text = arg.partition(":")
     offset = x.arith(offset_text) if offset_text.strip() else 0
     length = x.arith(length_text) if length_text.strip() else None
@@ -187,6 +187,8 @@ def _substring(x, values, many, inner, quoted, arg):
         )
         return ("text", unknown(origins | _all_origins(values), "${" + inner + "}"), quoted)
     if many:
+        if positional and offset > 0:
+            offset -= 1  # ${@:n} counts from $1 (${@:0} would start with $0)
         start = offset if offset >= 0 else max(len(values) + offset, 0)
         chosen = values[start:] if length is None else values[start : start + max(length, 0)]
         return ("fields", chosen, quoted) if quoted else ("fields", chosen, False)

@@ -136,7 +136,7 @@ def strip(value: str, pattern: str, op: str) -> str:
 def replace(value: str, pattern: str, replacement: str, op: str) -> str:
     """`${V/p/r}` (first), `//` (all), `/#` (at the start), `/%` (at the end); the longest match wins."""
     if not pattern:
-        return value
+        return {"/#": replacement + value, "/%": value + replacement}.get(op, value)
     rx = to_regex(pattern)
     if op == "/#":
         m = re.match(f"(?:{rx})", value, re.DOTALL)

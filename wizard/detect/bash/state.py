@@ -24,6 +24,7 @@ class Var:
     spread: Spread | None = None
     exported: bool = False
     readonly: bool = False
+    integer: bool = False  # declare -i: assignments are arithmetic
     lines: dict = field(default_factory=dict)  # element -> the line that wrote it (for messages)
 
     def copy(self) -> Var:
