@@ -88,7 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=10)
     args = parser.parse_args(argv)
     lines = len(SCRIPT.read_text().splitlines())
-    print(f"{SCRIPT.name}: {lines} lines (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, {args.repeats} runs each)")
+    print(
+        f"{SCRIPT.name}: {lines} lines (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, {args.repeats} runs each)"
+    )
     print(f"{'measurement':<44}{'median s':>10}{'min s':>8}{'max s':>8}  budget")
     ok = True
     rows = (
