@@ -88,3 +88,15 @@ def test_one_note_per_origin_names_the_keys_the_rules_and_how_to_give_it():
     assert "--env NGPUS=" in cmd_note
     args_note = next(t for t in texts if "arguments" in t)
     assert "$1" in args_note and "$#" in args_note and "after --" in args_note and "no rule reads it" in args_note
+
+
+def test_skipped_rule_ids_are_listed_with_ranges():
+    from wizard.core.unknowns import compact_ids
+
+    assert compact_ids({"BATCH-001", "BATCH-004", "BATCH-005", "BATCH-006", "PLACE-002", "DEPLOY-014", "x"}) == [
+        "BATCH-001",
+        "BATCH-004..006",
+        "DEPLOY-014",
+        "PLACE-002",
+        "x",
+    ]

@@ -231,6 +231,30 @@ def _probe_values(ctx, address: str) -> list:
 # --- the notes ----------------------------------------------------------------------------------------
 
 
+def compact_ids(ids) -> list[str]:
+    """Rule ids sorted, consecutive ones of a family as a range: BATCH-001, BATCH-004..007, DEPLOY-001..012."""
+    by_family: dict[str, list[int]] = {}
+    others = []
+    for rid in ids:
+        family, _, number = rid.rpartition("-")
+        if family and number.isdigit():
+            by_family.setdefault(family, []).append(int(number))
+        else:
+            others.append(rid)
+    out = []
+    for family in sorted(by_family):
+        numbers = sorted(set(by_family[family]))
+        start = prev = numbers[0]
+        for n in [*numbers[1:], None]:
+            if n is not None and n == prev + 1:
+                prev = n
+                continue
+            out.append(f"{family}-{start:03d}" if start == prev else f"{family}-{start:03d}..{prev:03d}")
+            if n is not None:
+                start = prev = n
+    return out + sorted(others)
+
+
 def notes(unknowns: Unknowns, fed: dict) -> list[Msg]:
     """One note per origin (all script arguments together): the keys it feeds, the rules skipped, how to give it.
 
@@ -244,7 +268,7 @@ def notes(unknowns: Unknowns, fed: dict) -> list[Msg]:
         groups[group][1].extend(k for k in keys if k not in groups[group][1])
     out = []
     for group, (origins, keys) in sorted(groups.items()):
-        ids = sorted({rid for k in keys for rid in unknowns.skipped.get(k, ())})
+        ids = compact_ids({rid for k in keys for rid in unknowns.skipped.get(k, ())})
         skipped = msg("unknown.skipped", n=len(keys), ids=ids) if ids else msg("unknown.none_skipped", n=len(keys))
         common = {"keys": keys, "n": len(keys), "skipped": skipped}
         if group[0] == "args":
