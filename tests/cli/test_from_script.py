@@ -258,3 +258,15 @@ def test_the_tui_import_takes_env_and_arguments_after_the_path(tmp_path):
     assert "actor_rollout_ref.model.path" not in flat and "trainer.nnodes" not in flat
     assert any("actor_rollout_ref.model.path=$1" in str(n) and "-- ARG" in str(n) for n in notes)
     assert any("trainer.nnodes=$NODES" in str(n) and "--env" in str(n) for n in notes)
+
+
+@pytest.mark.parametrize("preset", ["grpo-8b-1x8", "grpo-megatron-tp2pp2-1x8"])
+def test_importing_the_run_sh_new_writes_gives_back_the_same_config(preset, tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert cli("new", "--preset", preset, "--out", str(first)).returncode == 0
+    proc = cli("new", "--from-script", str(first / "run.sh"), "--out", str(second))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    body = [line for line in (first / "config.yaml").read_text().splitlines() if not line.startswith("#")]
+    again = [line for line in (second / "config.yaml").read_text().splitlines() if not line.startswith("#")]
+    assert again == body
+    assert f"config from {first / 'config.yaml'}" in (second / "RUN.md").read_text()

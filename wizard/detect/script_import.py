@@ -114,7 +114,7 @@ def import_script(path: str | Path, env: dict[str, str] | None = None, args: lis
     path = Path(path)
     text, notes = repair_continuations(read_text(path), str(path))
     script = parse_launch_script(text, source=str(path), env=env, args=args, read_file=read_beside)
-    flat = script.as_dotted()
+    flat = {**_primary_config(script, path, env or {}, notes), **script.as_dotted()}
     for choice in script.choices:
         if choice.group == ENGINE_GROUP and not choice.unknown:
             flat[ENGINE_GROUP] = choice.option
@@ -154,6 +154,23 @@ def import_script(path: str | Path, env: dict[str, str] | None = None, args: lis
         notes.append(f"its keys fit verl {span}{best}")
         notes.extend(f"default changed: {line}" for line in migration.defaults)
     return ImportedScript(str(path), migration.flat, migration.changed, migration.dropped, notes)
+
+
+def _primary_config(script, path: Path, env: dict, notes: list) -> dict[str, Any]:
+    """The keys of the primary config `--config-path/--config-name` names, when that folder is here (the
+    wizard's own run.sh and config.yaml, a project's config folder): the import starts from them."""
+    from wizard.detect.config_compose import config_file, read_primary
+    from wizard.detect.script_input import config_folder
+    from wizard.i18n.text import msg
+
+    folder = config_folder(script, path, env)
+    if not script.config_name or folder is None or not config_file(folder, script.config_name).is_file():
+        return {}
+    flat, base_notes = read_primary(folder, script.config_name)
+    script.config_dir = str(folder)  # read: not a foreign config any more
+    notes.append(msg("script.config_read", path=str(config_file(folder, script.config_name))))
+    notes.extend(base_notes)
+    return flat
 
 
 def repair_continuations(text: str, source: str = "<script>") -> tuple[str, list[str]]:

@@ -43,7 +43,7 @@ def read_script_input(path: Path, text: str, env: Mapping[str, str] | None = Non
     script = parse_launch_script(text, source=str(path), env=env, args=args, read_file=read_beside)
     flat: dict = {}
     notes: list = []
-    folder = _config_folder(script, path, env or {})
+    folder = config_folder(script, path, env or {})
     if script.config_name and folder is not None and config_file(folder, script.config_name).is_file():
         base, base_notes = read_primary(folder, script.config_name)
         flat.update(base)
@@ -78,7 +78,9 @@ def read_script_input(path: Path, text: str, env: Mapping[str, str] | None = Non
     return source
 
 
-def _config_folder(script, path: Path, env: Mapping[str, str]) -> Path | None:
+def config_folder(script, path: Path, env: Mapping[str, str]) -> Path | None:
+    """The folder --config-path (or --config-dir) names, when it is known and there (relative: to the folder the
+    script runs in, given as PWD, else the script's own)."""
     if script.config_path is None or script.config_path_unknown:
         return None
     target = script.config_path.strip("'\"")
