@@ -5,10 +5,13 @@
     python scripts/snapshot_verl_schema.py --python /path/venv/bin/python
     python scripts/snapshot_verl_schema.py --config-dir DIR --version 0.9.1
 
-It reads verl's flattened reference configs (`_generated_ppo_trainer.yaml` for the FSDP engine and
-`_generated_ppo_megatron_trainer.yaml` for Megatron) and writes `wizard/core/verl_data/verl-<version>.json`:
-every dotted key with its default per engine, plus the mappings that are open (an empty dict by default,
-so any sub-key is accepted). Adding a verl version is one run of this script.
+It reads verl's flattened reference configs (`_generated_ppo_trainer.yaml` for the FSDP engine,
+`_generated_ppo_megatron_trainer.yaml` for Megatron, and the torchtitan and veomni ones) and writes
+`wizard/core/verl_data/verl-<version>.json`: every dotted key with its default per engine, plus the mappings
+that are open (an empty dict by default, so any sub-key is accepted). With an environment that has verl
+(`--python`), it also runs scripts/verl_introspect.py there: the Hydra config groups a command line can
+choose and what each option does to the key tree, the mappings verl's config dataclasses type as dict, and
+the keys only a config class has. Adding a verl version is one run of this script.
 """
 
 from __future__ import annotations
@@ -21,7 +24,13 @@ from pathlib import Path
 
 import yaml
 
-ENGINE_FILES = {"dp": "_generated_ppo_trainer.yaml", "megatron": "_generated_ppo_megatron_trainer.yaml"}
+ENGINE_FILES = {
+    "dp": "_generated_ppo_trainer.yaml",
+    "megatron": "_generated_ppo_megatron_trainer.yaml",
+    "torchtitan": "_generated_ppo_torchtitan_trainer.yaml",
+    "veomni": "_generated_ppo_veomni_trainer.yaml",
+}
+INTROSPECT = Path(__file__).with_name("verl_introspect.py")
 OUT_DIR = Path(__file__).resolve().parents[1] / "wizard" / "core" / "verl_data"
 
 LOCATE = (
@@ -50,17 +59,29 @@ def flatten(tree, prefix: str, keys: dict, open_maps: list) -> None:
             keys[dotted] = value
 
 
-def snapshot(config_dir: Path, version: str) -> dict:
+def introspect(python: str) -> dict:
+    """What verl's own code says (config groups, dict-typed fields, class-only keys), run in its environment."""
+    out = subprocess.run([python, str(INTROSPECT)], check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def snapshot(config_dir: Path, version: str, facts: dict | None = None) -> dict:
     engines = {}
-    open_maps: set[str] = set()
+    open_maps: set[str] = set((facts or {}).get("open", ()))
     for engine, name in ENGINE_FILES.items():
+        if not (config_dir / name).is_file():
+            continue
         tree = yaml.safe_load((config_dir / name).read_text())
         keys: dict = {}
         maps: list = []
         flatten(tree, "", keys, maps)
         engines[engine] = keys
         open_maps.update(maps)
-    return {"version": version, "engines": engines, "open": sorted(open_maps)}
+    data = {"version": version, "engines": engines, "open": sorted(open_maps)}
+    if facts:
+        data["groups"] = facts["groups"]
+        data["class_keys"] = facts["class_keys"]
+    return data
 
 
 def main(argv=None) -> int:
@@ -68,6 +89,7 @@ def main(argv=None) -> int:
     parser.add_argument("--python", default=sys.executable, help="python of the environment that has verl")
     parser.add_argument("--config-dir", type=Path, help="read this folder instead of an installed verl")
     parser.add_argument("--version", help="version label (required with --config-dir)")
+    parser.add_argument("--no-introspect", action="store_true", help="only the YAML files (no groups, no classes)")
     args = parser.parse_args(argv)
     if args.config_dir:
         if not args.version:
@@ -75,12 +97,13 @@ def main(argv=None) -> int:
         config_dir, version = args.config_dir, args.version
     else:
         config_dir, version = locate(args.python)
-    data = snapshot(config_dir, version)
+    facts = None if args.config_dir or args.no_introspect else introspect(args.python)
+    data = snapshot(config_dir, version, facts)
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     out = OUT_DIR / f"verl-{version}.json"
     out.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
     counts = ", ".join(f"{e}: {len(k)} keys" for e, k in data["engines"].items())
-    print(f"wrote {out} ({counts}, {len(data['open'])} open mappings)")
+    print(f"wrote {out} ({counts}, {len(data['open'])} open mappings, {len(data.get('groups', {}))} config groups)")
     return 0
 
 

@@ -51,7 +51,7 @@ CONFIG_CASES = [(f"verl {name}", rule, cfg(overrides, base)) for name, base, ove
     ("key renamed", "KEY-001", cfg({"actor_rollout_ref.rollout.val_temperature": 0.5})),
     ("key renamed in a release", "KEY-001", cfg({"trainer.val_generations_to_log_to_wandb": 5})),
     ("key moved", "KEY-001", cfg({"actor_rollout_ref.rollout.update_weights_bucket_megabytes": 512})),
-    ("key of megatron", "KEY-001", cfg({"actor_rollout_ref.actor.checkpoint.mbridge_config": {}})),
+    ("key of megatron", "KEY-001", cfg({"actor_rollout_ref.actor.megatron.dist_checkpointing_path": "/ckpt"})),
     ("key of fsdp", "KEY-001", cfg({"actor_rollout_ref.actor.entropy_checkpointing": True}, MEGATRON)),
     ("every hand-written rename", "KEY-001", cfg({key: 1 for key in renames()})),
     ("key removed", "KEY-001", cfg({"actor_rollout_ref.actor.fsdp_config.grad_offload": True})),

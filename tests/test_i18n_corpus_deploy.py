@@ -252,6 +252,7 @@ SCRIPT_CASES = [
     ),
     ("not an override", "SCRIPT-010", script_case(["trainer.total_epochs=1", "VERBOSE"])),
     ("quote never closed", "SCRIPT-011", script_case(["trainer.project_name='math rl"])),
+    ("config-group option verl lacks", "SCRIPT-013", script_case(["model_engine=megatorn", "trainer.total_epochs=1"])),
     ("double quote never closed", "SCRIPT-011", script_case(['trainer.project_name="math rl'])),
     (
         "second verl command",

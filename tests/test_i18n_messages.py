@@ -35,6 +35,7 @@ LEFTOVER = re.compile(r"\{\w+(?:[!:][^{}]*)?\}")  # a placeholder that was not f
 
 # Call sites whose key is not a literal, each with where its keys come from (the corpus renders them).
 DYNAMIC_KEYS = {
+    ("wizard/detect/launch_problems.py", "_CAUSES[cause]"): "a key per cause of a cut command, none with parameters",
     (
         "wizard/detect/input_files.py",
         "_KIND_KEYS[detail]",
@@ -44,9 +45,7 @@ DYNAMIC_KEYS = {
     ("wizard/core/rules/placement.py", "POOL_NAMES[name]"): "a key per pool, none with parameters",
 }
 # Rule ids whose messages may stay plain English text, with the reason.
-ENGLISH_ONLY = {
-    "SCRIPT": "issue 16 rewrites the launch-script readers that word these messages",
-}
+ENGLISH_ONLY: dict[str, str] = {}
 # Message keys whose text is English by design, with the reason (the check still renders them in both languages).
 ENGLISH_ONLY_KEYS = {
     "deploy.reader_problem": "a defect the Slurm-script reader words (issue 16 rewrites it): said as the reader says it",
@@ -235,6 +234,15 @@ def keys_of(value) -> set[str]:
     return set()
 
 
+def given_texts(value) -> list[str]:
+    """Every text a message was given as a parameter, nested messages and lists included."""
+    if isinstance(value, Msg):
+        return [t for _, v in value.params for t in given_texts(v)]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in given_texts(v)]
+    return [str(value)]
+
+
 def text_problems(where: str, message, needs_chinese: bool = True) -> list[str]:
     """What is wrong with one message rendered in both languages (strictly: no fallback to English)."""
     try:
@@ -242,10 +250,12 @@ def text_problems(where: str, message, needs_chinese: bool = True) -> list[str]:
         en, zh = render(message, "en", strict=True), render(message, "zh", strict=True)
     except Exception as exc:  # any failure to render is the finding of this check
         return [f"{where}: {message!r} does not render: {type(exc).__name__}: {exc}"]
+    given = " ".join(given_texts(message))  # braces the user wrote (`x={a}`) are values, not placeholders
     problems = [
         f"{where}: {lang} leaves {m!r} in {text!r}"
         for lang, text in (("en", en), ("zh", zh))
         for m in LEFTOVER.findall(text)
+        if m not in given
     ]
     if needs_chinese and not has_cjk(zh):
         problems.append(f"{where}: no Chinese in {zh!r}")

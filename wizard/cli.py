@@ -48,10 +48,19 @@ def commands_needed(argv: list[str]) -> tuple[str, ...]:
     return ("tui",) if not argv or argv[0] == "tui" else COMMANDS
 
 
+# Commands whose `-- ARG...` are a launch script's positional arguments (None when no `--` was given).
+SCRIPT_ARG_COMMANDS = ("check", "validate-config", "new")
+
+
 def parse(argv: list[str]) -> argparse.Namespace:
     """argv -> the command's arguments, as `main` reads them (no command: the TUI)."""
+    script_args = None
+    if argv and argv[0] in SCRIPT_ARG_COMMANDS and "--" in argv:
+        cut = argv.index("--")
+        argv, script_args = argv[:cut], argv[cut + 1 :]
     parser = build_parser(commands_needed(argv))
     args = parser.parse_args(argv)
+    args.script_args = script_args
     if not getattr(args, "func", None):
         args = parser.parse_args(["tui", *argv])
         args.func = commands.tui.run

@@ -211,7 +211,7 @@ def test_import_of_ten_problems_repairs_renames_and_drops(tmp_path):
     assert flat["actor_rollout_ref.rollout.gpu_memory_utilization"] == 0.7
     assert "trainer.default_local_dir" not in flat
     assert "actor_rollout_ref.actor.ppo_epoch" not in flat and "actor_rollout_ref.actor.ppo_epochs" not in flat
-    assert any("did you mean actor_rollout_ref.actor.ppo_epochs" in n for n in notes)
+    assert any("did you mean actor_rollout_ref.actor.ppo_epochs" in str(n) for n in notes)
 
 
 def test_set_flags_apply_over_the_imported_script(tmp_path):
@@ -239,3 +239,34 @@ def test_from_script_with_a_missing_or_foreign_file_writes_nothing(tmp_path):
     proc = cli("new", "--from-script", str(other), "--out", str(tmp_path / "out"))
     assert proc.returncode == 2 and "no `python -m verl.trainer.main_ppo` command" in proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_the_tui_import_takes_env_and_arguments_after_the_path(tmp_path):
+    from wizard.detect.script_import import parse_import_spec
+
+    path = tmp_path / "train.sh"
+    path.write_text(
+        "#!/bin/bash\nMODEL=$1\npython3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=$MODEL "
+        "actor_rollout_ref.rollout.name=vllm trainer.nnodes=$NODES\n"
+    )
+    spec = f"{path} --env NODES=2 -- Qwen/Qwen3-8B"
+    assert parse_import_spec(spec) == (str(path), {"NODES": "2"}, ["Qwen/Qwen3-8B"])
+    flat, _ = migrate_script(spec)
+    assert flat["trainer.nnodes"] == 2 and flat["actor_rollout_ref.model.path"] == "Qwen/Qwen3-8B"
+    # the path alone: both are unknown and left out, each with a note saying how to give it
+    flat, notes = migrate_script(str(path))
+    assert "actor_rollout_ref.model.path" not in flat and "trainer.nnodes" not in flat
+    assert any("actor_rollout_ref.model.path=$1" in str(n) and "-- ARG" in str(n) for n in notes)
+    assert any("trainer.nnodes=$NODES" in str(n) and "--env" in str(n) for n in notes)
+
+
+@pytest.mark.parametrize("preset", ["grpo-8b-1x8", "grpo-megatron-tp2pp2-1x8"])
+def test_importing_the_run_sh_new_writes_gives_back_the_same_config(preset, tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert cli("new", "--preset", preset, "--out", str(first)).returncode == 0
+    proc = cli("new", "--from-script", str(first / "run.sh"), "--out", str(second))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    body = [line for line in (first / "config.yaml").read_text().splitlines() if not line.startswith("#")]
+    again = [line for line in (second / "config.yaml").read_text().splitlines() if not line.startswith("#")]
+    assert again == body
+    assert f"config from {first / 'config.yaml'}" in (second / "RUN.md").read_text()

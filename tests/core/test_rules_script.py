@@ -57,15 +57,15 @@ def test_script_001_comment_after_backslash_names_the_line_and_the_lost_keys():
         "  trainer.save_freq=10 \\\n  trainer.test_freq=5\n"
     )
     [f] = by_id(findings_of_text(body), "SCRIPT-001")
-    assert f.severity.value == "error" and "line 2" in f.message
-    assert "trainer.save_freq, trainer.test_freq" in f.message
+    assert f.severity.value == "error" and "line 2" in str(f.message)
+    assert "trainer.save_freq, trainer.test_freq" in str(f.message)
     assert not by_id(script_findings(["trainer.total_epochs=3 \\", "trainer.save_freq=10"]), "SCRIPT-001")
 
 
 def test_script_002_missing_backslash():
     body = "python3 -m verl.trainer.main_ppo \\\n  trainer.total_epochs=3\n  trainer.save_freq=10 \\\n  trainer.test_freq=5\n"
     [f] = by_id(findings_of_text(body), "SCRIPT-002")
-    assert "line 2" in f.message and "trainer.save_freq, trainer.test_freq" in f.message
+    assert "line 2" in str(f.message) and "trainer.save_freq, trainer.test_freq" in str(f.message)
     assert not by_id(script_findings(["trainer.total_epochs=3", "trainer.save_freq=10"]), "SCRIPT-002")
 
 
@@ -78,13 +78,13 @@ def test_script_003_empty_value_with_a_checked_fix():
 
 def test_script_004_same_key_twice_with_different_values():
     [f] = by_id(script_findings(["trainer.save_freq=10", "trainer.save_freq=20"]), "SCRIPT-004")
-    assert "Hydra keeps the last one" in f.message and f.paths == ("trainer.save_freq",)
+    assert "Hydra keeps the last one" in str(f.message) and f.paths == ("trainer.save_freq",)
     assert not by_id(script_findings(["trainer.save_freq=10", "trainer.save_freq=10"]), "SCRIPT-004")
 
 
 def test_script_010_value_hydra_rejects():
     [f] = by_id(script_findings(["trainer.logger=console,wandb"]), "SCRIPT-010")
-    assert "sweep" in f.message
+    assert "sweep" in str(f.message)
     assert not by_id(script_findings(["trainer.logger=[console,wandb]"]), "SCRIPT-010")
 
 
@@ -104,7 +104,7 @@ def test_script_012_second_verl_command():
 
 def test_script_005_plus_on_a_key_verl_has():
     [f] = by_id(script_findings(["+trainer.val_before_train=False"]), "SCRIPT-005")
-    assert "Could not append to config" in f.message and "write trainer.val_before_train=False" in f.message
+    assert "Could not append to config" in str(f.message) and "write trainer.val_before_train=False" in str(f.message)
     neighbours = script_findings(
         [
             "++trainer.val_before_train=False",
@@ -117,7 +117,7 @@ def test_script_005_plus_on_a_key_verl_has():
 
 def test_script_006_new_entry_of_an_open_mapping_needs_plus():
     [f] = by_id(script_findings(["actor_rollout_ref.rollout.engine_kwargs.vllm.swap_space=8"]), "SCRIPT-006")
-    assert "write +actor_rollout_ref.rollout.engine_kwargs.vllm.swap_space=8" in f.message
+    assert "write +actor_rollout_ref.rollout.engine_kwargs.vllm.swap_space=8" in str(f.message)
     assert not by_id(script_findings(["+actor_rollout_ref.rollout.engine_kwargs.vllm.swap_space=8"]), "SCRIPT-006")
 
 
@@ -125,14 +125,14 @@ def test_script_006_fork_key_without_plus_replaces_key_001():
     findings = script_findings(["algorithm.curriculum.enable=True"])
     [f] = by_id(findings, "SCRIPT-006")
     assert "belongs to a fork or to the script's own code" in str(f.message)
-    assert "+algorithm.curriculum.enable=True" in f.message
+    assert "+algorithm.curriculum.enable=True" in str(f.message)
     assert [fix.set for fix in f.fixes] == [{"algorithm.curriculum.enable": None}]
     assert not by_id(findings, "KEY-001")  # one finding per key
 
 
 def test_script_007_plus_key_under_a_config_class_and_008_under_a_plain_section():
     [f] = by_id(script_findings(["+actor_rollout_ref.actor.my_flag=1"]), "SCRIPT-007")
-    assert "actor_rollout_ref.actor" in f.message and "unexpected keyword argument my_flag" in f.message
+    assert "actor_rollout_ref.actor" in str(f.message) and "unexpected keyword argument my_flag" in str(f.message)
     plain = script_findings(["+trainer.my_flag=1"])
     assert by_id(plain, "SCRIPT-008") and not by_id(plain, "SCRIPT-007") and not by_id(plain, "KEY-001")
     assert by_id(plain, "SCRIPT-008")[0].severity.value == "info"
@@ -161,7 +161,7 @@ def test_script_009_foreign_config_name_reported_once_not_as_unknown_keys():
     ]
     findings = script_findings(lines, flags=" --config-path=./config --config-name=search_grpo")
     [f] = by_id(findings, "SCRIPT-009")
-    assert "'search_grpo'" in f.message and "3 of its overrides" in f.message
+    assert "'search_grpo'" in str(f.message) and "3 of its overrides" in str(f.message)
     assert set(f.paths) == {"retriever.url", "retriever.topk", "agent.max_turns"}
     assert not by_id(findings, "SCRIPT-006")
     assert [k.paths for k in by_id(findings, "KEY-001")] == [("actor_rollout_ref.actor.fsdp_config.grad_offload",)]
@@ -195,3 +195,32 @@ def test_key_001_reward_model_key_0_9_1_has_no_placeholder_for():
     [f] = by_id(script_findings(["reward_model.micro_batch_size_per_gpu=8"]), "KEY-001")
     assert "removed in verl 0.7.1" in str(f.message)
     assert not by_id(script_findings(["reward_model.micro_batch_size_per_gpu=8"]), "KEY-003")
+
+
+# --- Hydra config-group choices and open mappings (issue 16) --------------------------------------
+
+
+def test_model_engine_is_a_choice_not_an_unknown_key():
+    findings = script_findings(["model_engine=megatron", "trainer.total_epochs=3"])
+    assert not [f for f in findings if f.id.startswith(("SCRIPT", "KEY"))]
+    assert by_id(script_findings(["model_engine=megatorn"]), "SCRIPT-013")
+    [bad] = by_id(script_findings(["model_engine=megatorn"]), "SCRIPT-013")
+    assert "dp, megatron, torchtitan, veomni" in str(bad.message) and bad.paths == ("model_engine",)
+
+
+def test_a_group_choice_brings_the_keys_of_its_option():
+    key = "actor_rollout_ref.actor.megatron.dist_checkpointing_path=/ckpt"
+    assert by_id(script_findings([key]), "KEY-001")  # the dp actor has no megatron section
+    chosen = script_findings(["actor@actor_rollout_ref.actor=megatron_actor", key])
+    assert not [f for f in chosen if f.id.startswith(("SCRIPT", "KEY"))]
+    assert by_id(script_findings(["actor@actor_rollout_ref.actor=no_such_actor"]), "SCRIPT-013")
+
+
+def test_mappings_verl_config_classes_leave_open_take_new_entries_with_plus():
+    # FSDPEngineConfig types mixed_precision as a dict: verl 0.9.1 accepts any entry under it
+    entry = "actor_rollout_ref.actor.fsdp_config.mixed_precision.param_dtype=bf16"
+    assert not [f for f in script_findings(["+" + entry]) if f.id.startswith(("SCRIPT", "KEY"))]
+    # without + Hydra has no key to override there
+    assert by_id(script_findings([entry]), "SCRIPT-006")
+    # a key under a config class that is not a dict field is still refused at start-up
+    assert by_id(script_findings(["+actor_rollout_ref.actor.fsdp_config.no_such_knob=1"]), "SCRIPT-007")

@@ -169,3 +169,33 @@ def test_ray_job_sh_reads_back_and_a_gcs_address_is_caught(tmp_path):
 def test_a_plain_ray_job_submit_script_still_reads_its_overrides():
     _code, doc = check(ROOT / "tests" / "fixtures" / "scripts" / "ray_job_submit.sh")
     assert doc["source"] == "launch script" and "DEPLOY-002" not in by_id(doc)
+
+
+ONE_NODE = """#!/bin/bash
+#SBATCH --nodes=1
+#SBATCH --gpus-per-node=8
+#SBATCH --cpus-per-task=64
+srun python3 -m verl.trainer.main_ppo \\
+    algorithm.adv_estimator=grpo data.train_batch_size=64 actor_rollout_ref.model.path=Qwen/Qwen3-8B \\
+    actor_rollout_ref.actor.ppo_mini_batch_size=16 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 \\
+    actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.n=4 \\
+    actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=8 trainer.n_gpus_per_node=8 trainer.nnodes=1
+"""
+
+
+def test_a_one_node_slurm_script_without_ray_start_is_a_local_run(tmp_path):
+    path = tmp_path / "one.sbatch"
+    path.write_text(ONE_NODE)
+    code, doc = check(path)
+    assert code == 0 and doc["source"] == "Slurm batch script" and "DEPLOY-004" not in by_id(doc)
+    # its GPUs are still compared with the config
+    path.write_text(ONE_NODE.replace("--gpus-per-node=8", "--gpus-per-node=4"))
+    code, doc = check(path)
+    assert code == 1 and any("4 GPU(s) per node" in m for m in by_id(doc)["DEPLOY-004"])
+
+
+def test_two_nodes_without_ray_start_still_need_a_head(tmp_path):
+    path = tmp_path / "two.sbatch"
+    path.write_text(ONE_NODE.replace("--nodes=1", "--nodes=2").replace("trainer.nnodes=1", "trainer.nnodes=2"))
+    code, doc = check(path)
+    assert code == 1 and any("no `ray start --head` step" in m for m in by_id(doc)["DEPLOY-004"])

@@ -37,28 +37,40 @@ def _common(p) -> None:
         help="local: paths must exist on this machine; cluster: paths are for the cluster and are not checked",
     )
     p.add_argument("--topology", help="a fake topology, a `nvidia-smi topo -m` file, or `detect`")
+    p.add_argument(
+        "--env",
+        action="append",
+        metavar="NAME=VALUE",
+        help="an environment variable of a launch script (also stands in for a variable it sets from a command); "
+        "repeatable. The script's own arguments go after --",
+    )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from wizard.commands.common import parse_env_flags
     from wizard.detect.config_files import read_check_input
     from wizard.detect.manifests import read_if_manifest
+    from wizard.detect.script_input import finish_notes
 
-    source = read_if_manifest(Path(args.path)) or read_check_input(Path(args.path))
-    # The file's launch script (its overrides with their +/~ prefixes) and a manifest's deployment are facts
-    # the rules judge; its values are the answers, judged against the topology without taking its GPU count.
-    workspace = open_workspace(
-        mode=args.mode, facts={"script": source.script, "deploy": getattr(source, "deploy", None)}
-    )
+    env, script_args = parse_env_flags(getattr(args, "env", None)), getattr(args, "script_args", None)
+    path = Path(args.path)
+    source = read_if_manifest(path, env, script_args) or read_check_input(path, env, script_args)
+    # The file's launch script (its overrides with their +/~ prefixes), a manifest's deployment and the values
+    # the script leaves unknown are facts the rules judge; its values are the answers, judged against the
+    # topology without taking its GPU count.
+    facts = {"script": source.script, "deploy": getattr(source, "deploy", None), "unknowns": source.unknowns}
+    workspace = open_workspace(mode=args.mode, facts=facts)
     use_topology(workspace, args.topology, counts=False)
     workspace.set_layer(LAUNCH_SCRIPT if source.kind == "launch script" else ANSWERS_FILE, source.flat)
     findings = workspace.findings
+    notes = [*source.notes, *finish_notes(source, workspace.ctx)]
     if args.format == "json":
-        emit(as_json(findings, source=source.kind, notes=source.notes))
+        emit(as_json(findings, source=source.kind, notes=[str(note) for note in notes]))
     else:
         emit(f"{args.path}: read as a {source.kind}")
-        for note in source.notes:
+        for note in notes:
             emit(f"note: {note}")
         emit(as_text(findings))
     return ExitStatus.FINDINGS if workspace.blocked else ExitStatus.OK

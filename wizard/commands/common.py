@@ -34,3 +34,16 @@ def parse_set_flags(items: list[str] | None) -> dict[str, Any]:
         except ValueError as exc:
             raise UsageError(f"--set {key}: {exc}") from None
     return values
+
+
+def parse_env_flags(items: list[str] | None) -> dict[str, str]:
+    """`--env NAME=VALUE` (the environment a launch script is read in) -> {NAME: VALUE}."""
+    import re
+
+    env: dict[str, str] = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        if not sep or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise UsageError(f"--env {item}: expected NAME=VALUE with a shell variable name, e.g. --env WORLD_SIZE=2")
+        env[name] = value
+    return env

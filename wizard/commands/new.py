@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from wizard.commands.common import parse_set_flags
+from wizard.commands.common import parse_env_flags, parse_set_flags
 from wizard.commands.output import as_json, as_text, emit
 from wizard.core.choices import Target, values
 from wizard.detect.inputs import open_workspace, read_inputs
@@ -29,6 +29,12 @@ def register(subparsers) -> None:
         "--from-script", metavar="OLD.sh", help="import an old or forked verl launch script, carried over to verl 0.9.1"
     )
     p.add_argument(
+        "--env",
+        action="append",
+        metavar="NAME=VALUE",
+        help="with --from-script: an environment variable of the script; repeatable (its arguments go after --)",
+    )
+    p.add_argument(
         "--set", action="append", metavar="KEY=VALUE", help="a verl key as a launch script writes it; repeatable"
     )
     p.add_argument("--topology", help="a fake topology (2x8xH100), a file of `nvidia-smi topo -m` output, or `detect`")
@@ -43,7 +49,16 @@ def run(args: argparse.Namespace) -> int:
     from wizard.emit.artifacts import write_workspace
 
     workspace = open_workspace(mode="cluster")
-    read_inputs(workspace, preset=args.preset, answers=args.answers, script=args.from_script, topology=args.topology)
+    script_env = parse_env_flags(getattr(args, "env", None))
+    read_inputs(
+        workspace,
+        preset=args.preset,
+        answers=args.answers,
+        script=args.from_script,
+        topology=args.topology,
+        script_env=script_env,
+        script_args=getattr(args, "script_args", None),
+    )
     flags = parse_set_flags(args.set)
     if args.target:
         flags["deploy.target"] = args.target

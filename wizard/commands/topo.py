@@ -125,15 +125,31 @@ def _nic_lines(t: Topology) -> list[str]:
 
 
 def _tp_lines(t: Topology) -> list[str]:
+    from wizard.core.topology import tp_subset
+    from wizard.i18n.text import msg
+
     groups = recommended_tp_groups(t)
     lines = ["", "Recommended TP groups (per node, local GPU indices)"]
     if not groups:
-        lines.append("  none: one GPU per node leaves TP at 1")
+        lines.append(f"  {msg('topology.no_groups', n=t.gpus_per_node)}")
     for size, gs in groups.items():
         quality = [group_quality(t, g) for g in gs]
         worst = min(quality, key=link_rank)
         text = " ".join("[" + ",".join(map(str, g)) + "]" for g in gs)
         lines.append(f"  TP{size}: {text}   worst link {worst} ({link_label(worst)})")
+        subset = tp_subset(t, size)
+        if subset is not None and subset.idle:
+            line = msg(
+                "topology.subset",
+                used=len(subset.used),
+                total=t.gpus_per_node,
+                tp=size,
+                groups=text,
+                idle=subset.idle,
+                n_idle=len(subset.idle),
+                visible=subset.visible_devices,
+            )
+            lines.append(f"        {line}")
     return lines
 
 

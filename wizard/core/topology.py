@@ -297,15 +297,47 @@ def plan_tp_groups(topology: Topology, size: int) -> list[list[int]]:
 
 
 def recommended_tp_groups(topology: Topology) -> dict[int, list[list[int]]]:
-    """For TP sizes 2, 4 and 8 that divide the GPUs of a node: the best groups of ONE node (local indices)."""
+    """For TP sizes 2, 4 and 8 that fit in a node: the best disjoint groups of ONE node (local indices).
+
+    A size that does not divide the node's GPUs (3, 5, 6 or 7 GPUs: a workstation, a node with a failed
+    GPU) still gets its best groups, of the GPUs that connect best; the rest stay idle (see `tp_subset`).
+    """
     per = topology.gpus_per_node
     out: dict[int, list[list[int]]] = {}
     for size in RECOMMENDED_TP_SIZES:
-        if size <= per and per % size == 0:
+        if size <= per:
             groups = _local_groups(topology, size)
             if groups:
                 out[size] = groups
     return out
+
+
+@dataclass(frozen=True)
+class TPSubset:
+    """The GPUs of a node that TP groups of one size use, and how to run on just those."""
+
+    size: int
+    groups: list[list[int]]
+    used: list[int]  # local indices, in the order CUDA_VISIBLE_DEVICES should list them
+    idle: list[int]
+
+    @property
+    def visible_devices(self) -> str:
+        return ",".join(map(str, self.used))
+
+
+def tp_subset(topology: Topology, size: int) -> TPSubset | None:
+    """The best groups of `size` on one node and the GPUs they leave idle; None when no group fits.
+
+    verl needs the GPUs of a node to be a multiple of the rollout TP: with idle GPUs, the run uses the
+    subset (CUDA_VISIBLE_DEVICES lists the used GPUs group by group, trainer.n_gpus_per_node = their number).
+    """
+    groups = _local_groups(topology, size)
+    if not groups:
+        return None
+    used = [g for group in groups for g in group]
+    idle = [i for i in range(topology.gpus_per_node) if i not in used]
+    return TPSubset(size, groups, used, idle)
 
 
 def group_quality(topology: Topology, group: list[int]) -> str:

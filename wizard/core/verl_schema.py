@@ -89,11 +89,50 @@ def open_mappings(version: str = TARGET_VERSION) -> tuple[str, ...]:
     return tuple(_snapshot(version)["open"])
 
 
+def key_tree(ctx) -> str:
+    """The engine whose key tree a context's keys are checked against: the model_engine choice when the
+    snapshot has its tree (torchtitan, veomni too), else the plan's engine (dp or megatron)."""
+    choice = ctx.flat.get("model_engine") if isinstance(ctx.flat, dict) else None
+    if isinstance(choice, str) and choice in _snapshot(TARGET_VERSION)["engines"]:
+        return choice
+    return ctx.plan.engine
+
+
+def keys_chosen(ctx) -> frozenset[str]:
+    """Keys a script's config-group choices add to the tree (`actor@actor_rollout_ref.actor=megatron_actor`
+    brings the Megatron actor's keys), from the snapshot of what each option composes to."""
+    script = getattr(ctx, "script", None)
+    groups = config_groups()
+    added: set[str] = set()
+    for choice in getattr(script, "choices", None) or ():
+        effect = groups.get(choice.group, {}).get("options", {}).get(choice.option, {})
+        added.update(effect.get("added", {}))
+    return frozenset(added)
+
+
+def config_groups(version: str = TARGET_VERSION) -> dict[str, dict]:
+    """Hydra config groups a command line can choose (`model_engine=megatron`): name -> options, default, and
+    what each option does to the key tree ("engine": the engine whose tree it gives, or the keys it adds/removes).
+    """
+    return _snapshot(version).get("groups", {})
+
+
+@lru_cache(maxsize=8)
+def class_only_keys(engine: str = "dp", version: str = TARGET_VERSION) -> frozenset[str]:
+    """Keys verl's config classes accept that its YAML does not list (Hydra needs `+` to add them)."""
+    return frozenset(_snapshot(version).get("class_keys", {}).get(engine, ()))
+
+
 def key_exists(key: str, engine: str = "dp", version: str = TARGET_VERSION) -> bool:
     """True when verl has this dotted key, or it lies under a mapping that takes any sub-key."""
-    if key in defaults(engine, version):
+    if key in defaults(engine, version) or key in _open_set(version) or key in class_only_keys(engine, version):
         return True
     return any(key.startswith(prefix + ".") for prefix in open_mappings(version))
+
+
+@lru_cache(maxsize=4)
+def _open_set(version: str) -> frozenset[str]:
+    return frozenset(open_mappings(version))
 
 
 def is_section(key: str, engine: str = "dp", version: str = TARGET_VERSION) -> bool:

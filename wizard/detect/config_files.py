@@ -26,8 +26,10 @@ class CheckInput:
 
     kind: str  # "wizard config" | "composed config" | "answers file" | "launch script"
     flat: dict[str, Any]
-    notes: list[str] = field(default_factory=list)
+    notes: list = field(default_factory=list)
     script: Any = None
+    unknowns: Any = None  # core.unknowns.Unknowns: keys a launch script leaves unknown
+    fed: dict = field(default_factory=dict)  # Origin -> the keys it makes unknown
 
 
 def read_text(path: Path, label: str | None = None) -> str:
@@ -66,7 +68,9 @@ def flatten_config(tree: dict, engine: str, prefix: str = "", _open: tuple[int, 
     flat: dict[str, Any] = {}
     for key, value in tree.items():
         dotted = f"{prefix}{key}"
-        leaf_in_verl = dotted in verl_schema.defaults(engine) or dotted in verl_schema.open_mappings()
+        leaf_in_verl = dotted in verl_schema.defaults(engine) or (
+            dotted in verl_schema.open_mappings() and not verl_schema.is_section(dotted, engine)
+        )
         if isinstance(value, dict) and value and not leaf_in_verl:
             flat.update(flatten_config(value, engine, dotted + ".", _open + (id(tree),)))
         else:
@@ -153,25 +157,15 @@ def _looks_like_verl(doc: dict) -> bool:
     return False
 
 
-def read_launch_script(path: Path, text: str) -> CheckInput:
-    from wizard.detect.launch_script import parse_launch_script
+def read_launch_script(path: Path, text: str, env=None, args=None) -> CheckInput:
+    """A launch script read for `check` (see wizard.detect.script_input)."""
+    from wizard.detect.script_input import read_script_input
 
-    script = parse_launch_script(text, source=str(path))
-    flat = dict(script.as_dotted())
-    notes = []
-    if script.config_name and script.config_name not in ("ppo_trainer", "ppo_megatron_trainer"):
-        notes.append(
-            f"the script uses its own primary config {script.config_name!r}; only its command-line overrides were checked"
-        )
-    if script.config_name == "ppo_megatron_trainer":
-        flat[ENGINE_GROUP] = "megatron"
-    if script.unresolved_vars:
-        notes.append("unresolved shell variables: " + ", ".join(sorted(set(script.unresolved_vars))))
-    return CheckInput("launch script", flat, notes, script)
+    return read_script_input(path, text, env, args)
 
 
-def read_check_input(path: Path) -> CheckInput:
+def read_check_input(path: Path, env=None, args=None) -> CheckInput:
     text = read_text(path)
     if path.suffix in (".sh", ".bash") or ("verl.trainer.main_ppo" in text and path.suffix not in (".yaml", ".yml")):
-        return read_launch_script(path, text)
+        return read_launch_script(path, text, env, args)
     return read_yaml_config(path, text)

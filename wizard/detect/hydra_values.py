@@ -15,6 +15,8 @@ import string
 from collections.abc import Callable
 from typing import Any
 
+from wizard.i18n.text import Msg, msg
+
 __all__ = ["OVERRIDE_KEY_RE", "parse_override_value", "split_override"]
 
 _INT_U = r"(?:0|[1-9](?:_?[0-9])*)"
@@ -116,7 +118,7 @@ def _tokenize(text: str) -> list[tuple[str, str]]:
                 if m and len(m.group()) > best_len:
                     best_name, best_len = name, len(m.group())
         if not best_len:
-            raise ValueError(f"Hydra cannot read the character {text[pos]!r} at position {pos + 1}")
+            raise ValueError(msg("hydra.bad_character", char=text[pos], position=pos + 1))
         tokens.append((best_name, text[pos : pos + best_len]))
         pos += best_len
     return tokens
@@ -155,7 +157,7 @@ class _Parser:
     def take(self, kind: str, what: str) -> str:
         if self.peek() != kind:
             found = self.tokens[self.pos][1] if self.pos < len(self.tokens) else "the end"
-            raise ValueError(f"expected {what}, found {found!r}")
+            raise ValueError(msg("hydra.expected", what=what, found=found))
         self.pos += 1
         return self.tokens[self.pos - 1][1]
 
@@ -164,15 +166,15 @@ class _Parser:
             return ""
         first = self.element()
         if self.peek() == "COMMA":
-            raise ValueError("a,b is a Hydra sweep, rejected on a single run: write [a,b] for a list or quote it")
+            raise ValueError(msg("hydra.sweep"))
         if self.pos != len(self.tokens):
-            raise ValueError(f"unexpected {self.tokens[self.pos][1]!r}")
+            raise ValueError(msg("hydra.unexpected", token=self.tokens[self.pos][1]))
         return first
 
     def element(self) -> Any:
         self.depth += 1
         if self.depth > _MAX_DEPTH:
-            raise ValueError("value nested too deeply")
+            raise ValueError(msg("hydra.too_deep"))
         try:
             kind = self.peek()
             if kind == "ID" and self.peek(1) == "POPEN":
@@ -194,7 +196,7 @@ class _Parser:
                 self.pos += 1
                 items.append(item())
         if self.peek() is None:
-            raise ValueError(f"unbalanced brackets: missing {symbol!r}")
+            raise ValueError(msg("hydra.unbalanced", symbol=symbol))
         self.take(close, repr(symbol))
         return build(items)
 
@@ -213,10 +215,10 @@ class _Parser:
         run = self.tokens[start : self.pos]
         if not run:
             found = self.tokens[self.pos][1] if self.pos < len(self.tokens) else "the end"
-            raise ValueError(f"unexpected {found!r}")
+            raise ValueError(msg("hydra.unexpected", token=found))
         if run[0][0] == "WS":
             if len(run) == 1:
-                raise ValueError("a value made only of whitespace")
+                raise ValueError(msg("hydra.only_whitespace"))
             run = run[1:]
         if run[-1][0] == "WS":
             run = run[:-1]
@@ -242,7 +244,7 @@ class _Parser:
         kwargs: dict[str, Any] = {}
         while self.peek() != "PCLOSE":
             if self.peek() is None:
-                raise ValueError("unbalanced brackets: missing ')'")
+                raise ValueError(msg("hydra.unbalanced", symbol=")"))
             if args or kwargs:
                 self.take("COMMA", "',' between arguments")
             if self.peek() == "ID" and self.peek(1) == "EQUAL":
@@ -250,7 +252,7 @@ class _Parser:
                 self.pos += 1
                 kwargs[arg_name] = self.element()
             elif kwargs:
-                raise ValueError("positional argument follows keyword argument")
+                raise ValueError(msg("hydra.positional_after_keyword"))
             else:
                 args.append(self.element())
         self.pos += 1
@@ -269,13 +271,13 @@ def _to_bool(value: Any) -> bool:
     if isinstance(value, str):
         if value.lower() in ("true", "false"):
             return value.lower() == "true"
-        raise ValueError(f"cannot cast {value!r} to bool")
+        raise ValueError(msg("hydra.not_bool", value=value))
     return bool(value)
 
 
 def _to_str(value: Any) -> str:
     if value is None:
-        raise ValueError("cannot cast null to str")
+        raise ValueError(msg("hydra.null_to_str"))
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
@@ -284,20 +286,26 @@ _CASTS: dict[str, Callable[[Any], Any]] = {"int": int, "float": float, "str": _t
 
 def _call(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
     if name in _SWEEP_FUNCTIONS:
-        raise ValueError(f"{name}(...) is a Hydra sweep, rejected on a single run")
+        raise ValueError(msg("hydra.sweep_function", name=name))
     if name not in _CASTS:
-        raise ValueError(f"unknown Hydra function {name!r}")
+        raise ValueError(msg("hydra.unknown_function", name=name))
     if set(kwargs) - {"value"} or (args and kwargs):
-        raise ValueError(f"{name}(...) takes one value")
+        raise ValueError(msg("hydra.one_value", name=name))
     if len(args) > 1:
-        raise ValueError(f"{name}(a,b,...) is a Hydra sweep, rejected on a single run")
+        raise ValueError(msg("hydra.sweep_arguments", name=name))
     if not args and not kwargs:
-        raise ValueError(f"{name}() needs a value")
+        raise ValueError(msg("hydra.needs_value", name=name))
     value = args[0] if args else kwargs["value"]
     try:
         return _cast(_CASTS[name], value)
     except (TypeError, ValueError, OverflowError) as exc:
-        raise ValueError(f"{name}(...): {exc}") from None
+        raise ValueError(msg("hydra.in_function", name=name, error=reason_of(exc))) from None
+
+
+def reason_of(exc: BaseException):
+    """Why a value was rejected, as a message: ours are catalogue messages, Python's own casts say it in English."""
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, Msg) else str(exc)
 
 
 def parse_override_value(text: str) -> Any:
@@ -310,10 +318,10 @@ def parse_override_value(text: str) -> Any:
     letters outside quotes), a `a,b` sweep or a sweep function.
     """
     if len(text) > _MAX_VALUE_CHARS:
-        raise ValueError(f"value too long ({len(text)} characters)")
+        raise ValueError(msg("hydra.too_long", chars=len(text)))
     # Hydra's `=` token swallows the whitespace that follows it.
     text = text.lstrip(" \t")
     try:
         return _Parser(_tokenize(text)).value()
     except RecursionError:
-        raise ValueError("value nested too deeply") from None
+        raise ValueError(msg("hydra.too_deep")) from None

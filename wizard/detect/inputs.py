@@ -36,11 +36,20 @@ def load_answers(workspace: Workspace, path: str) -> None:
     workspace.use_answers(read_answers(path))
 
 
-def import_script(workspace: Workspace, path: str) -> list[str]:
-    """Carry a launch script over to verl 0.9.1 into the imported-script layer; its notes for the user."""
-    from wizard.detect.script_import import import_script as migrate
+def import_script(
+    workspace: Workspace, path: str, env: dict[str, str] | None = None, args: list[str] | None = None
+) -> list[str]:
+    """Carry a launch script over to verl 0.9.1 into the imported-script layer; its notes for the user.
 
-    imported = migrate(path)
+    env and args: the environment and positional arguments the script is read with (`--env`, `-- ARG`);
+    without them `path` may carry them itself, as the TUI's import box takes `PATH --env N=V -- ARG...`.
+    """
+    from wizard.detect.script_import import import_script as migrate
+    from wizard.detect.script_import import parse_import_spec
+
+    if env is None and args is None:
+        path, env, args = parse_import_spec(path)
+    imported = migrate(path, env, args)
     report = imported.run_md()
     migration = Migration(report["source"], *(tuple(report[k]) for k in ("changed", "dropped", "notes")))
     workspace.use_script(imported.flat, migration)
@@ -61,6 +70,8 @@ def read_inputs(
     answers: str | None = None,
     script: str | None = None,
     topology: str | None = None,
+    script_env: dict[str, str] | None = None,
+    script_args: list[str] | None = None,
 ) -> list[str]:
     """Every input a door was given, each into its layer; the launch script's notes (none without one)."""
     # None is "not given"; an empty string was given, and its reader refuses it (`--preset ''` is no preset name).
@@ -70,4 +81,4 @@ def read_inputs(
         use_topology(workspace, topology)
     if answers is not None:
         load_answers(workspace, answers)
-    return import_script(workspace, script) if script is not None else []
+    return import_script(workspace, script, script_env, script_args) if script is not None else []

@@ -1,49 +1,69 @@
 """Read a bash launch script of verl the way bash would run it, and pull out the Hydra overrides.
 
-`parse_launch_script` finds the `python -m verl.trainer.main_ppo ...` command (also behind `uv run`,
-`torchrun`, `ray job submit ... --`), honours the variable assignments made earlier in the script,
-expands `$VAR`/`${VAR:-default}` in its arguments, and returns every override in order. It also
-reports what bash does differently from what the author meant: a line continuation broken by a
-comment or trailing whitespace, a missing backslash that cuts the override list, an empty value,
-and a key given twice. Nothing is executed. Standard library only; the shell lexing and
-variable expansion live in shell_words.py.
+`parse_launch_script` follows the script with the bash reader (wizard.detect.bash: variables, arrays,
+arithmetic, functions, conditionals it can decide, argument loops, sourced files beside it), finds the
+`python -m verl.trainer.main_ppo ...` command (also behind `uv run`, `torchrun`, `srun`, `nohup`,
+`ray job submit ... --`, `VAR=value` prefixes, `| tee log`) and returns every override in order.
+A value that depends on something the script does not say (an environment variable not given with
+`env`, the script's arguments not given with `args`, a command's output) is kept as unknown, naming
+where it comes from. Hydra config-group choices (`model_engine=megatron`) are read as choices. The
+shell-level problems are in launch_problems.py. Nothing is executed.
 """
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from wizard.detect.hydra_values import parse_override_value, split_override
-from wizard.detect.shell_words import (
-    MAX_EXPANDED_CHARS,
-    Command,
-    Expander,
-    ExpansionTooLarge,
-    Lexer,
-    Word,
-    assignment_len,
-)
+from wizard.detect.bash.expand import ExpansionTooLarge
+from wizard.detect.bash.values import ARGS, ENV, Origin, Spread, is_known, known, origins_of, shown
+from wizard.detect.hydra_values import parse_override_value, reason_of, split_override
 from wizard.errors import UsageError
+from wizard.i18n.text import Msg, msg
 
-__all__ = ["ENTRY_MODULES", "LaunchScript", "Override", "ScriptProblem", "parse_launch_script"]
+__all__ = ["ENTRY_MODULES", "Choice", "LaunchScript", "Override", "ScriptProblem", "parse_launch_script"]
 
 ENTRY_MODULES = ("verl.trainer.main_ppo", "verl.trainer.main_ppo_v0")
 MAX_SCRIPT_CHARS = 512 * 1024
-_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "{", "!", "time"})
+MAX_SOURCED_CHARS = 512 * 1024
 _VALUE_FLAGS = frozenset({"--cfg", "-c", "--package", "-p", "--config-dir", "-cd", "--experimental-rerun"})
+_NOT_LAUNCHERS = frozenset({"echo", "printf", "cat", ":", "tee", "grep", "sed", "awk"})
 
 
 @dataclass(frozen=True)
 class Override:
-    """One Hydra override as bash passes it: `<prefix><key>=<raw_value>`; `value` is Hydra's reading."""
+    """One Hydra override as bash passes it: `<prefix><key>=<raw_value>`; `value` is Hydra's reading.
+
+    `unknown` holds the origins of the parts of the value the reader cannot know (empty when known);
+    then `value` is None and `raw_value` shows the value as the script writes it (`$WORLD_SIZE`).
+    """
 
     key: str
     raw_value: str
     value: Any
     prefix: str  # "", "+", "++" or "~"
     line: int
+    unknown: frozenset = frozenset()
+    pieces: tuple = ()  # the value as the reader holds it: text and Unknown pieces
+    position: int = -1  # its index among `LaunchScript.arguments`
+
+    @property
+    def known(self) -> bool:
+        return not self.unknown
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A Hydra config-group choice on the command line (`model_engine=megatron`)."""
+
+    group: str
+    option: str
+    line: int
+    unknown: frozenset = frozenset()
+    position: int = -1
 
 
 @dataclass(frozen=True)
@@ -52,7 +72,7 @@ class ScriptProblem:
 
     kind: str  # broken-continuation, missing-backslash, empty-value, duplicate-key, bad-value, ...
     line: int
-    message: str
+    message: str | Msg
 
 
 @dataclass
@@ -65,247 +85,233 @@ class LaunchScript:
     config_name: str | None = None
     overrides: list[Override] = field(default_factory=list)
     problems: list[ScriptProblem] = field(default_factory=list)
-    unresolved_vars: list[str] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)
+    passed_on: frozenset = frozenset()  # origins of "$@" passed to verl when the arguments are not given
+    config_path_unknown: frozenset = frozenset()
+    config_dir: str | None = None  # the folder whose primary config was read (set by script_input)
+    sourced: list[str] = field(default_factory=list)
+    reader_notes: list[tuple] = field(default_factory=list)
+    certain: bool = True  # False when the verl command is inside a branch the reader could not decide
+    because: frozenset = frozenset()  # then: the origins of the conditions it depends on
+    env: dict = field(default_factory=dict)  # the environment the verl command gets (exported + prefixes)
+    arguments: list = field(default_factory=list)  # what bash passes after the module: Texts (and Spreads)
 
     def as_dotted(self) -> dict[str, Any]:
-        """Return {key: value} in the order given; the last value wins and `~key` removes the key."""
+        """{key: value} of the known overrides in the order given; the last one wins, `~key` removes it.
+
+        A key whose last value is unknown is left out: see `unknown_keys`.
+        """
         out: dict[str, Any] = {}
         for override in self.overrides:
-            if override.prefix == "~":
+            if override.prefix == "~" or not override.known:
                 out.pop(override.key, None)
             else:
                 out[override.key] = override.value
         return out
 
+    def unknown_keys(self) -> dict[str, frozenset]:
+        """Key -> the origins of its value, for every key whose last value is unknown."""
+        out: dict[str, frozenset] = {}
+        for override in self.overrides:
+            if override.prefix == "~" or override.known:
+                out.pop(override.key, None)
+            else:
+                out[override.key] = override.unknown
+        return out
 
-def _check_text(text: str | bytes, source: str) -> str:
+    @property
+    def unresolved_vars(self) -> list[str]:
+        """The names of the environment variables (and arguments) the unknown values come from."""
+        names: list[str] = []
+        for origins in self.unknown_keys().values():
+            names.extend(o.name if o.kind == ENV else "$" + o.name for o in sorted(origins) if o.kind in (ENV, ARGS))
+        return list(dict.fromkeys(names))
+
+
+def check_text(text: str | bytes, source: str) -> str:
+    """The script as text; UsageError when it is binary, not UTF-8, or too large for a launch script."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise UsageError(f"{source} is not a shell script: it is not UTF-8 text") from None
+            raise UsageError(msg("script.not_utf8", source=source)) from None
     if len(text) > MAX_SCRIPT_CHARS:
-        raise UsageError(
-            f"{source} is too large for a launch script ({len(text)} characters, the limit is {MAX_SCRIPT_CHARS})"
-        )
+        raise UsageError(msg("script.too_large", source=source, chars=len(text), limit=MAX_SCRIPT_CHARS))
     controls = sum(1 for c in text if c == "\ufffd" or (c < " " and c not in "\t\n\r\f\v\x1b"))
     if "\x00" in text or controls > max(8, len(text) // 100):
-        raise UsageError(f"{source} is not a shell script: it holds binary data")
+        raise UsageError(msg("script.binary", source=source))
     return text
 
 
-def _unclosed_quote_problems(lexer: Lexer) -> list[ScriptProblem]:
-    return [
-        ScriptProblem(
-            "unterminated-quote",
-            line,
-            f"line {line}: the {quote} quote opened here is never closed; bash stops with a "
-            "syntax error and runs nothing from here on",
-        )
-        for line, quote in lexer.unclosed_quotes
-    ]
-
-
-def _find_entry(fields: list[str]) -> tuple[int, str] | None:
-    if not fields or fields[0] in ("echo", "printf", "cat", ":"):
+def find_entry(fields: list) -> tuple[int, str] | None:
+    """(index of the first argument after the module, module) when the fields start verl's trainer."""
+    words = [known(f) if not isinstance(f, Spread) and is_known(f) else None for f in fields]
+    if not words or words[0] is None or os.path.basename(words[0]) in _NOT_LAUNCHERS:
         return None
-    for index, text in enumerate(fields):
-        if text == "-m" and index + 1 < len(fields) and fields[index + 1] in ENTRY_MODULES:
-            return index + 2, fields[index + 1]
-        if text.startswith("-m") and text[2:] in ENTRY_MODULES:
-            return index + 1, text[2:]
-        m = re.fullmatch(r"(?:.*/)?verl/trainer/(main_ppo(?:_v0)?)\.py", text)
+    for index, word in enumerate(words):
+        if word is None:
+            continue
+        if word == "-m" and index + 1 < len(words) and words[index + 1] in ENTRY_MODULES:
+            return index + 2, words[index + 1]
+        if word.startswith("-m") and word[2:] in ENTRY_MODULES:
+            return index + 1, word[2:]
+        m = re.fullmatch(r"(?:.*/)?verl/trainer/(main_ppo(?:_v0)?)\.py", word)
         if m:
             return index + 1, "verl.trainer." + m.group(1)
     return None
 
 
-def _looks_like_override(text: str) -> bool:
-    parts = split_override(text)
-    if parts is None:
-        return False
-    prefix, key, _ = parts
-    return bool(prefix) or any(c in key for c in "./@") or key[0].islower()
+def parse_launch_script(
+    text: str | bytes,
+    source: str = "<script>",
+    env: Mapping[str, str] | None = None,
+    args: list[str] | None = None,
+    read_file: Callable[[str], str | None] | None = None,
+) -> LaunchScript:
+    """Read a bash launch script and return its verl entry command with every Hydra override.
 
+    `env` is the environment the script is read in (`--env NAME=VALUE`): it also stands in for a
+    variable the script sets from a command's output. `args` are its positional arguments (`-- ARG...`);
+    None means they are not known. `read_file(path)` reads a file the script sources (None: not read).
+    Raises UsageError when the text is not a shell script or has no verl command.
+    """
+    from wizard.detect.bash.run import TooComplex
+    from wizard.detect.launch_problems import problems_of
+    from wizard.detect.launch_read import follow
 
-_CUT_CAUSES = {
-    "space": "whitespace after the line-continuation backslash",
-    "crlf": "a Windows line ending (CRLF) after the line-continuation backslash",
-    "comment": "a # comment after the line-continuation backslash",
-    "comment-backslash": "a # comment that swallows the line-continuation backslash",
-    "comment-line": "a comment line inside the continued command",
-    "blank-line": "an empty line inside the continued command",
-}
-
-
-def _continuation_problem(text: str, commands: list[Command], index: int, expander: Expander) -> ScriptProblem | None:
-    """Explain a verl command cut short: the cause, and the override-like lines bash runs on their own."""
-    command, lines, orphans = commands[index], text.split("\n"), []
-    prev_end = command.end_line
-    for later in commands[index + 1 :]:
-        if any(g.strip() and not g.lstrip().startswith("#") for g in lines[prev_end : later.line - 1]):
-            break
-        fields = [(f, w.line) for w in later.words if not w.junk for f, _ in expander.word(w, [])]
-        if not fields or not all(_looks_like_override(f) for f, _ in fields):
-            break
-        orphans.extend(fields)
-        prev_end = later.end_line
-    keys = [split_override(f)[1] for f, _ in orphans]
-    lost = ""
-    if keys:
-        shown = ", ".join(keys[:6]) + (f" and {len(keys) - 6} more" if len(keys) > 6 else "")
-        lost = f"; bash runs lines {orphans[0][1]}-{orphans[-1][1]} as separate commands, so verl never gets {shown}"
-    if command.cut:
-        line, why = command.cut
-        stray = (
-            " and passes the text after the backslash to Hydra, which rejects it"
-            if why in ("space", "crlf", "comment")
-            else ""
+    text = check_text(text, source)
+    try:
+        trace, notes, sourced = follow(text, source, env or {}, args, read_file or _no_files)
+    except ExpansionTooLarge:
+        raise UsageError(msg("script.expands_too_much", source=source)) from None
+    except (TooComplex, RecursionError):
+        raise UsageError(msg("script.too_complex", source=source)) from None
+    script = None
+    for step in trace:
+        entry = find_entry(step.fields)
+        if entry is None:
+            continue
+        if script is not None:
+            script.problems.append(
+                ScriptProblem("multiple-commands", step.line, msg("script.another_command", line=step.line))
+            )
+            continue
+        script = LaunchScript(
+            source, entry[1], sourced=sourced, reader_notes=notes, certain=step.certain, because=step.because
         )
-        if not stray and not lost:
-            return None  # the command ended where the author's overrides end: nothing is lost
-        return ScriptProblem(
-            "broken-continuation", line, f"line {line}: {_CUT_CAUSES[why]} ends the command here{stray}{lost}"
-        )
-    if lost:
-        line = command.end_line
-        return ScriptProblem(
-            "missing-backslash", line, f"line {line} does not end with a backslash, so the command ends there{lost}"
-        )
+        script.env = {**step.env, **step.assigns}
+        _read_args(script, step, entry[0])
+        script.problems.extend(problems_of(text, step, script))
+    if script is None:
+        raise UsageError(msg("script.no_verl_command", source=source))
+    script.problems.sort(key=lambda problem: problem.line)
+    return script
+
+
+def _no_files(path: str) -> None:
     return None
 
 
-def _read_args(script: LaunchScript, args: list[tuple[str, bool, Word]]) -> None:
+def _read_args(script: LaunchScript, step, start: int) -> None:
+    from wizard.core import verl_schema
+
+    groups = verl_schema.config_groups()
+    items = list(zip(step.fields, step.lines, step.raws, strict=False))[start:]
+    script.arguments = [value for value, _, _ in items]
     index = 0
-    while index < len(args):
-        text, clean, word = args[index]
+    while index < len(items):
+        value, line, raw = items[index]
+        position = index
         index += 1
-        flag, eq, inline = text.partition("=")
-        if word.junk:
+        if isinstance(value, Spread):
+            script.passed_on |= value.origins
             continue
-        if flag in ("--config-path", "-cp", "--config-name", "-cn"):
-            if not eq and index < len(args):
-                inline, index = args[index][0], index + 1
-            setattr(script, "config_path" if flag in ("--config-path", "-cp") else "config_name", inline)
+        text = shown(value)
+        flag, eq, _ = text.partition("=")
+        if flag in ("--config-path", "-cp", "--config-name", "-cn", "--config-dir", "-cd"):
+            target = value
+            if not eq and index < len(items) and not isinstance(items[index][0], Spread):
+                target, index = items[index][0], index + 1
+            elif eq:
+                target = _after_first(value, "=")
+            if flag in ("--config-path", "-cp") or (flag in ("--config-dir", "-cd") and script.config_path is None):
+                script.config_path = shown(target)
+                script.config_path_unknown = origins_of(target)
+            elif flag in ("--config-dir", "-cd"):
+                continue
+            else:
+                script.config_name = shown(target)
             continue
         if text.startswith("-"):
             index += text in _VALUE_FLAGS
             continue
+        key_known = _key_is_known(value)
         parts = split_override(text)
-        line = word.line
-        if parts is None:
-            script.problems.append(
-                ScriptProblem(
-                    "not-an-override", line, f"line {line}: {text!r} is not a key=value override; Hydra rejects it"
+        if parts is None or not key_known:
+            if not key_known:
+                script.problems.append(
+                    ScriptProblem("unknown-override", line, msg("script.override_unknown", line=line, text=text))
                 )
-            )
+            else:
+                script.problems.append(
+                    ScriptProblem("not-an-override", line, msg("script.not_an_override", line=line, text=text))
+                )
             continue
-        prefix, key, raw = parts
-        value = raw
-        if raw is not None:
+        prefix, key, raw_value = parts
+        unknown = origins_of(value)
+        if prefix in ("", "+", "++") and key in groups and raw_value is not None:
+            script.choices.append(Choice(key, raw_value if not unknown else "", line, unknown, position))
+            continue
+        parsed: Any = raw_value
+        if raw_value is not None and not unknown:
             try:
-                value = parse_override_value(raw)
+                parsed = parse_override_value(raw_value)
             except ValueError as exc:
-                if clean:
-                    script.problems.append(
-                        ScriptProblem("bad-value", line, f"line {line}: Hydra rejects the value of {key}={raw}: {exc}")
-                    )
-            if raw == "" and prefix != "~" and not word.raw.endswith(("''", '""')):
                 script.problems.append(
                     ScriptProblem(
-                        "empty-value",
+                        "bad-value",
                         line,
-                        f"line {line}: {prefix}{key}= has an empty value, which Hydra reads as the empty string "
-                        "(an unset variable?)",
+                        msg("script.bad_value", line=line, name=key, value=raw_value, reason=reason_of(exc)),
                     )
                 )
-        script.overrides.append(Override(key, raw or "", value, prefix, line))
-
-
-def _duplicates(overrides: list[Override]) -> list[ScriptProblem]:
-    seen: dict[str, Override] = {}
-    problems = []
-    for override in overrides:
-        old = seen.pop(override.key, None)
-        if override.prefix == "~":
-            continue
-        if old is not None and repr(old.value) != repr(override.value):
-            problems.append(
-                ScriptProblem(
-                    "duplicate-key",
-                    override.line,
-                    f"{override.key} is set twice: {old.raw_value!r} on line {old.line} and "
-                    f"{override.raw_value!r} on line {override.line}; Hydra keeps the last one",
-                )
-            )
-        seen[override.key] = override
-    return problems
-
-
-def parse_launch_script(text: str | bytes, source: str = "<script>") -> LaunchScript:
-    """Read a bash launch script and return its verl entry command with every Hydra override.
-
-    Variables assigned earlier in the script are expanded; unknown ones stay as visible `$VAR`
-    placeholders and are listed in `unresolved_vars` (by name; command substitutions by their
-    text). Shell-level problems (broken continuations, missing backslashes, empty values, repeated
-    keys, values Hydra rejects) are listed in `problems`. Raises UsageError when the text is not a
-    shell script (binary data, too large) or has no `python -m verl.trainer.main_ppo` command.
-    """
-    text = _check_text(text, source)
-    try:
-        return _read_script(text, source)
-    except ExpansionTooLarge:
-        raise UsageError(
-            f"{source}: its variables expand to more than {MAX_EXPANDED_CHARS} characters; "
-            "this is not a launch script the wizard can read"
-        ) from None
-
-
-def _read_script(text: str, source: str) -> LaunchScript:
-    lexer = Lexer(text)
-    commands, expander = lexer.run(), Expander()
-    script: LaunchScript | None = None
-    for index, command in enumerate(commands):
-        words = command.words
-        while words and words[0].parts == [("lit", words[0].raw)] and words[0].raw in _KEYWORDS:
-            words = words[1:]
-        lengths = [assignment_len(w) for w in words]
-        head = words[0].raw if words else ""
-        if words and all(lengths):
-            for word, length in zip(words, lengths, strict=False):
-                expander.assign(word, length)
-        elif head in ("export", "declare", "typeset", "readonly", "local"):
-            for word, length in zip(words[1:], lengths[1:], strict=False):
-                if length:
-                    expander.assign(word, length)
-        elif head == "unset":
-            for word in words[1:]:
-                expander.env.pop(word.raw, None)
-        else:
-            missing: list[str] = []
-            fields = [(f, clean, w) for w in words for f, clean in expander.word(w, missing)]
-            entry = _find_entry([f for f, _, _ in fields])
-            if entry is None:
-                continue
-            if script is not None:
+            if raw_value == "" and prefix != "~" and not raw.endswith(("''", '""')):
                 script.problems.append(
-                    ScriptProblem(
-                        "multiple-commands",
-                        command.line,
-                        f"line {command.line}: another verl command; only the first one is read",
-                    )
+                    ScriptProblem("empty-value", line, msg("script.empty_value", line=line, name=prefix + key))
                 )
-                continue
-            script = LaunchScript(source, entry[1], problems=_unclosed_quote_problems(lexer))
-            script.unresolved_vars = list(dict.fromkeys(missing))
-            _read_args(script, fields[entry[0] :])
-            script.problems.extend(_duplicates(script.overrides))
-            cut = _continuation_problem(text, commands, index, expander)
-            script.problems.extend([cut] if cut else [])
-    if script is None:
-        raise UsageError(
-            f"{source}: no `python -m verl.trainer.main_ppo` command was found; "
-            "give the script that launches training, or its config.yaml"
+        pieces = _after_first(value, "=") if unknown else ()
+        script.overrides.append(
+            Override(key, raw_value or "", None if unknown else parsed, prefix, line, unknown, pieces, position)
         )
-    script.problems.sort(key=lambda problem: problem.line)
-    return script
+
+
+def _key_is_known(value) -> bool:
+    """True when the part before the first `=` is known text (the value after it may be unknown)."""
+    for piece in value:
+        if not isinstance(piece, str):
+            return False
+        if "=" in piece:
+            return True
+    return True
+
+
+def _after_first(value, sep: str):
+    out, found = [], False
+    for piece in value:
+        if not found and isinstance(piece, str) and sep in piece:
+            out.append(piece.split(sep, 1)[1])
+            found = True
+        elif found:
+            out.append(piece)
+    return tuple(p for p in out if p != "")
+
+
+def keys_fed_by(script: LaunchScript) -> dict[Origin, list[str]]:
+    """Origin -> the override keys (and group choices) whose value it makes unknown."""
+    out: dict[Origin, list[str]] = {}
+    for key, origins in script.unknown_keys().items():
+        for origin in origins:
+            out.setdefault(origin, []).append(key)
+    for choice in script.choices:
+        for origin in choice.unknown:
+            out.setdefault(origin, []).append(choice.group)
+    return out

@@ -1,93 +1,66 @@
 """Read job.sbatch (Slurm starting Ray) and `ray job submit` scripts into DeployFacts, without running them.
 
-The script is walked the way bash would run it (wizard.detect.shell_words): variables and exports are
-followed, `#SBATCH` directives give the allocation, each `srun ... ray start` gives a node group and the
+The script is followed the way bash would run it (wizard.detect.bash): variables, arrays, functions and
+exports, `#SBATCH` directives give the allocation, each `srun ... ray start` gives a node group and the
 environment it inherits (`--export=NONE` passes none), and the `python -m verl.trainer.main_ppo` command
-gives the driver and the Hydra overrides. The config is the config.yaml beside the script when the command
-points at a config folder, with the command's overrides on top.
+gives the driver and the Hydra overrides. A one-node script with no `ray start` is a local run: verl starts
+its own Ray on the allocation. The config is the one the command's config folder holds (the config.yaml
+beside the script), with the command's overrides on top.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
 from pathlib import Path
 
 from wizard.core.rules.deploy_facts import TOKEN_SLURM, TOKEN_SUBMITTER, DeployFacts, NodeGroup
-from wizard.detect.config_files import read_launch_script, read_text, read_yaml_config
+from wizard.detect.bash.values import Spread, shown
+from wizard.detect.config_files import read_launch_script
 from wizard.detect.manifests import ManifestInput
-from wizard.detect.shell_words import Expander, Lexer, assignment_len
 from wizard.errors import UsageError
 
 _ONE_ELEMENT = re.compile(r"^\s*(\w+)=\(\s*\"\$\{?(\w+)\}?\"\s*\)", re.M)
 _DIRECTIVE = re.compile(r"^#SBATCH\s+(.*)$", re.M)
-_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "{", "!", "time"})
 
 
-class _Walk:
-    """Bash's view of the script, command by command: variables, exported names, per-command prefixes."""
+def _steps(path: Path, text: str, seed: dict[str, str], env: dict | None, args: list | None):
+    """The commands the script would start (bash reader Steps), and the values each variable was given."""
+    from wizard.detect.launch_read import follow
+    from wizard.detect.script_input import read_beside
 
-    def __init__(self, text: str, seed: dict[str, str]):
-        self.x = Expander()
-        for name, value in seed.items():
-            self.x.env[name] = (value, ())
-        self.exported = set(seed)
-        self.history: dict[str, list[str]] = {}
-        self.commands = Lexer(text).run()
+    trace, _notes, _sourced, history = follow(text, str(path), {**seed, **(env or {})}, args, read_beside, True)
+    return trace, history
 
-    def value(self, name: str) -> str | None:
-        if name not in self.x.env:
-            return None
-        value, missing = self.x.env[name]
-        return value if not missing else f"${{{name}}}"  # a $-placeholder: set at run time, not written here
 
-    def env(self, only: set | None = None) -> dict[str, str]:
-        names = self.exported if only is None else self.exported & only
-        return {n: v for n in sorted(names) if (v := self.value(n)) is not None}
+def _words(fields) -> list[str]:
+    """A step's fields as text; an unknown part is written as the script writes it ($VAR, $(cmd))."""
+    return [f.shown if isinstance(f, Spread) else shown(f) for f in fields]
 
-    def _assign(self, word, length: int) -> None:
-        self.x.assign(word, length)
-        name = word.parts[0][1][:length].rstrip("+=")
-        value, missing = self.x.env[name]
-        if not missing:
-            self.history.setdefault(name, []).append(value)
 
-    def run(self):
-        """Yield (fields, prefix env, line) for every command that is not an assignment, export or unset."""
-        for command in self.commands:
-            words = command.words
-            while words and words[0].parts == [("lit", words[0].raw)] and words[0].raw in _KEYWORDS:
-                words = words[1:]
-            if not words:
-                continue
-            lengths = [assignment_len(w) for w in words]
-            head = words[0].raw
-            if all(lengths):
-                for word, length in zip(words, lengths, strict=False):
-                    self._assign(word, length)
-                continue
-            if head == "export":
-                for word, length in zip(words[1:], lengths[1:], strict=False):
-                    if length:
-                        self._assign(word, length)
-                    self.exported.add(word.parts[0][1][:length].rstrip("+=") if length else word.raw)
-                continue
-            if head == "unset":
-                for word in words[1:]:
-                    self.x.env.pop(word.raw, None)
-                    self.exported.discard(word.raw)
-                continue
-            prefix: dict[str, str] = {}
-            while words and lengths and lengths[0]:
-                saved = dict(self.x.env)
-                self.x.assign(words[0], lengths[0])
-                name = words[0].parts[0][1][: lengths[0]].rstrip("+=")
-                prefix[name] = self.value(name) or ""
-                self.x.env = saved
-                words, lengths = words[1:], lengths[1:]
-            fields = [text for w in words for text, _ in self.x.word(w, [])]
-            yield fields, prefix, command.line
+_PLAIN_VARIABLE = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$")
+
+
+def _env_text(value) -> str:
+    """An environment value as the rules read it: a variable bash expands when the step runs as ${NAME} (so it
+    reads apart from a literal '$X' the script quoted), a command's output as its substitution $(cmd)."""
+    from wizard.detect.bash.values import Unknown
+
+    parts = []
+    for piece in value:
+        if isinstance(piece, Unknown) and (m := _PLAIN_VARIABLE.match(piece.shown)):
+            parts.append("${" + m.group(1) + "}")
+        else:
+            parts.append(piece if isinstance(piece, str) else piece.shown)
+    return "".join(parts)
+
+
+def _env_of(step) -> dict[str, str]:
+    return {name: _env_text(value) for name, value in sorted(step.env.items())}
+
+
+def _prefix_of(step) -> dict[str, str]:
+    return {name: shown(value) for name, value in step.assigns.items()}
 
 
 def _option(fields: list[str], *names: str) -> str | None:
@@ -128,14 +101,15 @@ def _directives(text: str) -> dict[str, str]:
     return out
 
 
-def _srun_env(walk: _Walk, fields: list[str], prefix: dict[str, str]) -> dict[str, str]:
+def _srun_env(exported: dict[str, str], fields: list[str], prefix: dict[str, str]) -> dict[str, str]:
     spec = _option(fields[: _tool_index(fields)], "--export")
     if spec is None or spec.upper().startswith("ALL"):
-        env = walk.env()
+        env = dict(exported)
     elif spec.upper() == "NONE":
         env = {}
     else:
-        env = walk.env({item.split("=")[0] for item in spec.split(",")})
+        names = {item.split("=")[0] for item in spec.split(",")}
+        env = {n: v for n, v in exported.items() if n in names}
     env.update(prefix)
     if spec and "," in spec:
         env.update(dict(item.split("=", 1) for item in spec.split(",") if "=" in item))
@@ -168,26 +142,16 @@ def _auth(env: dict[str, str], submitter: bool = False) -> tuple[str | None, str
     return mode, source
 
 
-def _config(path: Path, text: str) -> tuple[dict, list[str], object]:
-    """The verl overrides of the script, on top of the config.yaml beside it when the command reads a config folder."""
+def _config(path: Path, text: str, env: dict | None, args: list | None, seed: dict | None = None):
+    """The verl overrides of the script on top of the config folder it names (wizard.detect.script_input)."""
     try:
-        command = read_launch_script(path, text)
+        command = read_launch_script(path, text, {**(seed or {}), **(env or {})}, args)
     except UsageError:
-        return {}, [f"{path} has no python -m verl.trainer.main_ppo command; compared with verl's defaults"], None
-    flat, notes, script = {}, list(command.notes), command.script
-    beside = path.parent / "config.yaml"
-    if re.search(r"--config-(path|dir)", text) and beside.is_file():
-        found = read_yaml_config(beside, read_text(beside))
-        flat.update(found.flat)
-        # The config folder is the one beside the script: its config.yaml was read, so it is not a foreign config.
-        notes = [f"config from {beside}"] + [n for n in notes if "its own primary config" not in n]
-        if script is not None:
-            script = replace(script, config_name=None, config_path=str(beside.parent))
-    flat.update(command.flat)
-    return flat, notes, script
+        return {}, [f"{path} has no python -m verl.trainer.main_ppo command; compared with verl's defaults"], None, None
+    return dict(command.flat), list(command.notes), command.script, command
 
 
-def read_sbatch(path: Path, text: str) -> ManifestInput:
+def read_sbatch(path: Path, text: str, env: dict | None = None, args: list | None = None) -> ManifestInput:
     directives = _directives(text)
     nodes = _int(directives.get("nodes")) or 1
     per_node = _int(directives.get("gpus-per-node")) or _int(directives.get("gres"))
@@ -197,23 +161,27 @@ def read_sbatch(path: Path, text: str) -> ManifestInput:
         seed["SLURM_GPUS_PER_NODE"] = str(per_node)
     if cpus:
         seed["SLURM_CPUS_PER_TASK"] = str(cpus)
-    walk = _Walk(text, seed)
+    # Read as submitted from the script's own folder (cd DIR && sbatch job.sbatch): the job starts there.
+    seed["SLURM_SUBMIT_DIR"] = seed["PWD"] = str(path.resolve().parent)
+    steps, _history = _steps(path, text, seed, env, args)
     head = workers = None
     driver_env: dict[str, str] = {}
+    driver_line = None
     addresses: list[tuple[str, str, str]] = []
-    for fields, prefix, line in walk.run():
+    for step in steps:
+        fields, prefix, exported, line = _words(step.fields), _prefix_of(step), _env_of(step), step.line
         at = next((i for i in range(len(fields) - 1) if fields[i].endswith("ray") and fields[i + 1] == "start"), None)
         if at is not None:
             opts = fields[at + 2 :]
-            env = _srun_env(walk, fields, prefix) if fields[0].endswith("srun") else {**walk.env(), **prefix}
-            mode, source = _auth(env)
+            step_env = _srun_env(exported, fields, prefix) if fields[0].endswith("srun") else {**exported, **prefix}
+            mode, source = _auth(step_env)
             is_head = "--head" in opts
             group = NodeGroup(
                 "head" if is_head else "worker",
                 1 if is_head else max(nodes - 1, 0),
                 _int(_option(opts, "--num-gpus")) or per_node or 0,
                 float(_int(_option(opts, "--num-cpus")) or cpus) if (_option(opts, "--num-cpus") or cpus) else None,
-                env,
+                step_env,
                 {},
                 mode,
                 source,
@@ -222,8 +190,9 @@ def read_sbatch(path: Path, text: str) -> ManifestInput:
             if not is_head and _resolved(_option(opts, "--address")):
                 addresses.append(("ray-start", _option(opts, "--address"), f"line {line}"))
             head, workers = (group, workers) if is_head else (head, workers or group)
-        elif "verl.trainer.main_ppo" in fields and "-m" in fields:
-            driver_env = _srun_env(walk, fields, prefix) if fields[0].endswith("srun") else {**walk.env(), **prefix}
+        elif "verl.trainer.main_ppo" in fields and "-m" in fields and driver_line is None:
+            driver_line = line
+            driver_env = _srun_env(exported, fields, prefix) if fields[0].endswith("srun") else {**exported, **prefix}
             if _resolved(driver_env.get("RAY_ADDRESS")):
                 addresses.append(("ray-init", driver_env["RAY_ADDRESS"], f"line {line} RAY_ADDRESS"))
     problems = [
@@ -232,6 +201,34 @@ def read_sbatch(path: Path, text: str) -> ManifestInput:
         f"or use mapfile"
         for m in _ONE_ELEMENT.finditer(text)
     ]
+    starts_ray = head is not None or workers is not None
+    if not starts_ray and nodes == 1 and driver_line is not None:
+        # One node and no `ray start`: verl starts its own Ray on the allocation, as `python -m ...` does locally.
+        d_mode, d_source = _auth(driver_env)
+        alloc = NodeGroup(
+            "head",
+            1,
+            per_node or 0,
+            float(cpus) if cpus else None,
+            driver_env,
+            {},
+            d_mode,
+            d_source,
+            f"the allocation (#SBATCH, driver line {driver_line})",
+        )
+        facts = DeployFacts(
+            target="slurm",
+            origin="manifest",
+            source=str(path),
+            groups=(alloc,) if per_node else (),
+            driver_env=driver_env,
+            driver_auth_mode=d_mode,
+            driver_token_source=d_source,
+            driver_where="driver step (python -m verl...)",
+            joins_cluster=False,
+            problems=tuple(problems),
+        )
+        return _manifest("Slurm batch script", path, text, env, args, facts, "slurm", seed=seed)
     groups = tuple(g for g in (head, workers) if g is not None and g.replicas > 0)
     if head is None:
         problems.append("no `ray start --head` step: nothing starts the Ray head")
@@ -250,26 +247,36 @@ def read_sbatch(path: Path, text: str) -> ManifestInput:
         problems=tuple(problems),
         inline_secrets=tuple(g.where for g in groups if g.token_source == "written in the script"),
     )
-    flat, notes, script = _config(path, text)
-    flat["deploy.target"] = "slurm"
-    return ManifestInput("Slurm batch script", flat, notes, script, deploy=facts)
+    return _manifest("Slurm batch script", path, text, env, args, facts, "slurm", seed=seed)
 
 
-def read_ray_job_script(path: Path, text: str) -> ManifestInput:
-    walk = _Walk(text, {})
+def _manifest(kind, path: Path, text: str, env, args, facts, target: str, first_note=None, seed=None):
+    flat, notes, script, command = _config(path, text, env, args, seed)
+    flat["deploy.target"] = target
+    if first_note:
+        notes.insert(0, first_note)
+    found = ManifestInput(kind, flat, notes, script, deploy=facts)
+    if command is not None:
+        found.unknowns, found.fed = command.unknowns, command.fed
+    return found
+
+
+def read_ray_job_script(path: Path, text: str, env: dict | None = None, args: list | None = None) -> ManifestInput:
+    steps, history = _steps(path, text, {}, env, args)
     address, runtime, driver = None, {}, {}
-    for fields, prefix, _line in walk.run():
+    for step in steps:
+        fields, prefix, exported = _words(step.fields), _prefix_of(step), _env_of(step)
         at = next((i for i in range(len(fields) - 1) if fields[i].endswith("ray") and fields[i + 1] == "job"), None)
         if at is None or at + 2 >= len(fields) or fields[at + 2] != "submit":
             continue
         cut = fields.index("--") if "--" in fields else len(fields)
         opts = fields[at + 3 : cut]
-        env = {**walk.env(), **prefix}
-        address = _option(opts, "--address") or env.get("RAY_API_SERVER_ADDRESS") or env.get("RAY_ADDRESS")
+        step_env = {**exported, **prefix}
+        address = _option(opts, "--address") or step_env.get("RAY_API_SERVER_ADDRESS") or step_env.get("RAY_ADDRESS")
         raw = _option(opts, "--runtime-env-json")
         var = re.search(r"--runtime-env-json[= ]+\"?\$\{?(\w+)", text)
         if raw and not _resolved(raw) and var:  # set at run time from a literal written earlier: read that one
-            raw = next((v for v in reversed(walk.history.get(var.group(1), [])) if v.lstrip().startswith("{")), None)
+            raw = next((v for v in reversed(history.get(var.group(1), [])) if v.lstrip().startswith("{")), None)
         try:
             runtime = json.loads(raw) if raw else {}
         except json.JSONDecodeError:
@@ -277,7 +284,7 @@ def read_ray_job_script(path: Path, text: str) -> ManifestInput:
         driver = {
             str(k): str(v) for k, v in ((runtime.get("env_vars") or {}) if isinstance(runtime, dict) else {}).items()
         }
-        mode, source = _auth(env, submitter=True)
+        mode, source = _auth(step_env, submitter=True)
         break
     else:
         raise UsageError(f"{path}: no `ray job submit` command was found")
@@ -295,13 +302,10 @@ def read_ray_job_script(path: Path, text: str) -> ManifestInput:
         addresses=tuple(addresses),
         joins_cluster=True,
     )
-    flat, notes, script = _config(path, text)
-    flat["deploy.target"] = "ray-job"
-    notes.insert(0, "read as a `ray job submit` script")
-    return ManifestInput("launch script", flat, notes, script, deploy=facts)
+    return _manifest("launch script", path, text, env, args, facts, "ray-job", "read as a `ray job submit` script")
 
 
-def read_script_manifest(path: Path, text: str) -> ManifestInput:
+def read_script_manifest(path: Path, text: str, env: dict | None = None, args: list | None = None) -> ManifestInput:
     if _DIRECTIVE.search(text):
-        return read_sbatch(path, text)
-    return read_ray_job_script(path, text)
+        return read_sbatch(path, text, env, args)
+    return read_ray_job_script(path, text, env, args)

@@ -45,23 +45,26 @@ def looks_like_manifest(path: Path, text: str) -> bool:
     return bool(re.search(r"^#SBATCH\s", text, re.M) or re.search(r"^[^#\n]*\bray\s+job\s+submit\b", text, re.M))
 
 
-def read_if_manifest(path: Path) -> ManifestInput | None:
-    """The manifest at path read for `check`, or None when the file is not a manifest (or cannot be read here)."""
+def read_if_manifest(path: Path, env: dict | None = None, args: list | None = None) -> ManifestInput | None:
+    """The manifest at path read for `check`, or None when the file is not a manifest (or cannot be read here).
+
+    `env` and `args` are a script's environment (--env) and arguments (-- ARG...), for job.sbatch and ray-job.sh.
+    """
     try:
         text = read_text(path)
     except UsageError:
         return None  # read_check_input reports it in its own words
-    return read_manifest(path) if looks_like_manifest(path, text) else None
+    return read_manifest(path, env, args) if looks_like_manifest(path, text) else None
 
 
-def read_manifest(path: Path) -> ManifestInput:
+def read_manifest(path: Path, env: dict | None = None, args: list | None = None) -> ManifestInput:
     """Read a manifest file into a ManifestInput; UsageError (one line) when it cannot be used."""
     text = read_text(path)
     if path.suffix in (".yaml", ".yml", ".json"):
         return read_k8s(path, text)
     from wizard.detect.manifest_scripts import read_script_manifest
 
-    return read_script_manifest(path, text)
+    return read_script_manifest(path, text, env, args)
 
 
 def quantity(value: Any) -> float | None:

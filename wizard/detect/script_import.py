@@ -4,8 +4,10 @@ The script is read the way bash runs it, except that a broken line continuation 
 backslash is repaired first (the import keeps what the author meant; `check` reports what bash
 does). Its overrides are then carried over to verl 0.9.1 by `wizard.core.migrations`: moved and
 renamed keys go to their new home, keys 0.9.1 has no place for are dropped, each with a line saying
-why. Shell variables the script does not set become `${oc.env:VAR}` interpolations, read when verl
-starts.
+why. `env` (`--env NAME=VALUE`) and `args` (`-- ARG...`) give the script's environment and arguments;
+a value that still depends on an environment variable the script does not set becomes a
+`${oc.env:VAR}` interpolation, read when verl starts; one that depends on the script's arguments or a
+command's output is left out, with a note saying how to give it.
 """
 
 from __future__ import annotations
@@ -41,28 +43,77 @@ class ImportedScript:
         )
 
     def run_md(self) -> dict[str, Any]:
-        """The "Migrated from" section's content for emit.run_md."""
-        return {"source": self.source, "changed": self.changed, "dropped": self.dropped, "notes": self.notes}
+        """The "Migrated from" section's content for emit.run_md and answers.yaml: plain English text, so that
+        the files are the same bytes whatever the language of the door that wrote them."""
+        from wizard.i18n.text import render
+
+        def english(lines):
+            return [render(line, "en") for line in lines]
+
+        return {
+            "source": self.source,
+            "changed": english(self.changed),
+            "dropped": english(self.dropped),
+            "notes": english(self.notes),
+        }
 
 
-def migrate_script(path: str | Path) -> tuple[dict[str, Any], list[str]]:
-    """(flat verl 0.9.1 overrides, notes) for a launch script: the TUI's "import a launch script"."""
-    imported = import_script(path)
+def migrate_script(spec: str | Path) -> tuple[dict[str, Any], list[str]]:
+    """(flat verl 0.9.1 overrides, notes) for a launch script: the TUI's "import a launch script".
+
+    `spec` is the script's path, optionally followed by `--env NAME=VALUE`... and `-- ARG...` (as on the
+    command line), so that the TUI's import can give the script's environment and arguments too.
+    """
+    path, env, args = parse_import_spec(str(spec))
+    imported = import_script(path, env, args)
     return imported.flat, imported.all_notes()
 
 
-def import_script(path: str | Path) -> ImportedScript:
+def parse_import_spec(spec: str) -> tuple[str, dict[str, str], list[str] | None]:
+    """`PATH [--env NAME=VALUE]... [-- ARG...]` -> (path, env, args); a path that exists is taken whole."""
+    import shlex
+
+    from wizard.errors import UsageError
+
+    if Path(spec).exists() or "--" not in spec:
+        return spec, {}, None
+    try:
+        words = shlex.split(spec)
+    except ValueError as exc:
+        raise UsageError(f"{spec}: {exc}") from None
+    path, env, args, k = (words[0] if words else ""), {}, None, 1
+    while k < len(words):
+        word = words[k]
+        if word == "--":
+            args = words[k + 1 :]
+            break
+        if word == "--env" and k + 1 < len(words):
+            name, sep, value = words[k + 1].partition("=")
+            if not sep or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                raise UsageError(f"--env {words[k + 1]}: expected NAME=VALUE, e.g. --env WORLD_SIZE=2")
+            env[name] = value
+            k += 2
+            continue
+        raise UsageError(f"{spec}: expected PATH [--env NAME=VALUE]... [-- ARG...], got {word!r}")
+    return path, env, args
+
+
+def import_script(path: str | Path, env: dict[str, str] | None = None, args: list[str] | None = None) -> ImportedScript:
     """Read, repair and migrate a launch script; UsageError when it is not one."""
     from wizard.core.layers import ENGINE_GROUP
     from wizard.core.migrations import migrate_flat
     from wizard.core.rules.script import foreign_config
     from wizard.detect.config_files import read_text
     from wizard.detect.launch_script import parse_launch_script
+    from wizard.detect.script_input import read_beside
 
     path = Path(path)
     text, notes = repair_continuations(read_text(path), str(path))
-    script = parse_launch_script(text, source=str(path))
-    flat = script.as_dotted()
+    script = parse_launch_script(text, source=str(path), env=env, args=args, read_file=read_beside)
+    flat = {**_primary_config(script, path, env or {}, notes), **script.as_dotted()}
+    for choice in script.choices:
+        if choice.group == ENGINE_GROUP and not choice.unknown:
+            flat[ENGINE_GROUP] = choice.option
     engine = (
         "megatron" if script.config_name == "ppo_megatron_trainer" or flat.get(ENGINE_GROUP) == "megatron" else "dp"
     )
@@ -86,7 +137,7 @@ def import_script(path: str | Path) -> ImportedScript:
                     notes.append(f"{o.key} was given an empty value (line {o.line}); it is left at verl's default")
         elif problem.kind not in _CONTINUATION_KINDS:
             notes.append(problem.message)
-    flat, var_notes = _environment_values(flat, script.unresolved_vars)
+    flat, var_notes = _unknown_values(flat, script)
     notes.extend(var_notes)
     flat, secret_names, secret_notes = secret_references(text, flat)
     notes.extend(secret_notes)
@@ -158,6 +209,23 @@ def secret_references(text: str, flat: dict[str, Any]) -> tuple[dict[str, Any], 
     return out, exported, notes
 
 
+def _primary_config(script, path: Path, env: dict, notes: list) -> dict[str, Any]:
+    """The keys of the primary config `--config-path/--config-name` names, when that folder is here (the
+    wizard's own run.sh and config.yaml, a project's config folder): the import starts from them."""
+    from wizard.detect.config_compose import config_file, read_primary
+    from wizard.detect.script_input import config_folder
+    from wizard.i18n.text import msg
+
+    folder = config_folder(script, path, env)
+    if not script.config_name or folder is None or not config_file(folder, script.config_name).is_file():
+        return {}
+    flat, base_notes = read_primary(folder, script.config_name)
+    script.config_dir = str(folder)  # read: not a foreign config any more
+    notes.append(msg("script.config_read", path=str(config_file(folder, script.config_name))))
+    notes.extend(base_notes)
+    return flat
+
+
 def repair_continuations(text: str, source: str = "<script>") -> tuple[str, list[str]]:
     """The script with broken line continuations and missing backslashes mended, and a note for each."""
     from wizard.detect.launch_script import parse_launch_script
@@ -201,50 +269,45 @@ def _repair(lines: list[str], original: list[int], problem) -> str | None:
     return None
 
 
-def _environment_values(flat: dict[str, Any], unresolved: list[str]) -> tuple[dict[str, Any], list[str]]:
-    """Unset shell variables in values -> OmegaConf env interpolations, or the default the script gave."""
+def _unknown_values(flat: dict[str, Any], script) -> tuple[dict[str, Any], list]:
+    """Keys whose value the script leaves unknown: an unset environment variable becomes `${oc.env:VAR}`
+    (verl reads it when it starts); the script's arguments or a command's output cannot be carried over."""
     from wizard.core.layers import answers_from_flat
-    from wizard.detect.hydra_values import parse_override_value
+    from wizard.core.unknowns import ENV
+    from wizard.detect.bash.values import Unknown
     from wizard.errors import UsageError
+    from wizard.i18n.text import msg
 
-    if not unresolved:
+    unknown = script.unknown_keys()
+    if not unknown:
         return flat, []
-    notes, out, used = [], {}, set()
-    for key, value in flat.items():
-        if not isinstance(value, str) or "$" not in value:
-            out[key] = value
-            continue
-        whole = _VAR.fullmatch(value)
-        if whole and whole.group(2) is not None:
-            try:
-                out[key] = parse_override_value(whole.group(2))
-            except ValueError:
-                out[key] = whole.group(2)
+    last = {o.key: o for o in script.overrides if o.key in unknown}
+    notes, out, used = [], dict(flat), set()
+    for key, override in last.items():
+        pieces = override.pieces
+        if not all(isinstance(p, str) or _single_env(p) for p in pieces):
+            origins = sorted(override.unknown)
+            hints = [
+                ("-- ARG..." if o.kind == "args" else f"--env {o.via or o.name}=...") for o in origins if o.kind != ENV
+            ]
             notes.append(
-                f"{key}: ${whole.group(1)} is not set in the script; its default {whole.group(2)!r} is written"
+                msg("import.unknown_left_out", name=key, shown=override.raw_value, hints=list(dict.fromkeys(hints)))
             )
             continue
-        names = [m.group(1) or m.group(3) for m in _VAR.finditer(value)]
-        converted = _VAR.sub(
-            lambda m: (
-                "${oc.env:" + (m.group(1) or m.group(3)) + ("," + m.group(2) if m.group(2) is not None else "") + "}"
-            ),
-            value,
-        )
+        converted = "".join(p if isinstance(p, str) else "${oc.env:" + next(iter(p.origins)).name + "}" for p in pieces)
         try:
             answers_from_flat({key: converted})
         except UsageError:
-            notes.append(
-                f"{key}={value} depends on shell variables the script does not set and needs a typed value; "
-                f"it is left out: give it with --set {key}=..."
-            )
+            notes.append(msg("import.unknown_typed", name=key, shown=override.raw_value))
             continue
         out[key] = converted
-        used.update(names)
-        if "$(" in value:
-            notes.append(f"{key}: the command substitution in {value!r} is kept as text; bash ran it, verl will not")
+        used.update(next(iter(p.origins)).name for p in pieces if isinstance(p, Unknown))
     if used:
-        notes.append(
-            "read from the environment when verl starts (the script did not set them): " + ", ".join(sorted(used))
-        )
+        notes.append(msg("import.read_from_environment", names=sorted(used)))
     return out, notes
+
+
+def _single_env(piece) -> bool:
+    from wizard.core.unknowns import ENV
+
+    return len(piece.origins) == 1 and next(iter(piece.origins)).kind == ENV

@@ -318,6 +318,10 @@ RULES: dict[str, tuple[str, str]] = {
         "不止一条 verl 命令",
         "只有第一条 verl 命令会被读取和检查；其余命令会在它之后（或代替它）运行，且未经检查。",
     ),
+    "SCRIPT-013": (
+        "verl 没有的配置组选项",
+        "命令行上的 Hydra 配置组选择（model_engine=...、actor@actor_rollout_ref.actor=...）必须指向该组里的一个文件；否则 Hydra 会在一切开始之前报 'Could not find' 并停止。",
+    ),
 }
 
 FIELDS: dict[str, tuple[str, str]] = {
@@ -659,6 +663,7 @@ TRANSLATED_FROM: dict[str, str] = {
     "SCRIPT-010": "7f0dec00",
     "SCRIPT-011": "e0ee22d5",
     "SCRIPT-012": "89b5f225",
+    "SCRIPT-013": "ea49681e",
     "algorithm.adv_estimator": "e6ac5cc5",
     "algorithm.use_kl_in_reward": "e2dcaf33",
     "algorithm.kl_coef": "c53dc657",

@@ -36,6 +36,7 @@ class RuleContext:
     paths: dict[str, Any] = field(default_factory=dict)  # path -> wizard.core.paths.LocalPath (this machine's)
     deploy: Any = None
     script: Any = None  # the LaunchScript `check` read (overrides with their +/~ prefixes, shell problems)
+    unknowns: Any = None  # core.unknowns.Unknowns: keys a script leaves unknown; rules that read them are skipped
 
 
 def _registry() -> list[tuple[Rule, tuple[str, ...]]]:
@@ -68,10 +69,25 @@ def run_rules(ctx: RuleContext, family: str | None = None) -> list[Finding]:
     for rule, families in registered():
         if family is not None and family not in families:
             continue
-        for finding in rule(ctx):
+        for finding in _run(rule, ctx):
             if family is None or finding.id.startswith(family + "-"):
                 findings.append(finding)
     return findings
+
+
+def _run(rule: Rule, ctx: RuleContext):
+    """The rule's findings; with unknown keys, none when the rule read one of them (it is recorded as skipped)."""
+    if not ctx.unknowns:
+        return rule(ctx)
+    from wizard.core.unknowns import rule_ids, run_tracked
+
+    found, read = run_tracked(rule, ctx)
+    if not read:
+        return found
+    ids = rule_ids(rule) or tuple(dict.fromkeys(f.id for f in found)) or (rule.__name__,)
+    for address in read:
+        ctx.unknowns.skipped.setdefault(address, set()).update(ids)
+    return []
 
 
 def evaluate(ctx: RuleContext, kept: KeptFixChecks | None = None) -> list[Finding]:

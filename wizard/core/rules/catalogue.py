@@ -494,6 +494,12 @@ _RULES = [
         "More than one verl command",
         "Only the first verl command is read and checked; the others run after it (or instead of it) unchecked.",
     ),
+    (
+        "SCRIPT-013",
+        "error",
+        "A config-group option verl does not have",
+        "A Hydra config-group choice on the command line (model_engine=..., actor@actor_rollout_ref.actor=...) must name a file of that group; Hydra stops with 'Could not find' before anything runs.",
+    ),
 ]
 
 CATALOGUE: dict[str, RuleDoc] = {r[0]: RuleDoc(*r) for r in _RULES}

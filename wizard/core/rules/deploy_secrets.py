@@ -29,6 +29,7 @@ from wizard.i18n.text import msg
 AUTH_VARS = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
 SHELL_REFERENCE = re.compile(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$")
 SHELL_EXPANDED = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*\}$")
+SHELL_COMPUTED = re.compile(r"^(\$\(.*\)|`.*`)$", re.DOTALL)
 K8S_REFERENCE = re.compile(r"^\$\([A-Za-z_][A-Za-z0-9_]*\)$")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Answer fields that hold names of secrets or variables, never their values.
@@ -53,8 +54,9 @@ def _is_reference(value: str, facts) -> bool:
         return False  # the wizard writes deploy.env values as they are: `$X` stays those two characters
     if facts.target in (*KUBERAY_TARGETS, "k8s-job"):
         return bool(K8S_REFERENCE.match(value))
-    # The script reader gives a variable bash expands at run time as ${NAME}; '$X' in single quotes stays $X.
-    return bool(SHELL_EXPANDED.match(value))
+    # The script reader gives a variable bash expands at run time as ${NAME} ('$X' in single quotes stays $X),
+    # and a value bash computes when the script runs as its command substitution: neither is written out.
+    return bool(SHELL_EXPANDED.match(value) or SHELL_COMPUTED.match(value))
 
 
 def _env_fix(ctx, facts, name: str, label, to_secrets: bool):
@@ -122,10 +124,13 @@ def _what(found: tuple[str, str]):
 
 def _answer_strings(answers):
     """(address, field value, dotted path, last key part, text) for every string the answers hold."""
+    from wizard.core.answers import SECTIONS
+
+    answers = getattr(answers, "untracked", answers)  # see wizard.core.unknowns: a scan, not a reading
     verl = field_to_verl()
-    for section in ("algorithm", "models", "data", "batch", "engine", "rollout", "cluster", "trainer", "deploy"):
+    for section, section_model in SECTIONS.items():
         model = getattr(answers, section)
-        for name in type(model).model_fields:
+        for name in section_model.model_fields:
             field_name = f"{section}.{name}"
             value = getattr(model, name)
             if field_name in NAME_FIELDS or not isinstance(value, (str, list)):

@@ -18,8 +18,8 @@ def check_unknown_keys(ctx):
     from wizard.core import migrations
     from wizard.core.rules.script import keys_for_script_rules
 
-    engine = ctx.plan.engine
-    left_to_script = keys_for_script_rules(ctx)
+    engine = verl_schema.key_tree(ctx)
+    left_to_script = keys_for_script_rules(ctx) | verl_schema.keys_chosen(ctx)
     for key, value in ctx.answers.extra.items():
         if verl_schema.key_exists(key, engine) or key in left_to_script or key in migrations.sections(engine):
             continue

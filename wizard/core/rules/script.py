@@ -13,6 +13,7 @@ from wizard.core import verl_schema
 from wizard.core.findings import Fix, error, info, warning
 from wizard.core.migrations import sections
 from wizard.core.rules.catalogue import CATALOGUE, why
+from wizard.i18n.text import msg
 
 VERL_CONFIG_NAMES = frozenset({"ppo_trainer", "ppo_megatron_trainer"})
 
@@ -35,16 +36,18 @@ def _finding(rule_id, paths, message, fixes=()):
 
 
 def foreign_config(script) -> str | None:
-    """The script's own primary config name when it is not one of verl's, else None."""
+    """The script's own primary config name when it is not one of verl's and was not read, else None."""
+    if getattr(script, "config_dir", None):
+        return None  # the config folder was read: its keys are checked like any config's
     name = (getattr(script, "config_name", None) or "").strip("'\"")
     name = name.removesuffix(".yaml")
     return name if name and name not in VERL_CONFIG_NAMES else None
 
 
-def _unknown_everywhere(key: str, engine: str) -> bool:
+def _unknown_everywhere(key: str, engine: str, chosen: frozenset = frozenset()) -> bool:
     from wizard.core.migrations import fate
 
-    return not verl_schema.key_exists(key, engine) and fate(key, engine).kind == "unknown"
+    return key not in chosen and not verl_schema.key_exists(key, engine) and fate(key, engine).kind == "unknown"
 
 
 def keys_for_script_rules(ctx) -> set[str]:
@@ -52,8 +55,8 @@ def keys_for_script_rules(ctx) -> set[str]:
     script = ctx.script
     if script is None:
         return set()
-    engine = ctx.plan.engine
-    return {o.key for o in script.overrides if o.prefix != "~" and _unknown_everywhere(o.key, engine)}
+    engine, chosen = verl_schema.key_tree(ctx), verl_schema.keys_chosen(ctx)
+    return {o.key for o in script.overrides if o.prefix != "~" and _unknown_everywhere(o.key, engine, chosen)}
 
 
 def check_shell_problems(ctx):
@@ -73,7 +76,7 @@ def check_shell_problems(ctx):
             if not empty:
                 continue  # the value was set since (a fix or a later layer)
             paths = empty
-            fixes = [Fix({key: None}, f"leave {key} at verl's default") for key in empty]
+            fixes = [Fix({key: None}, msg("fix.leave_default", key=key)) for key in empty]
         yield _finding(rule_id, paths, problem.message, fixes)
 
 
@@ -95,7 +98,7 @@ def check_plus_prefixes(ctx):
     script = ctx.script
     if script is None or foreign_config(script):
         return
-    engine = ctx.plan.engine
+    engine, chosen = verl_schema.key_tree(ctx), verl_schema.keys_chosen(ctx)
     defaults = verl_schema.defaults(engine)
     seen: set[tuple[str, str]] = set()
     for o in script.overrides:
@@ -103,40 +106,38 @@ def check_plus_prefixes(ctx):
             continue
         seen.add((o.key, o.prefix))
         written = f"{o.prefix}{o.key}={o.raw_value}"
-        has_key = o.key in defaults or o.key in sections(engine)
+        has_key = o.key in defaults or o.key in sections(engine) or o.key in chosen
         if o.prefix == "+" and has_key:
             yield _finding(
                 "SCRIPT-005",
                 [o.key],
-                (
-                    f"line {o.line}: {written} adds a key verl {verl_schema.TARGET_VERSION} already has, and Hydra stops "
-                    f"with 'Could not append to config'; write {o.key}={o.raw_value} (or ++{o.key}=... to add or override)"
+                msg(
+                    "script.plus_on_existing",
+                    line=o.line,
+                    written=written,
+                    version=verl_schema.TARGET_VERSION,
+                    key=o.key,
+                    value=o.raw_value,
                 ),
             )
         elif o.prefix == "" and not has_key and verl_schema.key_exists(o.key, engine):
             yield _finding(
                 "SCRIPT-006",
                 [o.key],
-                (
-                    f"line {o.line}: {o.key} is a new entry under a mapping verl leaves open, and Hydra refuses to "
-                    f"override a key that is not there ('Could not override'); write +{o.key}={o.raw_value}"
-                ),
+                msg("script.open_entry_without_plus", line=o.line, key=o.key, value=o.raw_value),
             )
-        elif o.key in ctx.flat and _unknown_everywhere(o.key, engine):
+        elif (o.key in ctx.flat if o.known else True) and _unknown_everywhere(o.key, engine, chosen):
+            # an unknown value is still given: its key is judged without reading the value
             yield from _fork_key(o, written, engine)
 
 
 def _fork_key(o, written: str, engine: str):
-    remove = [Fix({o.key: None}, f"remove {o.key}")]
+    remove = [Fix({o.key: None}, msg("fix.remove", key=o.key))]
     if o.prefix == "":
         yield _finding(
             "SCRIPT-006",
             [o.key],
-            (
-                f"line {o.line}: {o.key} is unknown to every released verl, so it belongs to a fork or to the script's "
-                f"own code, and Hydra stops at it ('Could not override'); if the script's own code reads it, write "
-                f"+{o.key}={o.raw_value}, otherwise remove it"
-            ),
+            msg("script.fork_key_without_plus", line=o.line, key=o.key, value=o.raw_value),
             remove,
         )
         return
@@ -145,10 +146,12 @@ def _fork_key(o, written: str, engine: str):
         yield _finding(
             "SCRIPT-007",
             [o.key],
-            (
-                f"line {o.line}: {written} adds a key no released verl has under {section}, which verl builds into its "
-                f'config class; it stops at start-up with "unexpected keyword argument {o.key.rpartition(".")[2]}" '
-                "(a fork's key: run that fork, or remove it)"
+            msg(
+                "script.plus_under_config_class",
+                line=o.line,
+                written=written,
+                section=section,
+                name=o.key.rpartition(".")[2],
             ),
             remove,
         )
@@ -156,10 +159,7 @@ def _fork_key(o, written: str, engine: str):
         yield _finding(
             "SCRIPT-008",
             [o.key],
-            (
-                f"line {o.line}: {written} adds a key no released verl reads; only the script's own code (or a fork) "
-                "can use it"
-            ),
+            msg("script.plus_unread", line=o.line, written=written),
         )
 
 
@@ -171,19 +171,40 @@ def check_foreign_config(ctx):
         return
     engine = ctx.plan.engine
     own = list(dict.fromkeys(o.key for o in script.overrides if o.prefix != "~" and _unknown_everywhere(o.key, engine)))
-    where = f" from {script.config_path}" if getattr(script, "config_path", None) else ""
-    shown = ", ".join(own[:5]) + (f" and {len(own) - 5} more" if len(own) > 5 else "")
-    keys = f"; {len(own)} of its overrides name keys of that config, not of any released verl ({shown})" if own else ""
+    path = getattr(script, "config_path", None)
+    where = msg("script.config_from", path=path) if path else ""
+    shown = [*own[:5], msg("script.and_more", n=len(own) - 5)] if len(own) > 5 else own
+    keys = msg("script.own_config_keys", n=len(own), keys=shown) if own else ""
     yield _finding(
         "SCRIPT-009",
         own,
-        (
-            f"the script composes its own primary config {name!r}{where} instead of verl's ppo_trainer{keys}; the wizard "
-            f"checked the overrides that name verl keys against verl {verl_schema.TARGET_VERSION} "
-            "(`verl-wizard new --from-script` rebuilds the run on verl's own config)"
-        ),
+        msg("script.own_primary_config", name=name, where=where, keys=keys, version=verl_schema.TARGET_VERSION),
     )
 
 
+def check_group_choices(ctx):
+    """SCRIPT-013: a config-group choice (`model_engine=megatorn`) that names no option of the group."""
+    script = ctx.script
+    if script is None:
+        return
+    groups = verl_schema.config_groups()
+    for choice in getattr(script, "choices", ()):
+        options = sorted(groups.get(choice.group, {}).get("options", {}))
+        if choice.unknown or not options or choice.option in options:
+            continue
+        yield _finding(
+            "SCRIPT-013",
+            [choice.group],
+            msg(
+                "script.group_option_unknown",
+                line=choice.line,
+                group=choice.group,
+                option=choice.option,
+                version=verl_schema.TARGET_VERSION,
+                options=options,
+            ),
+        )
+
+
 FAMILIES = ("SCRIPT",)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_shell_problems, check_plus_prefixes, check_foreign_config]
+RULES = [check_shell_problems, check_plus_prefixes, check_foreign_config, check_group_choices]

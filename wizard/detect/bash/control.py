@@ -1,0 +1,296 @@
+"""Conditionals and loops of the bash reader: if/elif/else, case, for, C-style for, while/until.
+
+A condition the reader cannot decide runs every branch that may run, each on a fork of the state, and
+merges the forks (state.merge); a branch that exits is dropped. A loop whose condition is unknown runs its
+body once on a fork and merges it with not running it. `Reader` (run.py) takes these methods in.
+"""
+
+from __future__ import annotations
+
+from wizard.detect.bash import tree
+from wizard.detect.bash.conditions import Test, Tri
+from wizard.detect.bash.expand import assign
+from wizard.detect.bash.patterns import matches
+from wizard.detect.bash.state import merge
+from wizard.detect.bash.values import COMMAND, Origin, Spread, Text, is_known, known, origins_of, unknown
+
+MAX_ITERATIONS = 2000
+
+
+class Exit(Exception):
+    def __init__(self, status: int | None = 0) -> None:
+        self.status = status
+
+
+class Return(Exception):
+    def __init__(self, status: int | None) -> None:
+        self.status = status
+
+
+class Break(Exception):
+    def __init__(self, n: int = 1) -> None:
+        self.n = n
+
+
+class Continue(Break):
+    pass
+
+
+_TEST_OPS = frozenset({"&&", "||", "!", "(", ")"})
+
+
+class Control:
+    """The compound statements; mixed into Reader, which gives statement(), block(), expander(), text_of()."""
+
+    def condition(self, nodes, st) -> Tri:
+        status = st.status
+        for node in nodes:
+            status = self.statement(node, st)
+        if status is None:
+            return Tri(None, st.status_origins)
+        return Tri(status == 0)
+
+    def s_if_statement(self, node, st):
+        arms, cond, body, mode = [], [], [], "cond"
+        for child in node.children:
+            t = child.type
+            if t == "then":
+                mode = "body"
+            elif t in ("elif_clause", "else_clause"):
+                arms.append((cond, body))
+                cond, body = ([], []) if t == "elif_clause" else (None, [])
+                sub_mode = "cond" if t == "elif_clause" else "body"
+                for c in child.children:
+                    if c.type == "then":
+                        sub_mode = "body"
+                    elif c.is_named and c.type not in tree.SKIP:
+                        (cond if sub_mode == "cond" else body).append(c)
+                mode = "done"
+            elif child.is_named and t not in tree.SKIP and mode in ("cond", "body"):
+                (cond if mode == "cond" else body).append(child)
+        arms.append((cond, body))
+        return self.choose(st, [(c, lambda b, body=body: self.run_all(body, b)) for c, body in arms])
+
+    def run_all(self, nodes, st):
+        status = 0
+        for n in nodes:
+            status = self.statement(n, st)
+        return status
+
+    def choose(self, st, arms) -> int | None:
+        """Run the first arm whose condition holds; arms whose condition is unknown may run too, then merge."""
+        possible, because = [], set()
+        for cond, body in arms:
+            if cond is None:
+                possible.append(body)
+                break
+            result = self.condition(cond, st) if isinstance(cond, list) else cond(st)
+            if result.value is True:
+                possible.append(body)
+                break
+            if result.value is None:
+                because |= result.origins
+                possible.append(body)
+        else:
+            possible.append(None)  # no arm runs
+        return self.branches(st, possible, frozenset(because))
+
+    def branches(self, st, bodies, because) -> int | None:
+        if len(bodies) == 1:
+            return bodies[0](st) if bodies[0] is not None else 0
+        alive, statuses = [], []
+        for body in bodies:
+            branch = st.fork()
+            branch.because = st.because | because
+            try:
+                statuses.append(body(branch) if body is not None else 0)
+                alive.append(branch)
+            except Exit:
+                continue
+            except (Return, Break):
+                alive.append(branch)
+        if not alive:
+            raise Exit(None)
+        result = alive[0]
+        for other in alive[1:]:
+            result = merge(result, other, because)
+        st.adopt(result)
+        return statuses[0] if len(set(statuses)) == 1 else None
+
+    def maybe(self, st, because, body) -> int | None:
+        return self.branches(st, [body, None], frozenset(because))
+
+    def test(self, node, st) -> Tri:
+        raw = self.text_of(node).strip()
+        double = raw.startswith("[[")
+        inner = raw[2:-2] if double else raw[1:-1]
+        return self.test_words(inner, double, st)
+
+    def test_words(self, inner: str, double: bool, st) -> Tri:
+        from wizard.detect.bash.scan import split_raw
+
+        x = self.expander(st)
+        raws = split_raw(inner)
+        operands = [(w,) if w in _TEST_OPS else x.one(w) for w in raws] if double else x.words(inner)
+        return Test(operands, double, self.is_set(st), (lambda k: x.pattern(raws[k])) if double else None).run()
+
+    @staticmethod
+    def is_set(st):
+        from wizard.detect.bash.values import ENV
+
+        def check(name: str) -> Tri:
+            var = st.get(name)
+            if var is None:
+                return Tri(None, frozenset({Origin(ENV, name)}))
+            return Tri(var.kind != "unset")
+
+        return check
+
+    def s_case_statement(self, node, st):
+        subject_node = next((c for c in node.children if c.is_named and c.type != "case_item"), None)
+        x = self.expander(st)
+        subject = x.one(self.text_of(subject_node)) if subject_node is not None else ()
+        arms = []
+        for item in (c for c in node.children if c.type == "case_item"):
+            pats, body, seen_paren = [], [], False
+            for c in item.children:
+                if c.type == ")" and not seen_paren:
+                    seen_paren = True
+                elif not seen_paren and c.is_named:
+                    pats.append(self.text_of(c))
+                elif seen_paren and c.is_named and c.type not in tree.SKIP:
+                    body.append(c)
+            arms.append(
+                (lambda s, pats=pats: self.case_match(subject, pats, s), lambda b, body=body: self.run_all(body, b))
+            )
+        return self.choose(st, arms)
+
+    def case_match(self, subject: Text, pats, st) -> Tri:
+        x, origins = self.expander(st), set()
+        for raw in pats:
+            pattern = x.pattern(raw)
+            if is_known(subject) and is_known(pattern):
+                if matches(known(pattern), known(subject)):
+                    return Tri(True)
+                continue
+            if is_known(pattern) and known(pattern) == "*":
+                return Tri(True)
+            origins |= origins_of(subject) | origins_of(pattern)
+        return Tri(None, frozenset(origins)) if origins else Tri(False)
+
+    def s_for_statement(self, node, st):
+        var = next((c for c in node.children if c.type == "variable_name"), None)
+        body = next((c for c in node.children if c.type == "do_group"), None)
+        if var is None or body is None:
+            return 0
+        has_in = any(c.type == "in" for c in node.children)
+        x = self.expander(st)
+        if has_in:
+            items = []
+            after_in = False
+            for c in node.children:
+                if c.type == "in":
+                    after_in = True
+                elif after_in and c.is_named and c.type not in ("do_group", "comment"):
+                    items.extend(x.fields(self.text_of(c)))
+        else:
+            items = [Spread(frozenset({Origin("args", "@")}), "$@")] if st.args is None else list(st.args)
+        name = self.text_of(var)
+        status = 0
+        for count, item in enumerate(items):
+            if count > MAX_ITERATIONS:
+                break
+            if isinstance(item, Spread):
+                status = self.maybe(
+                    st,
+                    item.origins,
+                    lambda b, item=item: self.for_body(name, unknown(item.origins, "$" + name), body, b),
+                )
+                continue
+            try:
+                status = self.for_body(name, item, body, st)
+            except Continue as c:
+                if c.n > 1:
+                    c.n -= 1
+                    raise
+            except Break as b:
+                if b.n > 1:
+                    b.n -= 1
+                    raise
+                break
+        return status
+
+    def for_body(self, name, value, body, st):
+        assign(st, name, value)
+        self.block(body, st)
+        return st.status
+
+    def s_c_style_for_statement(self, node, st):
+        exprs, body = [], None
+        current: list[str] = []
+        for c in node.children:
+            if c.type in (";", "))"):
+                exprs.append(" ".join(current))
+                current = []
+            elif c.type == "do_group" or c.type == "compound_statement":
+                body = c
+            elif c.type not in ("for", "(("):
+                current.append(self.text_of(c))
+        init, cond, step = (exprs + ["", "", ""])[:3]
+        x = self.expander(st)
+        x.arith(init) if init.strip() else None
+        return self.loop(
+            st,
+            lambda s: self.arith_tri(cond, s),
+            body,
+            lambda s: self.expander(s).arith(step) if step.strip() else None,
+        )
+
+    def arith_tri(self, expression, st) -> Tri:
+        from wizard.detect.bash.arith import Opaque
+
+        if not expression.strip():
+            return Tri(True)
+        value = self.expander(st).arith(expression)
+        return Tri(None, value.origins) if isinstance(value, Opaque) else Tri(value != 0)
+
+    def s_while_statement(self, node, st):
+        until = node.children[0].type == "until"
+        cond = [c for c in node.children[1:] if c.is_named and c.type not in ("do_group", "comment")]
+        body = next((c for c in node.children if c.type == "do_group"), None)
+
+        def test(s):
+            result = self.condition(cond, s)
+            return ~result if until else result
+
+        return self.loop(st, test, body, None)
+
+    def loop(self, st, test, body, step):
+        status = 0
+        for _ in range(MAX_ITERATIONS):
+            result = test(st)
+            if result.value is False:
+                return status
+            if result.value is None:
+                return self.maybe(st, result.origins, lambda b: self.loop_body(body, b, step))
+            try:
+                status = self.loop_body(body, st, step)
+            except Break as b:
+                if b.n > 1:
+                    b.n -= 1
+                    raise
+                return status
+        st.status_origins = frozenset({Origin(COMMAND, "a loop that does not end")})
+        return None
+
+    def loop_body(self, body, st, step):
+        try:
+            if body is not None:
+                self.block(body, st)
+        except Continue as c:
+            if c.n > 1:
+                c.n -= 1
+                raise
+        if step is not None:
+            step(st)
+        return st.status

@@ -1,0 +1,71 @@
+"""The tree-sitter bash grammar, loaded once on first use (it is not needed to start the CLI)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+# Statement nodes and the punctuation among their children that is not a statement.
+SKIP = frozenset({"comment", ";", ";;", "&", "\n", "{", "}", "do", "done", "then", "fi", "esac", "in", "(", ")"})
+
+
+@lru_cache(maxsize=1)
+def _parser():
+    import tree_sitter_bash
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_bash.language()))
+
+
+def parse(source: bytes):
+    """The syntax tree of a bash script (tree-sitter recovers from errors; ERROR nodes mark them)."""
+    return _parser().parse(source).root_node
+
+
+def node_text(node) -> str:
+    return node.text.decode("utf-8", "replace")
+
+
+def line(node) -> int:
+    return node.start_point[0] + 1
+
+
+def end_line(node) -> int:
+    return node.end_point[0] + 1
+
+
+def statements(node) -> list:
+    """The statement children of a block (program, { ... }, do ... done, a branch of if or case)."""
+    return [c for c in node.children if c.is_named and c.type not in SKIP]
+
+
+def missing_quotes(root) -> list[tuple[int, str]]:
+    """(line, quote) for every quote tree-sitter had to close itself: bash would stop with a syntax error."""
+    found, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        if node.is_missing and node.type in ('"', "'", "`"):
+            found.append((_opening_line(node), node.type))
+        elif node.type == "ERROR" and node.text[:1] in (b"'", b'"', b"`") and node.child_count <= 1:
+            found.append((line(node), node.text[:1].decode()))
+            continue
+        if node.has_error or node.is_missing:
+            stack.extend(node.children)
+    return sorted(set(found))
+
+
+def _opening_line(missing) -> int:
+    parent = missing.parent
+    return (parent.start_point[0] if parent is not None else missing.start_point[0]) + 1
+
+
+def errors(root) -> list[int]:
+    """Lines where the grammar found no valid bash."""
+    lines, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR":
+            lines.append(line(node))
+            continue
+        if node.has_error:
+            stack.extend(node.children)
+    return sorted(set(lines))
