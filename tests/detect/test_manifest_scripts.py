@@ -122,13 +122,14 @@ EDITS = {
     ),
     "workers with fewer GPUs": (
         (
-            '--address="$HEAD_ADDRESS" --num-cpus="$CPUS_PER_NODE" --num-gpus="$GPUS_PER_NODE"',
-            '--address="$HEAD_ADDRESS" --num-cpus="$CPUS_PER_NODE" --num-gpus=4',
+            '--address="$HEAD_ADDRESS" --num-cpus="$RAY_CPUS"',
+            '--address="$HEAD_ADDRESS" --num-cpus="$RAY_CPUS" --num-gpus=4',
         ),
         "DEPLOY-004",
         "gives 4 GPU(s)",
     ),
-    "fewer CPUs": (("CPUS_PER_NODE=32", "CPUS_PER_NODE=16"), "DEPLOY-005", "16 CPUs for 8 GPU(s)"),
+    "fewer CPUs": (("RAY_CPUS=38", "RAY_CPUS=16"), "DEPLOY-005", "16 CPUs for 8 GPU(s)"),
+    "no CPUs for TransferQueue": (("RAY_CPUS=38", "RAY_CPUS=26"), "DEPLOY-005", "TransferQueue pins 4 of its 8"),
     "num_cpus in the command": (
         ("--config-name=config", "--config-name=config ray_kwargs.ray_init.num_cpus=32"),
         "DEPLOY-008",

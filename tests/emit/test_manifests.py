@@ -181,7 +181,10 @@ def test_k8s_job_has_shared_memory_and_no_retries():
     assert job["spec"]["backoffLimit"] == 0 and pod["restartPolicy"] == "Never"
     assert {"name": "dshm", "emptyDir": {"medium": "Memory", "sizeLimit": "16Gi"}} in pod["volumes"]
     assert {"name": "dshm", "mountPath": "/dev/shm"} in pod["containers"][0]["volumeMounts"]
-    assert pod["containers"][0]["command"][-2:] == ["--config-path=/verl-wizard/config", "--config-name=config"]
+    command = pod["containers"][0]["command"]
+    assert command[3:5] == ["--config-path=/verl-wizard/config", "--config-name=config"]
+    # Ray in the container sees its 4-CPU limit; verl 0.9.1 also holds 8 TransferQueue units, a controller and a free CPU.
+    assert command[5:] == ["ray_kwargs.ray_init.num_cpus=14"]
     none, findings = render("workshop-0.5b-1gpu", "k8s-job", **{"deploy.shm_gib": 0})
     assert "DEPLOY-011" in {f.id for f in findings}
     assert "/dev/shm" not in none["k8s-job.yaml"]

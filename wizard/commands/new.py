@@ -85,7 +85,9 @@ def run(args: argparse.Namespace) -> int:
         if written:
             out = Path(args.out)
             emit("\n".join(f"wrote {out / name}" for name in written))
-            emit(f"launch: cd {out} && ./run.sh")
+            from wizard.emit.launch import launch_line
+
+            emit(f"launch: {launch_line(layered.answers, str(out))}")
         else:
             emit("nothing written: fix the errors above (each `fix:` line is a --set you can add)")
     return ExitStatus.FINDINGS if has_errors(findings) else ExitStatus.OK

@@ -262,6 +262,8 @@ ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 # NCCL_SOCKET_IFNAME syntax: an optional ^ (exclude) or = (exact), then interface names or prefixes.
 IFNAME = r"^[\^=]?[A-Za-z0-9_.:@-]+(,[A-Za-z0-9_.:@-]+)*$"
 SLURM_WORD = r"^[A-Za-z0-9_.,:+-]+$"
+# A PersistentVolumeClaim's name (a DNS subdomain) or an absolute host folder.
+DATA_VOLUME = r"^(/[^\x00\n]*|[a-z0-9]([-a-z0-9.]*[a-z0-9])?)$"
 
 
 def _as_list(value: Any) -> Any:
@@ -330,6 +332,18 @@ class Deploy(Section):
     """Port of the Ray head's GCS (ray start --port)."""
     ray_init_num_cpus: int | None = V(None, "ray_kwargs.ray_init.num_cpus", ge=1, le=1 << 20)
     """CPUs of the Ray instance verl starts itself (local runs, k8s-job). Must stay unset when joining a cluster."""
+    # issue 19: where the pods find the data and the model cache
+    data_volume: str | None = Field(None, max_length=4096, pattern=DATA_VOLUME)
+    """Kubernetes: the volume that holds your data and model files, mounted in every pod at data_mount: a
+    PersistentVolumeClaim's name (verl-data), or an absolute folder on every GPU node (/mnt/verl, a hostPath).
+    Unset: nothing is mounted and the pods see only the image."""
+    data_mount: str = Field("/data", max_length=4096, pattern=r"^/[^\x00\n]+$")
+    """Where the data volume is mounted in the pods. data.train_files, data.val_files and local model paths
+    must lie under it."""
+    hf_home: str | None = Field(None, max_length=4096, pattern=r"^/[^\x00\n]*$")
+    """HF_HOME on every node: where Hugging Face models and datasets (ids such as Qwen/Qwen3-8B) are downloaded
+    and cached. Unset: <data_mount>/huggingface when a data volume is mounted (downloaded once, kept across
+    pods), else each machine's own default (~/.cache/huggingface)."""
 
     _lists = field_validator("node_selector", "env", "secret_env", "excludes", mode="before")(_as_list)
 

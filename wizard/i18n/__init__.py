@@ -66,8 +66,12 @@ def field_help_text(field: str, english: str) -> str:
     return english
 
 
-def finding_message(rule_id: str, message: str) -> str:
+def finding_message(rule_id: str, message) -> str:
     """A finding's message in the current language (English where no translation pattern matches)."""
+    from wizard.i18n.text import Msg
+
+    if isinstance(message, Msg):
+        return message.render(_current)
     if _current == "zh":
         from wizard.i18n.zh_messages import zh_message
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from wizard.core import verl_schema
 from wizard.core.answers import Deploy
 from wizard.core.findings import Fix, error, warning
 from wizard.core.rules.catalogue import why
@@ -24,12 +25,17 @@ from wizard.core.rules.deploy_facts import (
     NAME_LIMITS,
     SECRET_NAME,
     TASK_RUNNER_CPUS,
+    TQ_CONTROLLER_CPUS,
     DeployFacts,
     dns_label,
     facts_from_answers,
     gpu_nodes_needed,
     pairs,
+    tq_share,
+    tq_storage_units,
 )
+from wizard.core.rules.deploy_node import check_own_ray_cpus, check_pod_paths, visible_count
+from wizard.i18n.text import msg
 
 BAD_VISIBILITY = ("CUDA_VISIBLE_DEVICES", "RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES")
 IFACE_VARS = ("NCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME")
@@ -75,7 +81,22 @@ def check_visible_devices(ctx, facts):
         if name in BAD_VISIBILITY:
             seen.setdefault(f"{name}={value}", []).append(where)
     for setting, wheres in seen.items():
-        name = setting.split("=", 1)[0]
+        name, _, value = setting.partition("=")
+        if name == "CUDA_VISIBLE_DEVICES" and facts.target == "local" and not facts.joins_cluster:
+            # verl's own Ray instance takes its GPUs from the mask (a shared machine's way to give each user some):
+            # only its count can be wrong.
+            count, need = visible_count(value), ctx.plan.gpus_per_node
+            if count == need:
+                continue
+            fixes = [Fix({"trainer.n_gpus_per_node": count}, msg("deploy.visible_fix", count=count))] if count else []
+            yield error(
+                "DEPLOY-001",
+                ["trainer.n_gpus_per_node", *_where(facts, "deploy.env")],
+                msg("deploy.visible_count", setting=setting, count=count, need=need),
+                why("DEPLOY-001"),
+                fixes + _env_fix(ctx, facts, (name,), f"remove {name}"),
+            )
+            continue
         yield error(
             "DEPLOY-001",
             _where(facts, "deploy.env"),
@@ -205,6 +226,7 @@ def check_node_shape(ctx, facts):
 
 
 def check_cpus(ctx, facts):
+    yield from check_own_ray_cpus(ctx, facts)
     if not facts.groups:
         return
     per_node = ctx.plan.gpus_per_node
@@ -213,6 +235,9 @@ def check_cpus(ctx, facts):
         if facts.origin == "answers"
         else []
     )
+    paths = ["deploy.cpus_per_gpu"] if facts.origin == "answers" else [facts.source]
+    units = tq_storage_units(ctx.answers)
+    share = tq_share(ctx.answers, facts.nodes)
     spare, known = 0.0, True
     for g in facts.groups:
         used = min(g.gpus, per_node) if facts.origin == "cluster" else g.gpus
@@ -223,23 +248,49 @@ def check_cpus(ctx, facts):
         if used and g.cpus < need:
             yield error(
                 "DEPLOY-005",
-                ["deploy.cpus_per_gpu"] if facts.origin == "answers" else [facts.source],
+                paths,
                 f"{g.where or g.role} has {g.cpus:g} CPUs for {used} GPU(s); verl reserves {CPUS_PER_GPU_BUNDLE} per GPU "
                 f"({need}) and its placement groups never become ready",
                 why("DEPLOY-005"),
                 fixes,
             )
             return
+        if units and g.cpus - need < share:
+            yield error(
+                "DEPLOY-005",
+                paths,
+                msg(
+                    "deploy.cpus_tq_node",
+                    where=g.where or g.role,
+                    cpus=f"{g.cpus:g}",
+                    bundles=need,
+                    share=share,
+                    units=units,
+                    nodes=facts.nodes,
+                    version=verl_schema.TARGET_VERSION,
+                ),
+                why("DEPLOY-005"),
+                fixes,
+            )
+            return
         spare += g.replicas * (g.cpus - need)
-    if known and spare < TASK_RUNNER_CPUS:
-        yield error(
-            "DEPLOY-005",
-            ["deploy.cpus_per_gpu"] if facts.origin == "answers" else [facts.source],
-            f"every CPU is taken by verl's {CPUS_PER_GPU_BUNDLE}-CPU-per-GPU bundles; its TaskRunner needs "
-            f"{TASK_RUNNER_CPUS} more somewhere and the run waits forever",
-            why("DEPLOY-005"),
-            fixes,
+    held = units + TQ_CONTROLLER_CPUS if units else 0
+    if known and spare < held + TASK_RUNNER_CPUS:
+        message = (
+            msg(
+                "deploy.cpus_tq_total",
+                spare=f"{spare:g}",
+                per=CPUS_PER_GPU_BUNDLE,
+                held=held,
+                units=units,
+                free=TASK_RUNNER_CPUS,
+                version=verl_schema.TARGET_VERSION,
+            )
+            if units
+            else f"every CPU is taken by verl's {CPUS_PER_GPU_BUNDLE}-CPU-per-GPU bundles; its TaskRunner needs "
+            f"{TASK_RUNNER_CPUS} more somewhere and the run waits forever"
         )
+        yield error("DEPLOY-005", paths, message, why("DEPLOY-005"), fixes)
 
 
 def check_inline_secrets(ctx, facts):
@@ -459,6 +510,7 @@ CHECKS = (
     check_interfaces,
     check_entrypoint,
     check_shm,
+    check_pod_paths,
     check_auth,
     check_images,
 )

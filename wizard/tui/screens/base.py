@@ -60,9 +60,11 @@ DEPLOY_FIELDS_BY_TARGET = {
             "k8s_secret",
             "cpus_per_gpu",
             "memory_per_gpu_gib",
-            "shm_gib",
+            "data_volume",
+            "data_mount",
         )
     },
+    "deploy.shm_gib": ("k8s-job",),  # KubeRay gives its Ray pods a /dev/shm volume itself
     **{
         f"deploy.{name}": ("kuberay-job", "kuberay-cluster")
         for name in ("ray_version", "gpu_head", "head_cpus", "head_memory_gib", "auth_secret", "ttl_seconds")
