@@ -93,7 +93,7 @@ start() {
     for i in $(seq 1 "$nodes"); do
         slurmd -f "$SLURM_CONF" -N "node$i"
     done
-    if ! wait_for 60 bash -c "[ \"\$(sinfo -h -t idle -o '%D' | paste -sd+ | bc)\" = $nodes ]"; then
+    if ! wait_for 60 bash -c "[ \"\$(sinfo -h -N -t idle -o %N | sort -u | wc -l)\" = $nodes ]"; then
         echo "slurm-cluster: the $nodes node(s) did not become idle within 60 s" >&2
         sinfo -N -l >&2 || true
         tail -n 20 "$dir"/log/*.log >&2 || true

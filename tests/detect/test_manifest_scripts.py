@@ -170,3 +170,19 @@ def test_ray_job_sh_reads_back_and_a_gcs_address_is_caught(tmp_path):
 def test_a_plain_ray_job_submit_script_still_reads_its_overrides():
     _code, doc = check(ROOT / "tests" / "fixtures" / "scripts" / "ray_job_submit.sh")
     assert doc["source"] == "launch script" and "DEPLOY-002" not in by_id(doc)
+
+
+def test_a_mask_in_the_jobs_runtime_env_is_an_error_in_check(tmp_path):
+    # A mask in a runtime env reaches Ray's workers, where Ray sets the devices itself: refused, even for one GPU.
+    files, _ = render("workshop-0.5b-1gpu", "ray-job", **{"deploy.env": ["NCCL_DEBUG=INFO"]})
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    path = tmp_path / "ray-job.sh"
+    assert check(path)[0] == 0
+    path.write_text(files["ray-job.sh"].replace('"NCCL_DEBUG": "INFO"', '"CUDA_VISIBLE_DEVICES": "0"'))
+    code, doc = check(path)
+    assert code == 1 and set(by_id(doc)) == {"DEPLOY-001"}
+    assert by_id(doc)["DEPLOY-001"] == [
+        "CUDA_VISIBLE_DEVICES=0 is set for the job (runtime_env); size the run with trainer.n_gpus_per_node and the "
+        "GPU request, and let Ray assign devices"
+    ]

@@ -50,7 +50,9 @@ def test_deploy_001_a_local_mask_is_checked_by_its_count():
     assert "DEPLOY-001" not in fixed(bad, f)
     empty = one("DEPLOY-001", {"deploy.target": "local", "deploy.env": ["CUDA_VISIBLE_DEVICES="]})
     assert "shows 0 GPUs" in str(empty.message) and [fix.set for fix in empty.fixes] == [{"deploy.env": []}]
-    assert "DEPLOY-001" in ids({"deploy.target": "local", "deploy.env": ["RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES=1"]})
+    assert "DEPLOY-001" in ids(
+        {"deploy.target": "local", "deploy.env": ["RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES=1"]}
+    )
 
 
 def test_deploy_002_address_forms():
