@@ -94,10 +94,11 @@ def test_deploy_005_cpus_per_gpu(cpus, gpu_head, expected):
         assert "DEPLOY-005" not in fixed(values, f)
 
 
-@pytest.mark.parametrize("num_cpus,expected", [(16, True), (34, False), (None, False)])
-def test_deploy_005_counts_verls_own_ray_cpus_for_a_local_run(num_cpus, expected):
+@pytest.mark.parametrize("target", ["local", "k8s-job"])
+@pytest.mark.parametrize("num_cpus,expected", [(16, True), (33, True), (34, False), (None, False)])
+def test_deploy_005_counts_verls_own_ray_cpus(target, num_cpus, expected):
     # 8 GPUs: 3 CPUs each for verl's bundles, 8 TransferQueue storage units, their controller, one free: 34.
-    values = {"deploy.target": "local", "ray_kwargs.ray_init.num_cpus": num_cpus}
+    values = {"deploy.target": target, "ray_kwargs.ray_init.num_cpus": num_cpus}
     assert ("DEPLOY-005" in ids(values)) is expected
     if expected:
         f = one("DEPLOY-005", values)

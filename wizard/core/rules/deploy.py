@@ -34,7 +34,7 @@ from wizard.core.rules.deploy_facts import (
     tq_share,
     tq_storage_units,
 )
-from wizard.core.rules.deploy_node import check_own_ray_cpus, check_pod_paths, visible_count
+from wizard.core.rules.deploy_node import OWN_RAY_TARGETS, check_own_ray_cpus, check_pod_paths, visible_count
 from wizard.i18n.text import msg
 
 BAD_VISIBILITY = ("CUDA_VISIBLE_DEVICES", "RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES")
@@ -227,8 +227,13 @@ def check_node_shape(ctx, facts):
 
 def check_cpus(ctx, facts):
     yield from check_own_ray_cpus(ctx, facts)
-    if not facts.groups:
-        return
+    own_num_cpus = (
+        facts.origin == "answers"
+        and facts.target in OWN_RAY_TARGETS
+        and ctx.answers.deploy.ray_init_num_cpus is not None
+    )
+    if not facts.groups or own_num_cpus:
+        return  # the answers' own num_cpus is judged by check_own_ray_cpus (with its fix)
     per_node = ctx.plan.gpus_per_node
     fixes = (
         [Fix({"deploy.cpus_per_gpu": CPUS_PER_GPU_BUNDLE + 1}, f"{CPUS_PER_GPU_BUNDLE + 1} CPUs per GPU")]

@@ -22,6 +22,7 @@ from wizard.core.rules.deploy_facts import (
 from wizard.i18n.text import msg
 
 NUM_CPUS_KEY = "ray_kwargs.ray_init.num_cpus"
+OWN_RAY_TARGETS = ("local", "k8s-job")  # verl's ray.init starts Ray itself, with ray_kwargs.ray_init.num_cpus
 
 
 def visible_count(mask: str) -> int:
@@ -30,9 +31,9 @@ def visible_count(mask: str) -> int:
 
 
 def check_own_ray_cpus(ctx, facts):
-    """A local run whose answers give verl's own Ray instance fewer CPUs than verl 0.9.1 holds before training."""
+    """Answers that give the Ray instance verl starts itself (local, k8s-job) fewer CPUs than verl 0.9.1 holds."""
     num_cpus = ctx.answers.deploy.ray_init_num_cpus
-    if facts.target != "local" or num_cpus is None:
+    if facts.origin != "answers" or facts.target not in OWN_RAY_TARGETS or num_cpus is None:
         return
     need = local_ray_cpus_needed(ctx.answers, ctx.plan)
     if num_cpus < need:
