@@ -22,7 +22,7 @@ install() {
     fi
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >/dev/null
-    apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null
+    apt-get install -y -qq slurm-wlm munge >/dev/null
 }
 
 free_port() {
