@@ -200,7 +200,36 @@ CONFIG_CASES = [(f"verl {name}", rule, cfg(overrides, base)) for name, base, ove
     ("dedup off", "DEPLOY-003", cfg({"deploy.target": "kuberay-job", "deploy.env": ["RAY_DEDUP_LOGS=0"]}, TWO_NODES)),
     ("one pod for two nodes", "DEPLOY-004", cfg({"deploy.target": "k8s-job"}, TWO_NODES)),
     ("few cpus", "DEPLOY-005", cfg({"deploy.target": "kuberay-job", "deploy.cpus_per_gpu": 2})),
-    ("no cpu for the task runner", "DEPLOY-005", cfg({"deploy.target": "slurm", "deploy.cpus_per_gpu": 3})),
+    # The legacy trainer starts no TransferQueue: only verl's bundles and a free CPU count.
+    (
+        "no cpu for the task runner",
+        "DEPLOY-005",
+        cfg({"deploy.target": "slurm", "deploy.cpus_per_gpu": 3, "trainer.use_v1": False}),
+    ),
+    # issue 19: verl's own Ray instance with too few CPUs for its TransferQueue (a catalogue-key message).
+    ("few cpus for verl's ray", "DEPLOY-005", cfg({"deploy.target": "local", "ray_kwargs.ray_init.num_cpus": 16})),
+    (
+        "local mask of another size",
+        "DEPLOY-001",
+        cfg({"deploy.target": "local", "deploy.env": ["CUDA_VISIBLE_DEVICES=0,1"]}),
+    ),
+    (
+        "paths the pods cannot see",
+        "DEPLOY-015",
+        cfg({"deploy.target": "kuberay-job", "data.train_files": "/d/t.parquet"}),
+    ),
+    (
+        "paths outside the mount",
+        "DEPLOY-015",
+        cfg(
+            {
+                "deploy.target": "k8s-job",
+                "deploy.data_volume": "verl-data",
+                "deploy.data_mount": "/mnt/data",
+                "data.train_files": ["/d/a.parquet", "/d/b.parquet"],
+            }
+        ),
+    ),
     ("inline secret", "DEPLOY-006", cfg({"deploy.target": "kuberay-job", "deploy.env": ["WANDB_API_KEY=s3cr3t"]})),
     ("secret as a $reference", "DEPLOY-006", cfg({"deploy.target": "slurm", "deploy.env": ["WANDB_API_KEY=$X"]})),
     (

@@ -505,6 +505,7 @@ PREFLIGHT_CASES = [
     ("preflight not host:port", "DEPLOY-002", preflight_case(address="head node")),
     ("preflight small nodes", "DEPLOY-004", cluster_case([(4, 64), (4, 64)])),
     ("preflight few cpus", "DEPLOY-005", cluster_case([(8, 16)])),
+    ("preflight no free cpu beside transfer queue", "DEPLOY-005", cluster_case([(8, 33)])),
     (
         "preflight shell variables",
         "DEPLOY-001",

@@ -1,7 +1,8 @@
 """`verl-wizard preflight` against a real Ray head on 127.0.0.1 (token authentication on), stopped at the end.
 
-The head advertises 4 fake GPUs (`--num-gpus 4`) and 13 CPUs: verl reserves 3 CPUs per GPU plus one for its
-TaskRunner, so 13 is what a 1 x 4 config needs. Its HOME and temp dir are the test's own, so no token file
+The head advertises 4 fake GPUs (`--num-gpus 4`) and 22 CPUs: verl reserves 3 CPUs per GPU, verl 0.9.1's
+TransferQueue holds 9 (8 storage units and a controller) and one more must be free to place its actors, so 22 is
+what a 1 x 4 config needs. Its HOME and temp dir are the test's own, so no token file
 or session of the machine is touched, and only this head's process session is stopped.
 """
 
@@ -71,7 +72,7 @@ def ray_head(tmp_path_factory):
         "--head",
         "--node-ip-address=127.0.0.1",
         f"--port={port}",
-        "--num-cpus=13",
+        "--num-cpus=22",
         "--num-gpus=4",
         "--include-dashboard=false",
         "--disable-usage-stats",
@@ -134,7 +135,8 @@ def test_a_matching_config_passes(ray_head, configs, monkeypatch):
         token=ray_head.token,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "1 node(s) alive; GPUs per node: 4; CPUs per node: 13" in proc.stdout and "verdict: pass" in proc.stdout
+    assert "1 node(s) alive; GPUs per node: 4; CPUs per node: 22" in proc.stdout and "verdict: pass" in proc.stdout
+    assert "and 12 CPUs on each of those nodes, plus 9 for its TransferQueue spread over the nodes" in proc.stdout
 
 
 def test_a_config_asking_for_more_gpus_fails_with_place_007(ray_head, configs, monkeypatch):

@@ -122,13 +122,14 @@ EDITS = {
     ),
     "workers with fewer GPUs": (
         (
-            '--address="$HEAD_ADDRESS" --num-cpus="$CPUS_PER_NODE" --num-gpus="$GPUS_PER_NODE"',
-            '--address="$HEAD_ADDRESS" --num-cpus="$CPUS_PER_NODE" --num-gpus=4',
+            '--address="$HEAD_ADDRESS" --num-cpus="$RAY_CPUS"',
+            '--address="$HEAD_ADDRESS" --num-cpus="$RAY_CPUS" --num-gpus=4',
         ),
         "DEPLOY-004",
         "gives 4 GPU(s)",
     ),
-    "fewer CPUs": (("CPUS_PER_NODE=32", "CPUS_PER_NODE=16"), "DEPLOY-005", "16 CPUs for 8 GPU(s)"),
+    "fewer CPUs": (("RAY_CPUS=38", "RAY_CPUS=16"), "DEPLOY-005", "16 CPUs for 8 GPU(s)"),
+    "no CPUs for TransferQueue": (("RAY_CPUS=38", "RAY_CPUS=26"), "DEPLOY-005", "TransferQueue pins 4 of its 8"),
     "num_cpus in the command": (
         ("--config-name=config", "--config-name=config ray_kwargs.ray_init.num_cpus=32"),
         "DEPLOY-008",
@@ -199,3 +200,19 @@ def test_two_nodes_without_ray_start_still_need_a_head(tmp_path):
     path.write_text(ONE_NODE.replace("--nodes=1", "--nodes=2").replace("trainer.nnodes=1", "trainer.nnodes=2"))
     code, doc = check(path)
     assert code == 1 and any("no `ray start --head` step" in m for m in by_id(doc)["DEPLOY-004"])
+
+
+def test_a_mask_in_the_jobs_runtime_env_is_an_error_in_check(tmp_path):
+    # A mask in a runtime env reaches Ray's workers, where Ray sets the devices itself: refused, even for one GPU.
+    files, _ = render("workshop-0.5b-1gpu", "ray-job", **{"deploy.env": ["NCCL_DEBUG=INFO"]})
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    path = tmp_path / "ray-job.sh"
+    assert check(path)[0] == 0
+    path.write_text(files["ray-job.sh"].replace('"NCCL_DEBUG": "INFO"', '"CUDA_VISIBLE_DEVICES": "0"'))
+    code, doc = check(path)
+    assert code == 1 and set(by_id(doc)) == {"DEPLOY-001"}
+    assert by_id(doc)["DEPLOY-001"] == [
+        "CUDA_VISIBLE_DEVICES=0 is set for the job (runtime_env); size the run with trainer.n_gpus_per_node and the "
+        "GPU request, and let Ray assign devices"
+    ]

@@ -25,6 +25,7 @@ VARIANTS = [
         "deploy.env": ["NCCL_DEBUG=INFO"],
         "deploy.namespace": "ml",
         "deploy.auth_secret": "tok",
+        "deploy.data_volume": "verl-data",
     },
 ]
 
@@ -52,6 +53,7 @@ def shape(facts):
         facts.joins_cluster,
         facts.shm_missing,
         facts.images,
+        facts.mounts,
     )
 
 
@@ -106,9 +108,12 @@ def _set_gpus(n):
 
 
 def _set_cpu(n):
+    """The worker pods' CPUs as Ray counts them: the limit, or rayStartParams num-cpus when it is given."""
+
     def change(docs):
         for kind in ("limits", "requests"):
             _worker_container(docs)["resources"][kind]["cpu"] = str(n)
+        _worker(docs)["rayStartParams"]["num-cpus"] = str(n)
 
     return change
 
@@ -146,6 +151,7 @@ EDITS = {
         "&&",
     ),
     "few CPUs": (_set_cpu(16), "DEPLOY-005", "16 CPUs for 8 GPU(s)"),
+    "no CPUs for TransferQueue": (_set_cpu(26), "DEPLOY-005", "TransferQueue pins 4 of its 8"),
     "bad name": (lambda d: d[0]["metadata"].update(name="Qwen_Run"), "DEPLOY-007", "Qwen_Run"),
     "http RAY_ADDRESS": (
         lambda d: _worker_container(d)["env"].append({"name": "RAY_ADDRESS", "value": "http://head:8265"}),
@@ -220,6 +226,37 @@ def token_in_pods_only(docs):
 def test_a_rayjob_whose_submitter_has_no_token(tmp_path):
     hits = [f for f in _edit(tmp_path, "kuberay-job", token_in_pods_only) if f["id"] == "DEPLOY-012"]
     assert hits and "submitter pod (ray job submit): unset" in hits[0]["message"]
+
+
+def test_a_data_volume_moved_by_hand_leaves_the_data_unseen(tmp_path):
+    def move(docs):
+        for pod in (docs[0]["spec"]["template"]["spec"],):
+            for mount in pod["containers"][0]["volumeMounts"]:
+                if mount["name"] == "verl-data":
+                    mount["mountPath"] = "/mnt/other"
+
+    path, _, findings = write(tmp_path, "workshop-0.5b-1gpu", "k8s-job", **{"deploy.data_volume": "verl-data"})
+    assert "DEPLOY-015" not in {f.id for f in findings}
+    proc, doc = cli_json("check", str(path), "--mode", "cluster")
+    assert "DEPLOY-015" not in {f["id"] for f in doc["findings"]}, "the written Job mounts the data at /data"
+    docs = list(yaml.safe_load_all(path.read_text()))
+    move(docs)
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    proc, doc = cli_json("check", str(path), "--mode", "cluster")
+    hits = [f["message"] for f in doc["findings"] if f["id"] == "DEPLOY-015"]
+    assert proc.returncode == 0, "a warning: the image might hold the files"
+    assert hits and "outside what the pods mount (/mnt/other)" in hits[0], doc["findings"]
+
+
+def test_verls_own_ray_cpus_are_read_from_the_job_command(tmp_path):
+    path, _, _ = write(tmp_path, "grpo-8b-1x8", "k8s-job", **{"trainer.logger": "console"})
+    assert read_manifest(path).deploy.groups[0].cpus == 42  # 8 x 4 CPUs + verl 0.9.1's TransferQueue share
+    text = path.read_text()
+    assert "ray_kwargs.ray_init.num_cpus=42" in text
+    path.write_text(text.replace("ray_kwargs.ray_init.num_cpus=42", "ray_kwargs.ray_init.num_cpus=30"))
+    proc, doc = cli_json("check", str(path), "--mode", "cluster")
+    assert proc.returncode == 1
+    assert "TransferQueue" in " ".join(f["message"] for f in doc["findings"] if f["id"] == "DEPLOY-005")
 
 
 def test_read_if_manifest_leaves_configs_and_launch_scripts_alone(tmp_path):

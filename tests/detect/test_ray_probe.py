@@ -82,14 +82,17 @@ def _findings(nodes, driver_env=None, **overrides):
 
 
 def test_cluster_rules_over_live_nodes():
-    eight = [RayNode("10.0.0.1", 8, 32, True)]
+    # verl 0.9.1 on one 8-GPU node: 24 CPUs for its bundles, 8 pinned TransferQueue units, their controller, 1 free.
+    eight = [RayNode("10.0.0.1", 8, 34, True)]
     assert _findings(eight) == {}
     assert "DEPLOY-005" in _findings([RayNode("10.0.0.1", 8, 16, True)])
-    assert "TaskRunner" in str(_findings([RayNode("10.0.0.1", 8, 24, True)])["DEPLOY-005"].message)
+    assert "TransferQueue pins 8 of its 8" in str(_findings([RayNode("10.0.0.1", 8, 24, True)])["DEPLOY-005"].message)
+    total = str(_findings([RayNode("10.0.0.1", 8, 33, True)])["DEPLOY-005"].message)
+    assert "9 CPUs are left" in total and "needs 1 more free" in total
     split = _findings([RayNode("10.0.0.1", 4, 32, True), RayNode("10.0.0.2", 4, 32, False)])
     assert "0 of the cluster's nodes have that many (GPUs per node: 4, 4)" in str(split["DEPLOY-004"].message)
     assert "DEPLOY-008" in _findings(eight, **{"ray_kwargs.ray_init.num_cpus": 8})
     assert set(_findings(eight, {"CUDA_VISIBLE_DEVICES": "0", "HOME": "/root"})) == {"DEPLOY-001"}
     assert "DEPLOY-002" in _findings(eight, {"RAY_ADDRESS": "http://10.0.0.1:8265"})
-    bigger = [RayNode("10.0.0.1", 8, 32, True), RayNode("10.0.0.2", 8, 32, False), RayNode("10.0.0.3", 0, 8, False)]
+    bigger = [RayNode("10.0.0.1", 8, 34, True), RayNode("10.0.0.2", 8, 34, False), RayNode("10.0.0.3", 0, 8, False)]
     assert _findings(bigger, **{"trainer.nnodes": 2, "deploy.nccl_socket_ifname": "eth0"}) == {}

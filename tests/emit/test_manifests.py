@@ -181,7 +181,10 @@ def test_k8s_job_has_shared_memory_and_no_retries():
     assert job["spec"]["backoffLimit"] == 0 and pod["restartPolicy"] == "Never"
     assert {"name": "dshm", "emptyDir": {"medium": "Memory", "sizeLimit": "16Gi"}} in pod["volumes"]
     assert {"name": "dshm", "mountPath": "/dev/shm"} in pod["containers"][0]["volumeMounts"]
-    assert pod["containers"][0]["command"][-2:] == ["--config-path=/verl-wizard/config", "--config-name=config"]
+    command = pod["containers"][0]["command"]
+    assert command[3:5] == ["--config-path=/verl-wizard/config", "--config-name=config"]
+    # Ray in the container sees its 4-CPU limit; verl 0.9.1 also holds 8 TransferQueue units, a controller and a free CPU.
+    assert command[5:] == ["ray_kwargs.ray_init.num_cpus=14"]
     none, findings = render("workshop-0.5b-1gpu", "k8s-job", **{"deploy.shm_gib": 0})
     assert "DEPLOY-011" in {f.id for f in findings}
     assert "/dev/shm" not in none["k8s-job.yaml"]
@@ -190,3 +193,17 @@ def test_k8s_job_has_shared_memory_and_no_retries():
 def test_local_target_writes_no_manifest():
     files, _ = render("grpo-8b-1x8", "local")
     assert set(files) == {"config.yaml", "run.sh", "answers.yaml", "RUN.md"}
+
+
+@pytest.mark.parametrize("volume", ["verl-data", "/mnt/verl"])
+@pytest.mark.parametrize("target", ["kuberay-job", "kuberay-cluster", "k8s-job"])
+def test_a_data_volume_keeps_every_manifest_valid(target, volume):
+    files, findings = render("workshop-0.5b-1gpu", target, **{"deploy.data_volume": volume})
+    assert files, [str(f.message) for f in findings if f.severity.value == "error"]
+    for doc in docs_of(files[FILES[target]]):
+        assert kubernetes_problems(doc) == []
+        if doc["kind"] in ("RayJob", "RayCluster"):
+            assert kuberay_problems(doc) == []
+        for _, template in pod_templates(doc) if doc["kind"] != "ConfigMap" else []:
+            names = {v["name"] for v in template["spec"]["volumes"]}
+            assert "verl-data" in names

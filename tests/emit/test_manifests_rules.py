@@ -25,7 +25,7 @@ def fixed(overrides: dict, finding, base: dict | None = None) -> set[str]:
     return {f.id for f in evaluate(ctx) if f.severity.value in ("error", "warning")}
 
 
-@pytest.mark.parametrize("target", ["local", "kuberay-job", "slurm", "ray-job", "k8s-job"])
+@pytest.mark.parametrize("target", ["kuberay-job", "slurm", "ray-job", "k8s-job"])
 def test_deploy_001_hand_set_visible_devices(target):
     bad = {"deploy.target": target, "deploy.env": ["CUDA_VISIBLE_DEVICES=0,1", "NCCL_DEBUG=INFO"]}
     f = one("DEPLOY-001", bad)
@@ -35,6 +35,23 @@ def test_deploy_001_hand_set_visible_devices(target):
     assert "DEPLOY-001" not in ids({"deploy.target": target, "deploy.env": ["NCCL_DEBUG=INFO"]})
     assert "DEPLOY-001" in ids(
         {"deploy.target": target, "deploy.env": ["RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES=1"]}
+    )
+
+
+def test_deploy_001_a_local_mask_is_checked_by_its_count():
+    # Local: verl's own Ray takes its GPUs from the mask, so one that shows trainer.n_gpus_per_node GPUs is fine.
+    assert "DEPLOY-001" not in ids({"deploy.target": "local", "deploy.env": ["CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7"]})
+    one_gpu = {"deploy.target": "local", "trainer.n_gpus_per_node": 1, "deploy.env": ["CUDA_VISIBLE_DEVICES=3"]}
+    assert "DEPLOY-001" not in ids(one_gpu)
+    bad = {"deploy.target": "local", "deploy.env": ["CUDA_VISIBLE_DEVICES=0,1"]}
+    f = one("DEPLOY-001", bad)
+    assert str(f.message).startswith("CUDA_VISIBLE_DEVICES=0,1 shows 2 GPUs and the run needs 8 on this machine")
+    assert [fix.set for fix in f.fixes] == [{"trainer.n_gpus_per_node": 2}, {"deploy.env": []}]
+    assert "DEPLOY-001" not in fixed(bad, f)
+    empty = one("DEPLOY-001", {"deploy.target": "local", "deploy.env": ["CUDA_VISIBLE_DEVICES="]})
+    assert "shows 0 GPUs" in str(empty.message) and [fix.set for fix in empty.fixes] == [{"deploy.env": []}]
+    assert "DEPLOY-001" in ids(
+        {"deploy.target": "local", "deploy.env": ["RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES=1"]}
     )
 
 
@@ -64,8 +81,10 @@ def test_deploy_004_one_pod_cannot_hold_two_nodes():
     assert "DEPLOY-004" not in ids({"deploy.target": "kuberay-job"}, TWO_NODES)
 
 
+# 3 CPUs per GPU fill verl's bundles; Ray is offered verl 0.9.1's TransferQueue CPUs on top (see the rendered
+# manifests), so 3 passes and 2 does not.
 @pytest.mark.parametrize(
-    "cpus,gpu_head,expected", [(2, True, True), (3, True, True), (3, False, False), (4, True, False)]
+    "cpus,gpu_head,expected", [(2, True, True), (2, False, True), (3, True, False), (3, False, False), (4, True, False)]
 )
 def test_deploy_005_cpus_per_gpu(cpus, gpu_head, expected):
     values = {"deploy.target": "kuberay-job", "deploy.cpus_per_gpu": cpus, "deploy.gpu_head": gpu_head}
@@ -75,9 +94,23 @@ def test_deploy_005_cpus_per_gpu(cpus, gpu_head, expected):
         assert "DEPLOY-005" not in fixed(values, f)
 
 
-def test_deploy_005_counts_the_task_runner():
-    message = str(one("DEPLOY-005", {"deploy.target": "slurm", "deploy.cpus_per_gpu": 3}).message)
-    assert "TaskRunner" in message
+@pytest.mark.parametrize("target", ["local", "k8s-job"])
+@pytest.mark.parametrize("num_cpus,expected", [(16, True), (33, True), (34, False), (None, False)])
+def test_deploy_005_counts_verls_own_ray_cpus(target, num_cpus, expected):
+    # 8 GPUs: 3 CPUs each for verl's bundles, 8 TransferQueue storage units, their controller, one free: 34.
+    values = {"deploy.target": target, "ray_kwargs.ray_init.num_cpus": num_cpus}
+    assert ("DEPLOY-005" in ids(values)) is expected
+    if expected:
+        f = one("DEPLOY-005", values)
+        assert "needs 34 CPUs for 8 GPUs" in str(f.message) and f.fixes[0].set == {"ray_kwargs.ray_init.num_cpus": 34}
+        assert "DEPLOY-005" not in fixed(values, f)
+
+
+def test_deploy_005_transfer_queue_units_follow_the_config():
+    # Two units instead of eight: 3 x 8 + 2 + 1 + 1 = 28 CPUs are enough, 27 are not.
+    fewer = {"deploy.target": "local", "transfer_queue.backend.SimpleStorage.num_data_storage_units": 2}
+    assert "DEPLOY-005" not in ids({**fewer, "ray_kwargs.ray_init.num_cpus": 28})
+    assert "needs 28 CPUs" in str(one("DEPLOY-005", {**fewer, "ray_kwargs.ray_init.num_cpus": 27}).message)
 
 
 def test_deploy_006_secret_values_are_never_written():
@@ -182,3 +215,38 @@ def test_bad_deploy_answers_are_one_line_usage_errors():
         with pytest.raises(UsageError) as err:
             build([("test", {**BASE, **values})])
         assert "\n" not in str(err.value) and str(err.value).startswith(next(iter(values)))
+
+
+DATA = {"data.train_files": "/data/gsm8k/train.parquet", "data.val_files": "/data/gsm8k/test.parquet"}
+
+
+@pytest.mark.parametrize("target", ["kuberay-job", "kuberay-cluster", "k8s-job"])
+def test_deploy_015_pods_see_only_what_is_mounted(target):
+    bare = {"deploy.target": target, **DATA}
+    f = one("DEPLOY-015", bare)
+    assert f.severity.value == "warning"
+    assert str(f.message).startswith("/data/gsm8k/train.parquet and /data/gsm8k/test.parquet are local paths")
+    assert f.fixes[0].set == {"deploy.data_volume": "verl-data", "deploy.data_mount": "/data/gsm8k"}
+    assert "DEPLOY-015" not in fixed(bare, f)
+    assert "DEPLOY-015" not in ids({**bare, "deploy.data_volume": "verl-data"}), "/data is the default mount"
+    outside = {**bare, "deploy.data_volume": "/mnt/verl", "deploy.data_mount": "/mnt/verl"}
+    g = one("DEPLOY-015", outside)
+    assert "outside what the pods mount (/mnt/verl)" in str(g.message)
+    assert g.fixes[0].set == {"deploy.data_mount": "/data/gsm8k"} and "DEPLOY-015" not in fixed(outside, g)
+    # Hugging Face ids and remote files are not local paths; neither target without pods is judged.
+    assert "DEPLOY-015" not in ids({"deploy.target": target, "data.train_files": "hdfs://nn/train.parquet"})
+    for other in ("local", "slurm", "ray-job"):
+        assert "DEPLOY-015" not in ids({**bare, "deploy.target": other})
+
+
+def test_deploy_015_counts_models_and_the_reward_function():
+    values = {
+        "deploy.target": "kuberay-job",
+        "deploy.data_volume": "verl-data",
+        **DATA,
+        "actor_rollout_ref.model.path": "/models/qwen",
+        "reward.custom_reward_function.path": "/data/reward.py",
+    }
+    f = one("DEPLOY-015", values)
+    assert str(f.message).startswith("/models/qwen lies outside what the pods mount (/data)")
+    assert f.fixes == (), "no folder below / holds /models and /data: mounting / is not offered"

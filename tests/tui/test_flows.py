@@ -280,3 +280,27 @@ async def test_the_start_step_switches_language_from_its_list_and_loads_by_keybo
             assert languages.get_option_at_index(languages.highlighted).id == "lang-zh"
     finally:
         set_language("en")
+
+
+async def test_review_shows_the_install_line_and_the_targets_launch(tmp_path):
+    out = tmp_path / "o"
+    app = make_app("grpo-megatron-tp2pp2-1x8", out=str(out))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await go(pilot, "review")
+        text = str(app.screen.query_one("#launch-info").render())
+        assert 'Install: pip install "verl[vllm,megatron]==0.9.1"' in text
+        assert f"Launch: cd {out} && ./run.sh" in text
+        app.session.set("deploy.target", "slurm")
+        await go(pilot, "deployment")
+        await go(pilot, "review")
+        assert f"Launch: cd {out} && sbatch job.sbatch" in str(app.screen.query_one("#launch-info").render())
+
+
+def test_the_exit_report_prints_the_launch_of_the_target():
+    from wizard.core.layers import build
+    from wizard.tui.app import exit_report
+
+    answers = build([("test", {"deploy.target": "kuberay-job"})]).answers
+    report = exit_report(["/o/config.yaml", "/o/rayjob.yaml"], "/o", answers)
+    assert report.splitlines()[-1] == "Launch: cd /o && kubectl apply -f rayjob.yaml"
+    assert exit_report([], "/o", answers) == "verl-wizard: nothing written."

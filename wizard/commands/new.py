@@ -76,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
             emit("\n".join(f"wrote {out / name}" for name in written))
             for note in result.notes():
                 emit(f"note: {note}")
-            emit(f"launch: cd {out} && ./run.sh")
+            from wizard.emit.launch import launch_line
+
+            emit(f"launch: {launch_line(workspace.layered.answers, str(out))}")
         else:
             emit("nothing written: fix the errors above (each `fix:` line is a --set you can add)")
     return ExitStatus.FINDINGS if workspace.blocked else ExitStatus.OK

@@ -93,12 +93,15 @@ def _summary_lines(result, layered) -> list[str]:
     ]
     if layered is not None:
         from wizard.core.plan import build_plan
+        from wizard.core.rules.deploy_facts import TQ_CONTROLLER_CPUS, tq_storage_units
 
         plan = build_plan(layered.answers)
+        units = tq_storage_units(layered.answers)
         lines.append(
             f"config: verl asks for {plan.total_gpus} GPU(s) as {plan.nnodes} node(s) x {plan.gpus_per_node}"
             + (" plus split pools" if len(plan.pools) > 1 else "")
             + f", and {3 * plan.gpus_per_node} CPUs on each of those nodes"
+            + (f", plus {units + TQ_CONTROLLER_CPUS} for its TransferQueue spread over the nodes" if units else "")
         )
     return lines
 

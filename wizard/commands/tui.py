@@ -113,5 +113,8 @@ def run(args: argparse.Namespace) -> int:
     from wizard.commands.output import emit
     from wizard.tui.app import exit_report
 
-    emit(exit_report(written, app.session.out_dir if app.session_ready else args.out))
+    ready = app.session_ready
+    emit(
+        exit_report(written, app.session.out_dir if ready else args.out, app.session.layered.answers if ready else None)
+    )
     return ExitStatus.OK

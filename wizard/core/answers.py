@@ -64,6 +64,7 @@ KUBE = on_targets(*KUBERNETES_TARGETS)
 KUBERAY = on_targets(*KUBERAY_TARGETS)
 RAYJOB = on_targets(Target.RAY_JOB.value)
 SLURM = on_targets(Target.SLURM.value)
+K8S_JOB = on_targets(Target.K8S_JOB.value)
 REMOTE = on_targets(*REMOTE_TARGETS)
 LOCAL_SLURM = on_targets(Target.LOCAL.value, Target.SLURM.value)
 
@@ -460,32 +461,32 @@ class Cluster(Section):
 
 
 class Trainer(Section):
-    project_name: Annotated[str, Spec("trainer.project_name", step="deployment", row=30)] = Field(
+    project_name: Annotated[str, Spec("trainer.project_name", step="deployment", row=33)] = Field(
         "verl_examples", min_length=1, max_length=256
     )
     """Tracking project name."""
-    experiment_name: Annotated[str, Spec("trainer.experiment_name", step="deployment", row=31)] = Field(
+    experiment_name: Annotated[str, Spec("trainer.experiment_name", step="deployment", row=34)] = Field(
         "gsm8k", min_length=1, max_length=256
     )
     """Tracking run name; also names the checkpoint folder and Kubernetes objects."""
-    total_epochs: Annotated[int, Spec("trainer.total_epochs", step="deployment", row=32, unit="epochs")] = Field(
+    total_epochs: Annotated[int, Spec("trainer.total_epochs", step="deployment", row=35, unit="epochs")] = Field(
         30, ge=1, le=1 << 20
     )
     """Passes over the training data."""
     total_training_steps: Annotated[
-        int | None, Spec("trainer.total_training_steps", step="deployment", row=33, unit="steps")
+        int | None, Spec("trainer.total_training_steps", step="deployment", row=36, unit="steps")
     ] = Field(None, ge=1, le=1 << 30)
     """Stop after this many steps (wins over total_epochs)."""
-    save_freq: Annotated[int, Spec("trainer.save_freq", step="deployment", row=34, unit="steps")] = Field(-1, ge=-1)
+    save_freq: Annotated[int, Spec("trainer.save_freq", step="deployment", row=37, unit="steps")] = Field(-1, ge=-1)
     """Checkpoint every this many steps; -1 never."""
-    test_freq: Annotated[int, Spec("trainer.test_freq", step="deployment", row=35, unit="steps")] = Field(-1, ge=-1)
+    test_freq: Annotated[int, Spec("trainer.test_freq", step="deployment", row=38, unit="steps")] = Field(-1, ge=-1)
     """Validate every this many steps; -1 never."""
-    logger: Annotated[str | list[str], Spec("trainer.logger", step="deployment", row=36, choices=Logger)] = [
+    logger: Annotated[str | list[str], Spec("trainer.logger", step="deployment", row=39, choices=Logger)] = [
         "console",
         "wandb",
     ]
     """Tracking backends; wandb needs WANDB_API_KEY in the environment."""
-    val_before_train: Annotated[bool, Spec("trainer.val_before_train", step="deployment", row=37)] = True
+    val_before_train: Annotated[bool, Spec("trainer.val_before_train", step="deployment", row=40)] = True
     """Run validation once before the first step."""
     critic_warmup: Annotated[int, Spec("trainer.critic_warmup", unit="steps")] = Field(0, ge=0)
     """Steps that update only the critic at the start."""
@@ -495,6 +496,8 @@ ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 # NCCL_SOCKET_IFNAME syntax: an optional ^ (exclude) or = (exact), then interface names or prefixes.
 IFNAME = r"^[\^=]?[A-Za-z0-9_.:@-]+(,[A-Za-z0-9_.:@-]+)*$"
 SLURM_WORD = r"^[A-Za-z0-9_.,:+-]+$"
+# A PersistentVolumeClaim's name (a DNS subdomain) or an absolute host folder.
+DATA_VOLUME = r"^(/[^\x00\n]*|[a-z0-9]([-a-z0-9.]*[a-z0-9])?)$"
 
 
 def _as_list(value: Any) -> Any:
@@ -532,7 +535,8 @@ class Deploy(Section):
         32, ge=1, le=1 << 16
     )
     """Memory (GiB) of a CPU-only head (gpu_head false)."""
-    shm_gib: Annotated[int, Spec(step="deployment", row=11, unit="GiB", when=KUBE)] = Field(64, ge=0, le=1 << 16)
+    # KubeRay gives its Ray pods a /dev/shm volume itself: only a plain Job needs the answer.
+    shm_gib: Annotated[int, Spec(step="deployment", row=11, unit="GiB", when=K8S_JOB)] = Field(64, ge=0, le=1 << 16)
     """Size (GiB) of the /dev/shm memory volume of a plain Kubernetes Job; 0 leaves the 64 MiB default."""
     gpu_toleration: Annotated[bool, Spec(step="deployment", row=12, when=KUBE)] = False
     """Add the toleration nvidia.com/gpu:NoSchedule that tainted GPU nodes need."""
@@ -593,6 +597,24 @@ class Deploy(Section):
         int | None, Spec("ray_kwargs.ray_init.num_cpus", step="deployment", row=29, unit="CPUs", when=LOCAL_SLURM)
     ] = Field(None, ge=1, le=1 << 20)
     """CPUs of the Ray instance verl starts itself (local runs, k8s-job). Must stay unset when joining a cluster."""
+    # issue 19: where the pods find the data and the model cache
+    data_volume: Annotated[str | None, Spec(step="deployment", row=30, when=KUBE)] = Field(
+        None, max_length=4096, pattern=DATA_VOLUME
+    )
+    """Kubernetes: the volume that holds your data and model files, mounted in every pod at data_mount: a
+    PersistentVolumeClaim's name (verl-data), or an absolute folder on every GPU node (/mnt/verl, a hostPath).
+    Unset: nothing is mounted and the pods see only the image."""
+    data_mount: Annotated[str, Spec(step="deployment", row=31, when=KUBE)] = Field(
+        "/data", max_length=4096, pattern=r"^/[^\x00\n]+$"
+    )
+    """Where the data volume is mounted in the pods. data.train_files, data.val_files and local model paths
+    must lie under it."""
+    hf_home: Annotated[str | None, Spec(step="deployment", row=32)] = Field(
+        None, max_length=4096, pattern=r"^/[^\x00\n]*$"
+    )
+    """HF_HOME on every node: where Hugging Face models and datasets (ids such as Qwen/Qwen3-8B) are downloaded
+    and cached. Unset: <data_mount>/huggingface when a data volume is mounted (downloaded once, kept across
+    pods), else each machine's own default (~/.cache/huggingface)."""
 
     _lists = field_validator("node_selector", "env", "secret_env", "excludes", mode="before")(_as_list)
 

@@ -76,6 +76,11 @@ def _snapshot(version: str) -> dict:
     return json.loads(path.read_text())
 
 
+def extras(version: str = TARGET_VERSION) -> dict[str, list[str]]:
+    """The extras verl's wheel declares (name -> requirements, as in its METADATA); empty for an older snapshot."""
+    return _snapshot(version).get("extras", {})
+
+
 def known_versions() -> list[str]:
     return sorted(p.stem.removeprefix("verl-") for p in DATA_DIR.glob("verl-*.json"))
 

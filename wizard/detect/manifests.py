@@ -195,6 +195,9 @@ class _K8sReader:
         pod = pod or {}
         container = msg("deploy.place.container_unnamed", kind=kind)
         g, literal, _ = self.group({"template": {"spec": pod}}, "head", container, 1, (None, None))
+        num_cpus = _ray_init_num_cpus(pod)
+        if num_cpus is not None:  # verl's own Ray instance gets these CPUs, whatever the container's limit
+            g = replace(g, cpus=num_cpus)
         if g.auth_mode == "token" and g.token_source is None:
             g = replace(g, token_source=TOKEN_LOCAL)  # verl's ray.init starts Ray in this container and makes the token
         shm_volumes = {
@@ -237,12 +240,40 @@ class _K8sReader:
         facts = self.ray(main) if main["kind"] in ("RayJob", "RayCluster") else self.plain(main)
         facts = replace(
             facts,
+            mounts=tuple(sorted(set(_mount_paths(main)))),
             names=tuple(sorted(set(self.names))),
             addresses=tuple(self.addresses),
             images=tuple(dict.fromkeys(self.images)),
             inline_secrets=tuple(self.inline),
         )
         return facts, main
+
+
+def _mount_paths(node: Any) -> list[str]:
+    """Every volumeMounts mountPath anywhere in a manifest document (the folders its pods see)."""
+    out: list[str] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "volumeMounts" and isinstance(value, list):
+                out += [str(m["mountPath"]) for m in value if isinstance(m, dict) and m.get("mountPath")]
+            else:
+                out += _mount_paths(value)
+    elif isinstance(node, list):
+        for item in node:
+            out += _mount_paths(item)
+    return out
+
+
+def _ray_init_num_cpus(pod: dict) -> float | None:
+    """ray_kwargs.ray_init.num_cpus=N on a container's verl command line, if any."""
+    for c in pod.get("containers") or []:
+        if not isinstance(c, dict):
+            continue
+        for word in [str(w) for w in (c.get("command") or []) + (c.get("args") or [])]:
+            key, sep, value = word.lstrip("+").partition("=")
+            if sep and key == "ray_kwargs.ray_init.num_cpus":
+                return quantity(value)
+    return None
 
 
 def _command_text(main: dict) -> str | None:

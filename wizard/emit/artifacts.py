@@ -70,7 +70,7 @@ def render_artifacts(
     """File name -> text for every artefact of the chosen target."""
     files = {
         "config.yaml": render_config(layered, plan),
-        "run.sh": render_run_script(layered.answers),
+        "run.sh": render_run_script(layered.answers, plan),
         "answers.yaml": render_answers_file(layered, origin_of, migration),
     }
     files.update(render_manifests(layered.answers, plan, files["config.yaml"]))

@@ -59,6 +59,8 @@ STRINGS = {
     "review.same": "unchanged",
     "review.changed": "changed",
     "review.written": "Wrote {n} file(s) to {out}",
+    "review.install": "Install: {line}",
+    "review.launch": "Launch: {command}",
     "confirm.title": "Replace existing files in {out}?",
     "confirm.body": "These files exist with other content; the diff is below.",
     "confirm.yes": "Replace",

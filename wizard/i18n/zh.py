@@ -59,6 +59,8 @@ STRINGS = {
     "review.same": "未变化",
     "review.changed": "有改动",
     "review.written": "已写出 {n} 个文件到 {out}",
+    "review.install": "安装：{line}",
+    "review.launch": "启动：{command}",
     "confirm.title": "替换 {out} 中已有的文件？",
     "confirm.body": "这些文件已存在且内容不同；差异如下。",
     "confirm.yes": "替换",

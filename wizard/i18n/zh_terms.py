@@ -200,7 +200,7 @@ RULES: dict[str, tuple[str, str]] = {
     # Deployment
     "DEPLOY-001": (
         "手动设置了 CUDA_VISIBLE_DEVICES（或 RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES）",
-        "Ray 在 ray start 时就确定了节点的 GPU，并自行为每个 worker 设置 CUDA_VISIBLE_DEVICES；在 runtime env、manifest 或 driver 中手动设置的掩码改变不了 Ray 的任何调度（verl 随后报错 'Total available GPUs X is less than total desired GPUs Y' 并停止），而 NOSET 会让所有 worker 挤在同一组设备上。",
+        "Ray 在 ray start 时就确定了节点的 GPU，并自行为每个 worker 设置 CUDA_VISIBLE_DEVICES；在 runtime env、manifest 或集群节点上手动设置的掩码改变不了 Ray 的任何调度（verl 随后报错 'Total available GPUs X is less than total desired GPUs Y' 并停止），而 NOSET 会让所有 worker 挤在同一组设备上。如果是 verl 在单台机器上自己启动 Ray，这个 Ray 会按掩码取 GPU：这时只需要掩码中的 GPU 数等于 trainer.n_gpus_per_node。",
     ),
     "DEPLOY-002": (
         "Ray 地址的格式与用途不符",
@@ -216,7 +216,7 @@ RULES: dict[str, tuple[str, str]] = {
     ),
     "DEPLOY-005": (
         "每个 GPU 配的 CPU 太少",
-        "verl 在打包到单个节点上的 placement group 中为每个 GPU 预留 {CPU: 3, GPU: 1}，它的 TaskRunner 还要再占 1 个 CPU；CPU 更少的节点永远满足不了 placement group，训练会在没有任何报错的情况下挂起。",
+        "verl 在打包到单个节点上的 placement group 中为每个 GPU 预留 {CPU: 3, GPU: 1}；verl 0.9.1 的 V1 trainer 会先启动 TransferQueue，它的控制器和存储单元（8 个，轮流固定到每个 Ray 节点上）在整个运行期间各占 1 个 CPU；而没有设置 num_cpus 的 actor（TaskRunner、rollout 服务）只会被放到有空闲 CPU 的地方。逻辑 CPU 更少时总有东西放不下，训练会在没有任何报错的情况下挂起。",
     ),
     "DEPLOY-006": (
         "以明文写入的密钥",
@@ -253,6 +253,10 @@ RULES: dict[str, tuple[str, str]] = {
     "DEPLOY-014": (
         "Kubernetes 无法拉取的镜像引用",
         "含有空格、引号或仓库名中有大写字母的镜像名会被 kubelet 拒绝（InvalidImageName），pod 永远无法启动。",
+    ),
+    "DEPLOY-015": (
+        "pod 看不到的本地路径",
+        "Kubernetes 的 pod 只能看到自己的镜像和挂载的卷：位于没有任何卷挂载的本地路径上的数据文件或模型目录在 pod 里并不存在，verl 会在集群启动之后、打开它时失败。",
     ),
     # Schema
     "KEY-001": (
@@ -574,6 +578,19 @@ FIELDS: dict[str, tuple[str, str]] = {
         "Ray CPU 数",
         "verl 自己启动的 Ray 实例的 CPU 数（本地运行、k8s-job）。加入已有集群时必须保持不设置。",
     ),
+    # issue 19
+    "deploy.data_volume": (
+        "数据卷",
+        "Kubernetes：存放数据和模型文件的卷，挂载到每个 pod 的 data_mount：可以是 PersistentVolumeClaim 的名称（verl-data），也可以是每个 GPU 节点上的绝对路径目录（/mnt/verl，即 hostPath）。不设置时：什么都不挂载，pod 只能看到镜像。",
+    ),
+    "deploy.data_mount": (
+        "数据卷挂载点",
+        "数据卷在 pod 中的挂载位置。data.train_files、data.val_files 和本地模型路径都必须位于它之下。",
+    ),
+    "deploy.hf_home": (
+        "模型缓存目录（HF_HOME）",
+        "每个节点上的 HF_HOME：Hugging Face 模型和数据集（例如 Qwen/Qwen3-8B 这样的 id）的下载和缓存位置。不设置时：挂载了数据卷就用 <data_mount>/huggingface（只下载一次，pod 之间共用），否则用各机器自己的默认位置（~/.cache/huggingface）。",
+    ),
 }
 
 
@@ -632,11 +649,11 @@ TRANSLATED_FROM: dict[str, str] = {
     "DATA-007": "2ab0e6cb",
     "DATA-008": "b55fdb58",
     "DATA-009": "0478e3f1",
-    "DEPLOY-001": "a6f3ec72",
+    "DEPLOY-001": "a45a0be0",
     "DEPLOY-002": "883f46fc",
     "DEPLOY-003": "67383e54",
     "DEPLOY-004": "d17d8ef3",
-    "DEPLOY-005": "d51540a4",
+    "DEPLOY-005": "2078106c",
     "DEPLOY-006": "fb6876b7",
     "DEPLOY-007": "8a332498",
     "DEPLOY-008": "92e20ea2",
@@ -646,6 +663,7 @@ TRANSLATED_FROM: dict[str, str] = {
     "DEPLOY-012": "0c855fa3",
     "DEPLOY-013": "d0a4248d",
     "DEPLOY-014": "7756d438",
+    "DEPLOY-015": "18b70e10",
     "KEY-001": "4405b845",
     "KEY-002": "6e3f6ce5",
     "KEY-003": "a0df194c",
@@ -786,6 +804,9 @@ TRANSLATED_FROM: dict[str, str] = {
     "deploy.join_timeout_s": "d7999996",
     "deploy.ray_port": "79a265df",
     "deploy.ray_init_num_cpus": "551a14c7",
+    "deploy.data_volume": "56365eee",
+    "deploy.data_mount": "692489c9",
+    "deploy.hf_home": "4c49e0d6",
 }
 
 

@@ -321,14 +321,15 @@ class WizardApp(LocalizedBindings, App[list[str]]):
             self.screen.show_written(message)
 
 
-def exit_report(written: list[str], out_dir: str) -> str:
-    """What the CLI prints after the TUI closes: the written paths and the launch command."""
+def exit_report(written: list[str], out_dir: str, answers=None) -> str:
+    """What the CLI prints after the TUI closes: the written paths and the launch command of the answers' target."""
     if not written:
         return t("exit.nothing")
-    import shlex
+    from wizard.core.answers import Answers
+    from wizard.emit.launch import launch_line
 
-    lines = [t("exit.written"), *written, t("exit.launch", command=f"cd {shlex.quote(out_dir)} && ./run.sh")]
-    return "\n".join(lines)
+    command = launch_line(answers if answers is not None else Answers(), out_dir)
+    return "\n".join([t("exit.written"), *written, t("exit.launch", command=command)])
 
 
 __all__ = ["WizardApp", "__version__", "exit_report"]

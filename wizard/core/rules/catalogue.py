@@ -310,7 +310,7 @@ _RULES = [
         "DEPLOY-001",
         "error",
         "CUDA_VISIBLE_DEVICES (or RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES) set by hand",
-        "Ray fixes a node's GPUs at ray start and sets CUDA_VISIBLE_DEVICES per worker itself; a hand-set mask in a runtime env, manifest or driver changes nothing Ray schedules (verl then stops with 'Total available GPUs X is less than total desired GPUs Y'), and NOSET puts every worker on the same devices.",
+        "Ray fixes a node's GPUs at ray start and sets CUDA_VISIBLE_DEVICES per worker itself; a hand-set mask in a runtime env, a manifest or on a cluster's nodes changes nothing Ray schedules (verl then stops with 'Total available GPUs X is less than total desired GPUs Y'), and NOSET puts every worker on the same devices. Where verl starts its own Ray on one machine, that Ray takes its GPUs from the mask: there only its count has to be trainer.n_gpus_per_node.",
     ),
     (
         "DEPLOY-002",
@@ -334,7 +334,7 @@ _RULES = [
         "DEPLOY-005",
         "error",
         "Too few CPUs per GPU",
-        "verl reserves {CPU: 3, GPU: 1} per GPU in placement groups packed onto one node, and its TaskRunner takes one more CPU; a node with fewer CPUs never satisfies the group and training hangs without an error.",
+        "verl reserves {CPU: 3, GPU: 1} per GPU in placement groups packed onto one node; verl 0.9.1's V1 trainer first starts TransferQueue, whose controller and storage units (8, pinned round-robin to every Ray node) hold a CPU each for the whole run; and Ray places an actor without num_cpus (the TaskRunner, the rollout servers) only where a CPU is free. With fewer logical CPUs something never gets placed and training hangs without an error.",
     ),
     (
         "DEPLOY-006",
@@ -389,6 +389,12 @@ _RULES = [
         "warning",
         "An image reference Kubernetes cannot pull",
         "An image name with spaces, quotes or upper-case repository letters is refused by the kubelet (InvalidImageName) and the pods never start.",
+    ),
+    (
+        "DEPLOY-015",
+        "warning",
+        "Local paths the pods cannot see",
+        "A Kubernetes pod sees its image and its volumes only: a data file or model folder at a local path that no volume mounts does not exist there, and verl fails when it opens it, after the cluster has started.",
     ),
     # Schema
     (

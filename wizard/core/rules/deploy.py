@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from wizard.core import verl_schema
 from wizard.core.answers import Deploy
 from wizard.core.findings import Fix, error, warning
 from wizard.core.rules.catalogue import why
@@ -23,12 +24,16 @@ from wizard.core.rules.deploy_facts import (
     KUBERAY_TARGETS,
     NAME_LIMITS,
     TASK_RUNNER_CPUS,
+    TQ_CONTROLLER_CPUS,
     DeployFacts,
     dns_label,
     facts_from_answers,
     gpu_nodes_needed,
     pairs,
+    tq_share,
+    tq_storage_units,
 )
+from wizard.core.rules.deploy_node import OWN_RAY_TARGETS, check_own_ray_cpus, check_pod_paths, visible_count
 from wizard.core.rules.deploy_secrets import check_inline_secrets
 from wizard.i18n.text import Msg, msg
 
@@ -81,7 +86,22 @@ def check_visible_devices(ctx, facts):
         if name in BAD_VISIBILITY:
             seen.setdefault(f"{name}={value}", []).append(where)
     for setting, wheres in seen.items():
-        name = setting.split("=", 1)[0]
+        name, _, value = setting.partition("=")
+        if name == "CUDA_VISIBLE_DEVICES" and facts.target == "local" and not facts.joins_cluster:
+            # verl's own Ray instance takes its GPUs from the mask (a shared machine's way to give each user some):
+            # only its count can be wrong.
+            count, need = visible_count(value), ctx.plan.gpus_per_node
+            if count == need:
+                continue
+            fixes = [Fix({"trainer.n_gpus_per_node": count}, msg("deploy.visible_fix", count=count))] if count else []
+            yield error(
+                "DEPLOY-001",
+                ["trainer.n_gpus_per_node", *_where(facts, "deploy.env")],
+                msg("deploy.visible_count", setting=setting, count=count, need=need),
+                why("DEPLOY-001"),
+                fixes + _env_fix(ctx, facts, (name,), msg("fix.remove", key=name)),
+            )
+            continue
         yield error(
             "DEPLOY-001",
             _where(facts, "deploy.env"),
@@ -210,8 +230,14 @@ def check_node_shape(ctx, facts):
 
 
 def check_cpus(ctx, facts):
-    if not facts.groups:
-        return
+    yield from check_own_ray_cpus(ctx, facts)
+    own_num_cpus = (
+        facts.origin == "answers"
+        and facts.target in OWN_RAY_TARGETS
+        and ctx.answers.deploy.ray_init_num_cpus is not None
+    )
+    if not facts.groups or own_num_cpus:
+        return  # the answers' own num_cpus is judged by check_own_ray_cpus (with its fix)
     per_node = ctx.plan.gpus_per_node
     fixes = (
         [
@@ -223,6 +249,9 @@ def check_cpus(ctx, facts):
         if facts.origin == "answers"
         else []
     )
+    paths = ["deploy.cpus_per_gpu"] if facts.origin == "answers" else [facts.source]
+    units = tq_storage_units(ctx.answers)
+    share = tq_share(ctx.answers, facts.nodes)
     spare, known = 0.0, True
     for g in facts.groups:
         used = min(g.gpus, per_node) if facts.origin == "cluster" else g.gpus
@@ -233,7 +262,7 @@ def check_cpus(ctx, facts):
         if used and g.cpus < need:
             yield error(
                 "DEPLOY-005",
-                ["deploy.cpus_per_gpu"] if facts.origin == "answers" else [facts.source],
+                paths,
                 msg(
                     "deploy.cpus_short",
                     where=g.where or g.role,
@@ -246,15 +275,41 @@ def check_cpus(ctx, facts):
                 fixes,
             )
             return
+        if units and g.cpus - need < share:
+            yield error(
+                "DEPLOY-005",
+                paths,
+                msg(
+                    "deploy.cpus_tq_node",
+                    where=g.where or g.role,
+                    cpus=f"{g.cpus:g}",
+                    bundles=need,
+                    share=share,
+                    units=units,
+                    nodes=facts.nodes,
+                    version=verl_schema.TARGET_VERSION,
+                ),
+                why("DEPLOY-005"),
+                fixes,
+            )
+            return
         spare += g.replicas * (g.cpus - need)
-    if known and spare < TASK_RUNNER_CPUS:
-        yield error(
-            "DEPLOY-005",
-            ["deploy.cpus_per_gpu"] if facts.origin == "answers" else [facts.source],
-            msg("deploy.no_cpu_for_task_runner", per_gpu=CPUS_PER_GPU_BUNDLE, n=TASK_RUNNER_CPUS),
-            why("DEPLOY-005"),
-            fixes,
+    held = units + TQ_CONTROLLER_CPUS if units else 0
+    if known and spare < held + TASK_RUNNER_CPUS:
+        message = (
+            msg(
+                "deploy.cpus_tq_total",
+                spare=f"{spare:g}",
+                per=CPUS_PER_GPU_BUNDLE,
+                held=held,
+                units=units,
+                free=TASK_RUNNER_CPUS,
+                version=verl_schema.TARGET_VERSION,
+            )
+            if units
+            else msg("deploy.no_cpu_for_task_runner", per_gpu=CPUS_PER_GPU_BUNDLE, n=TASK_RUNNER_CPUS)
         )
+        yield error("DEPLOY-005", paths, message, why("DEPLOY-005"), fixes)
 
 
 def _name_problem(kind: str, name: str) -> Msg | None:
@@ -447,6 +502,7 @@ CHECKS = (
     check_interfaces,
     check_entrypoint,
     check_shm,
+    check_pod_paths,
     check_auth,
     check_images,
 )

@@ -15,11 +15,17 @@ from dataclasses import dataclass, field
 from wizard.core.answers import Answers
 from wizard.core.choices import CLUSTER_TARGETS as CLUSTER_TARGETS  # the deploy rules read both from here
 from wizard.core.choices import KUBERAY_TARGETS as KUBERAY_TARGETS
+from wizard.core.choices import KUBERNETES_TARGETS as KUBE_TARGETS
 from wizard.core.plan import Plan
 from wizard.i18n.text import Msg, msg
 
 CPUS_PER_GPU_BUNDLE = 3  # verl's placement bundles are {CPU: 3, GPU: 1} (ResourcePoolManager.max_colocate_count)
-TASK_RUNNER_CPUS = 1  # verl's driver-side TaskRunner actor
+TASK_RUNNER_CPUS = 1  # a free CPU: Ray places an actor without num_cpus (TaskRunner, rollout servers) only where one is
+# verl 0.9.1's V1 trainer starts TransferQueue before anything else: a controller and storage units that hold one CPU
+# each for the whole run, the units pinned round-robin to every Ray node (hard node affinity).
+TQ_CONTROLLER_CPUS = 1
+TQ_UNITS_KEY = "transfer_queue.backend.SimpleStorage.num_data_storage_units"
+TQ_BACKEND_KEY = "transfer_queue.backend.storage_backend"
 NAME_LIMITS = {"RayJob": 47, "RayCluster": 53}
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 DNS_1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
@@ -64,6 +70,7 @@ class DeployFacts:
     joins_cluster: bool = False
     shm_missing: tuple[str | Msg, ...] = ()  # plain Pod/Job containers without a memory /dev/shm
     images: tuple[str, ...] = ()
+    mounts: tuple[str, ...] | None = None  # Kubernetes: folders mounted in the pods (None: not described)
     problems: tuple[str | Msg, ...] = ()  # structural defects the reader saw (e.g. a node list that is one element)
     inline_secrets: tuple[
         str | Msg, ...
@@ -113,15 +120,72 @@ def secret_env_names(answers: Answers) -> list[str]:
 
 
 def node_env(answers: Answers) -> dict[str, str]:
-    """Variables every Ray node and the driver get: the interface names, then deploy.env."""
+    """Variables every Ray node and the driver get: the interface names, HF_HOME, then deploy.env."""
     d = answers.deploy
     env: dict[str, str] = {}
     if d.nccl_socket_ifname:
         env["NCCL_SOCKET_IFNAME"] = d.nccl_socket_ifname
     if d.gloo_socket_ifname:
         env["GLOO_SOCKET_IFNAME"] = d.gloo_socket_ifname
+    home = hf_home(answers)
+    if home:
+        env["HF_HOME"] = home
     env.update(pairs(d.env))
     return env
+
+
+def hf_home(answers: Answers) -> str | None:
+    """HF_HOME on every node: deploy.hf_home, else under the data volume of a Kubernetes target, else unset."""
+    d = answers.deploy
+    if d.hf_home:
+        return d.hf_home
+    if d.target in KUBE_TARGETS and d.data_volume:
+        return d.data_mount.rstrip("/") + "/huggingface"
+    return None
+
+
+def pod_mounts(answers: Answers) -> tuple[str, ...]:
+    """Kubernetes: every folder mounted in the pods (the config, /dev/shm of a Job, the data volume), sorted."""
+    d = answers.deploy
+    mounts = {CONFIG_DIR}
+    if d.target == "k8s-job" and d.shm_gib:
+        mounts.add("/dev/shm")
+    if d.data_volume:
+        mounts.add(d.data_mount)
+    return tuple(sorted(mounts))
+
+
+def tq_storage_units(answers: Answers) -> int:
+    """TransferQueue storage units verl 0.9.1's V1 trainer starts (1 CPU each); 0 for the legacy trainer."""
+    extra = answers.extra
+    if extra.get("trainer.use_v1", True) is False or extra.get(TQ_BACKEND_KEY, "SimpleStorage") != "SimpleStorage":
+        return 0
+    units = extra.get(TQ_UNITS_KEY, 8)
+    return units if isinstance(units, int) and units >= 0 else 8
+
+
+def tq_share(answers: Answers, nodes: int) -> int:
+    """Storage units pinned to each of `nodes` Ray nodes (round-robin: at most this many on one node)."""
+    return math.ceil(tq_storage_units(answers) / max(nodes, 1))
+
+
+def verl_cpus_beyond_bundles(answers: Answers, nodes: int) -> int:
+    """Logical CPUs each Ray node is offered on top of its own CPUs: its share of the storage units, the
+    controller and a free one, so that the units never starve the placement bundles (they mostly wait on sockets)."""
+    if not tq_storage_units(answers):
+        return 0
+    return tq_share(answers, nodes) + TQ_CONTROLLER_CPUS + TASK_RUNNER_CPUS
+
+
+def local_ray_cpus_needed(answers: Answers, plan: Plan) -> int:
+    """CPUs verl's own Ray instance on one machine needs: the bundles of every GPU, TransferQueue, a free one."""
+    units = tq_storage_units(answers)
+    return CPUS_PER_GPU_BUNDLE * plan.total_gpus + units + (TQ_CONTROLLER_CPUS if units else 0) + TASK_RUNNER_CPUS
+
+
+def ray_nodes(answers: Answers, plan: Plan) -> int:
+    """Ray nodes of a cluster target: the GPU nodes plus a CPU-only KubeRay head."""
+    return worker_replicas(answers, plan) + 1
 
 
 def gpu_nodes_needed(plan: Plan) -> int:
@@ -172,17 +236,36 @@ def container_extra_env(answers: Answers, gpus: int) -> dict[str, str]:
 JOB_CONTAINER = msg("deploy.place.container", kind="Job", name="verl")  # the one container k8s-job renders
 
 
+def ray_cpus(answers: Answers, plan: Plan, own_cpus: int) -> int:
+    """Logical CPUs a Ray node of a cluster target (or k8s-job's one Ray instance) is started with: its own
+    CPUs plus what verl 0.9.1's TransferQueue holds there (verl_cpus_beyond_bundles)."""
+    nodes = 1 if answers.deploy.target == "k8s-job" else ray_nodes(answers, plan)
+    return own_cpus + verl_cpus_beyond_bundles(answers, nodes)
+
+
+def own_ray_cpus(answers: Answers, plan: Plan) -> int | None:
+    """Where verl starts its own Ray (local, k8s-job): the num_cpus it gets; None: the machine decides."""
+    d = answers.deploy
+    if d.ray_init_num_cpus is not None:
+        return d.ray_init_num_cpus
+    if d.target == "k8s-job":
+        return ray_cpus(answers, plan, d.cpus_per_gpu * plan.gpus_per_node)
+    return None
+
+
 def _groups(answers: Answers, plan: Plan, env: dict[str, str], secrets: dict[str, str]) -> tuple[NodeGroup, ...]:
     d, target = answers.deploy, answers.deploy.target
     mode, token = d.auth_mode, auth_source(answers)
     per_node = plan.gpus_per_node
-    cpus = float(d.cpus_per_gpu * per_node)
+    own = d.cpus_per_gpu * per_node
     if target == "k8s-job":
+        cpus = float(own_ray_cpus(answers, plan) or own)
         return (
             NodeGroup("head", 1, per_node, cpus, {**env, "RAY_AUTH_MODE": mode}, secrets, mode, token, JOB_CONTAINER),
         )
     if target not in KUBERAY_TARGETS + ("slurm",):
         return ()
+    cpus = float(ray_cpus(answers, plan, own))
     kuberay = target in KUBERAY_TARGETS
     head_where, worker_where = (
         ("headGroupSpec", "workerGroupSpecs[0]")
@@ -191,9 +274,8 @@ def _groups(answers: Answers, plan: Plan, env: dict[str, str], secrets: dict[str
     )
     head_gpus = per_node if head_has_gpus(answers) else 0
     head_env = {**env, **container_extra_env(answers, head_gpus)} if kuberay else env
-    head = NodeGroup(
-        "head", 1, head_gpus, cpus if head_gpus else float(d.head_cpus), head_env, secrets, mode, token, head_where
-    )
+    head_cpus = cpus if head_gpus else float(ray_cpus(answers, plan, d.head_cpus))
+    head = NodeGroup("head", 1, head_gpus, head_cpus, head_env, secrets, mode, token, head_where)
     workers = worker_replicas(answers, plan)
     groups = [head]
     if workers:
@@ -240,6 +322,7 @@ def facts_from_answers(answers: Answers, plan: Plan) -> DeployFacts:
         joins_cluster=target in CLUSTER_TARGETS,
         shm_missing=(JOB_CONTAINER,) if target == "k8s-job" and d.shm_gib == 0 else (),
         images=(d.image,) if target in KUBERAY_TARGETS + ("k8s-job",) else (),
+        mounts=pod_mounts(answers) if target in KUBE_TARGETS else None,
     )
 
 

@@ -21,6 +21,7 @@ from wizard.emit.yaml_text import one_line
 MANAGED_BY = {"app.kubernetes.io/managed-by": "verl-wizard"}
 GPU = "nvidia.com/gpu"
 CONFIG_VOLUME = "verl-config"
+DATA_VOLUME = "verl-data"
 
 
 class _BlockDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # libyaml when present: much faster
@@ -94,6 +95,31 @@ def config_mount() -> dict[str, Any]:
 
 def config_volume(answers: Answers) -> dict[str, Any]:
     return {"name": CONFIG_VOLUME, "configMap": {"name": config_map_name(answers)}}
+
+
+def data_volume_parts(answers: Answers) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(volumeMounts, volumes) of the data volume: a PersistentVolumeClaim by name, or a host folder."""
+    d = answers.deploy
+    if not d.data_volume:
+        return [], []
+    if d.data_volume.startswith("/"):
+        source: dict[str, Any] = {"hostPath": {"path": d.data_volume, "type": "Directory"}}
+    else:
+        source = {"persistentVolumeClaim": {"claimName": d.data_volume}}
+    return [{"name": DATA_VOLUME, "mountPath": d.data_mount}], [{"name": DATA_VOLUME, **source}]
+
+
+def launch_header(answers: Answers) -> list[str]:
+    """The manifest's header lines that say how to launch, watch and stop it (the commands of RUN.md)."""
+    from wizard.emit.launch import launch_for
+
+    launch = launch_for(answers)
+    lines = ["Launch (from this folder): " + "; then ".join(launch.start)]
+    if launch.watch:
+        lines.append("Watch: " + "; ".join(command for command, _ in launch.watch))
+    if launch.stop:
+        lines.append(f"Stop: {launch.stop}")
+    return lines
 
 
 def scheduling(answers: Answers, gpu: bool) -> dict[str, Any]:

@@ -2,8 +2,10 @@
 
 One head and at most one GPU worker group; GPUs per pod = trainer.n_gpus_per_node, and the GPU pods add
 up to the nodes verl's pools need (the head is one of them unless deploy.gpu_head is false). KubeRay
-derives `ray start --num-gpus/--num-cpus` from the container limits, so rayStartParams stays empty. The
-run's config.yaml travels as a ConfigMap (the second document), mounted where the entrypoint reads it.
+derives `ray start --num-gpus` from the container limits; rayStartParams gives Ray num-cpus = the CPU limit
+plus what verl 0.9.1's TransferQueue actors hold (they mostly wait). The run's config.yaml travels as a
+ConfigMap (the second document), mounted where the entrypoint reads it; the data volume (deploy.data_volume)
+is mounted in every pod.
 Token authentication is KubeRay 1.5+'s spec.authOptions: the operator makes (or uses) one Secret and sets
 RAY_AUTH_MODE and RAY_AUTH_TOKEN in every Ray container and the submitter.
 """
@@ -14,14 +16,23 @@ from typing import Any
 
 from wizard.core.answers import Answers
 from wizard.core.plan import Plan
-from wizard.core.rules.deploy_facts import ENTRYPOINT, container_extra_env, head_has_gpus, k8s_name, worker_replicas
+from wizard.core.rules.deploy_facts import (
+    ENTRYPOINT,
+    container_extra_env,
+    head_has_gpus,
+    k8s_name,
+    ray_cpus,
+    worker_replicas,
+)
 from wizard.emit.manifests.common import (
     config_map,
     config_mount,
     config_volume,
     container_env,
+    data_volume_parts,
     dump_docs,
     header_lines,
+    launch_header,
     metadata,
     ns_flag,
     resources,
@@ -46,12 +57,19 @@ def _pod(answers: Answers, name: str, gpus: int, cpus: int, memory_gib: int, hea
     if env:
         container["env"] = env
     container["resources"] = resources(cpus, memory_gib, gpus)
-    if head:
-        container["volumeMounts"] = [config_mount()]
+    data_mounts, data_volumes = data_volume_parts(answers)
+    mounts = ([config_mount()] if head else []) + data_mounts
+    if mounts:
+        container["volumeMounts"] = mounts
     spec: dict[str, Any] = {**scheduling(answers, gpus > 0), "containers": [container]}
-    if head:
-        spec["volumes"] = [config_volume(answers)]
+    volumes = ([config_volume(answers)] if head else []) + data_volumes
+    if volumes:
+        spec["volumes"] = volumes
     return {"spec": spec}
+
+
+def _start_params(answers: Answers, plan: Plan, own_cpus: int) -> dict[str, str]:
+    return {"num-cpus": str(ray_cpus(answers, plan, own_cpus))}
 
 
 def cluster_spec(answers: Answers, plan: Plan) -> dict[str, Any]:
@@ -61,15 +79,17 @@ def cluster_spec(answers: Answers, plan: Plan) -> dict[str, Any]:
     gpu_cpus, gpu_mem = d.cpus_per_gpu * per, d.memory_per_gpu_gib * per
     if head_has_gpus(answers):
         head = _pod(answers, "ray-head", per, gpu_cpus, gpu_mem, head=True)
+        head_params = _start_params(answers, plan, gpu_cpus)
     else:
         head = _pod(answers, "ray-head", 0, d.head_cpus, d.head_memory_gib, head=True)
+        head_params = _start_params(answers, plan, d.head_cpus)
     auth: dict[str, Any] = {"mode": d.auth_mode}
     if d.auth_mode == "token" and d.auth_secret:
         auth["secretName"] = d.auth_secret
     spec: dict[str, Any] = {
         "rayVersion": d.ray_version,
         "authOptions": auth,
-        "headGroupSpec": {"rayStartParams": {}, "template": head},
+        "headGroupSpec": {"rayStartParams": head_params, "template": head},
     }
     workers = worker_replicas(answers, plan)
     if workers:
@@ -79,7 +99,7 @@ def cluster_spec(answers: Answers, plan: Plan) -> dict[str, Any]:
                 "replicas": workers,
                 "minReplicas": workers,
                 "maxReplicas": workers,
-                "rayStartParams": {},
+                "rayStartParams": _start_params(answers, plan, gpu_cpus),
                 "template": _pod(answers, "ray-worker", per, gpu_cpus, gpu_mem, head=False),
             }
         ]
@@ -87,7 +107,7 @@ def cluster_spec(answers: Answers, plan: Plan) -> dict[str, Any]:
 
 
 def render_rayjob(answers: Answers, plan: Plan, config_text: str) -> str:
-    d, name = answers.deploy, k8s_name(answers)
+    d = answers.deploy
     job = {
         "apiVersion": "ray.io/v1",
         "kind": "RayJob",
@@ -102,10 +122,8 @@ def render_rayjob(answers: Answers, plan: Plan, config_text: str) -> str:
     }
     header = (
         header_lines(answers, plan, "KubeRay RayJob")
-        + [
-            f"Launch: kubectl apply{ns_flag(answers)} -f rayjob.yaml; follow: kubectl logs{ns_flag(answers)} -f job/{name}",
-            f"The cluster is deleted {d.ttl_seconds} s after the job ends (ttlSecondsAfterFinished).",
-        ]
+        + launch_header(answers)
+        + [f"The cluster is deleted {d.ttl_seconds} s after the job ends (ttlSecondsAfterFinished)."]
         + secret_hint(answers)
     )
     return dump_docs([job, config_map(answers, config_text)], header)
@@ -119,14 +137,10 @@ def render_raycluster(answers: Answers, plan: Plan, config_text: str) -> str:
         "metadata": metadata(answers),
         "spec": cluster_spec(answers, plan),
     }
-    head = f"$(kubectl get pod{ns_flag(answers)} -l ray.io/cluster={name},ray.io/node-type=head -o name)"
     header = (
         header_lines(answers, plan, "KubeRay RayCluster")
-        + [
-            f"Launch: kubectl apply{ns_flag(answers)} -f raycluster.yaml; then run the driver on the head: "
-            f"kubectl exec{ns_flag(answers)} -it {head} -- {ENTRYPOINT}",
-            f"The cluster stays up until kubectl delete{ns_flag(answers)} raycluster {name}.",
-        ]
+        + launch_header(answers)
+        + [f"The cluster stays up until kubectl delete{ns_flag(answers)} raycluster {name}."]
         + secret_hint(answers)
     )
     return dump_docs([cluster, config_map(answers, config_text)], header)

@@ -13,7 +13,7 @@ import json
 from wizard.core.answers import Answers
 from wizard.core.plan import Plan
 from wizard.core.rules.deploy_facts import jobs_address, node_env, secret_env_names
-from wizard.emit.manifests.common import header_lines, q, shell_comment
+from wizard.emit.manifests.common import header_lines, launch_header, q, shell_comment
 
 ENTRY = ["python3", "-m", "verl.trainer.main_ppo", "--config-dir=.", "--config-name=config"]
 # Fixed program (no user data in it): adds the named variables of this shell to the runtime env's env_vars.
@@ -56,7 +56,7 @@ def render_ray_job(answers: Answers, plan: Plan) -> str:
     secrets = secret_env_names(answers)
     lines = [
         "#!/usr/bin/env bash",
-        *[shell_comment(h) for h in header_lines(answers, plan, "ray job submit script")],
+        *[shell_comment(h) for h in header_lines(answers, plan, "ray job submit script") + launch_header(answers)],
         "# Usage: ./ray-job.sh [Hydra overrides ...]   The Ray cluster must already run (ray start on every node).",
         "set -euo pipefail",
         'HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"',

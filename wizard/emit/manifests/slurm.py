@@ -12,8 +12,16 @@ from __future__ import annotations
 
 from wizard.core.answers import Answers
 from wizard.core.plan import Plan
-from wizard.core.rules.deploy_facts import dns_label, gpu_nodes_needed, k8s_name, node_env, secret_env_names
-from wizard.emit.manifests.common import header_lines, q, shell_comment
+from wizard.core.rules.deploy_facts import (
+    dns_label,
+    gpu_nodes_needed,
+    k8s_name,
+    node_env,
+    ray_cpus,
+    secret_env_names,
+    verl_cpus_beyond_bundles,
+)
+from wizard.emit.manifests.common import header_lines, launch_header, q, shell_comment
 
 WAIT_FOR_NODES = """\
 import sys, time
@@ -81,13 +89,15 @@ def render_slurm(answers: Answers, plan: Plan) -> str:
     lines = [
         "#!/usr/bin/env bash",
         *_directives(answers, plan, nodes),
-        *[shell_comment(h) for h in header_lines(answers, plan, "Slurm batch script")],
+        *[shell_comment(h) for h in header_lines(answers, plan, "Slurm batch script") + launch_header(answers)],
         "# Submit from the folder that holds config.yaml: cd DIR && sbatch job.sbatch [Hydra overrides ...]",
         "set -euo pipefail",
         "",
         f"NNODES={nodes}  # trainer.nnodes (with split pools: every pool's nodes)",
         f"GPUS_PER_NODE={per}  # trainer.n_gpus_per_node",
-        f"CPUS_PER_NODE={d.cpus_per_gpu * per}  # verl reserves 3 CPUs per GPU, and one more for its TaskRunner",
+        f"CPUS_PER_NODE={d.cpus_per_gpu * per}  # --cpus-per-task; verl reserves 3 CPUs per GPU",
+        f"RAY_CPUS={ray_cpus(answers, plan, d.cpus_per_gpu * per)}  # CPUS_PER_NODE + {verl_cpus_beyond_bundles(answers, nodes)} "
+        "for verl's TransferQueue actors, which hold a CPU each and mostly wait",
         f"RAY_PORT={d.ray_port}",
         f"JOIN_TIMEOUT={d.join_timeout_s}  # seconds for the head and every worker to join",
         'CONFIG_DIR="${VERL_WIZARD_CONFIG_DIR:-${SLURM_SUBMIT_DIR:-$PWD}}"',
@@ -115,8 +125,9 @@ def render_slurm(answers: Answers, plan: Plan) -> str:
         'HEAD_ADDRESS="$HEAD_IP:$RAY_PORT"',
         'echo "job.sbatch: Ray head on $HEAD_NODE ($HEAD_ADDRESS), ${NNODES} node(s) x ${GPUS_PER_NODE} GPU(s)"',
         "",
+        "# Ray counts the GPUs each step really has (Slurm's CUDA_VISIBLE_DEVICES): verl then checks them itself.",
         'srun --nodes=1 --ntasks=1 --nodelist="$HEAD_NODE" --export=ALL \\',
-        '  ray start --head --node-ip-address="$HEAD_IP" --port="$RAY_PORT" --num-cpus="$CPUS_PER_NODE" --num-gpus="$GPUS_PER_NODE" --disable-usage-stats --block &',
+        '  ray start --head --node-ip-address="$HEAD_IP" --port="$RAY_PORT" --num-cpus="$RAY_CPUS" --disable-usage-stats --block &',
         "HEAD_STEP=$!",
         "",
         "DEADLINE=$((SECONDS + JOIN_TIMEOUT))",
@@ -128,7 +139,7 @@ def render_slurm(answers: Answers, plan: Plan) -> str:
         "",
         'for node in "${NODES[@]:1}"; do',
         '  srun --nodes=1 --ntasks=1 --nodelist="$node" --export=ALL \\',
-        '    ray start --address="$HEAD_ADDRESS" --num-cpus="$CPUS_PER_NODE" --num-gpus="$GPUS_PER_NODE" --disable-usage-stats --block &',
+        '    ray start --address="$HEAD_ADDRESS" --num-cpus="$RAY_CPUS" --disable-usage-stats --block &',
         "done",
         "",
         "# Wait until every node has joined, counted, with the same deadline (not a fixed sleep).",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.syntax import Syntax
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, Input, Label, OptionList, Static
@@ -27,6 +28,7 @@ class ReviewScreen(StepScreen):
             yield Input(self.session.out_dir, id="out-dir")
             yield Button(t("review.write"), id="write", variant="primary")
         yield Label("", id="write-status")
+        yield Static("", id="launch-info")
         yield Label(t("review.files"), classes="section-title")
         yield OptionList(id="file-list")
         yield Static("", id="preview")
@@ -41,6 +43,7 @@ class ReviewScreen(StepScreen):
             status.update(t("review.blocked", n=len(session.errors())))
         elif "-done" not in status.classes:
             status.update("")
+        self.query_one("#launch-info", Static).update(self._launch_text())
         files = self.query_one("#file-list", OptionList)
         keep = files.highlighted or 0
         files.clear_options()
@@ -49,6 +52,18 @@ class ReviewScreen(StepScreen):
             files.add_option(Option(f"{name:<14} {label}", id=f"file-{name}"))
         files.highlighted = min(keep, files.option_count - 1)
         self._preview(files.highlighted)
+
+    def _launch_text(self) -> Text:
+        """The install line and the launch command for the target (the same as RUN.md and `new` print)."""
+        from wizard.emit.install import install_for
+        from wizard.emit.launch import launch_line
+
+        answers = self.session.layered.answers
+        lines = (
+            t("review.install", line=install_for(answers).line),
+            t("review.launch", command=launch_line(answers, self.session.out_dir)),
+        )
+        return Text("\n".join(lines))  # plain text: verl[vllm,fsdp] is not markup
 
     def _preview(self, index) -> None:
         names = list(self.session.render_files())

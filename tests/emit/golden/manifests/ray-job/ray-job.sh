@@ -2,6 +2,9 @@
 # ray job submit script for experiment qwen2.5-7b-grpo-2x8 (verl 0.9.1), written by verl-wizard 0.1.0.
 # Ray nodes with GPUs: 2 x 8 = trainer.nnodes x trainer.n_gpus_per_node in config.yaml.
 # Regenerate with verl-wizard new --answers answers.yaml rather than editing counts here; `verl-wizard check` reads it back.
+# Launch (from this folder): ./ray-job.sh
+# Watch: ray job list --address http://127.0.0.1:8265; ray job logs --follow --address http://127.0.0.1:8265 SUBMISSION_ID
+# Stop: ray job stop --address http://127.0.0.1:8265 SUBMISSION_ID
 # Usage: ./ray-job.sh [Hydra overrides ...]   The Ray cluster must already run (ray start on every node).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -1,0 +1,117 @@
+"""What one machine or pod offers the run, judged for the DEPLOY rules: the GPUs of a CUDA_VISIBLE_DEVICES mask,
+the logical CPUs of the Ray instance verl starts itself, and the local paths a Kubernetes pod can see.
+
+Part of the deployment family (wizard.core.rules.deploy runs these checks with the others, over the same facts).
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from wizard.core import verl_schema
+from wizard.core.findings import Fix, error, warning
+from wizard.core.plan import need_critic
+from wizard.core.rules.catalogue import why
+from wizard.core.rules.deploy_facts import (
+    CONFIG_DIR,
+    CPUS_PER_GPU_BUNDLE,
+    KUBE_TARGETS,
+    local_ray_cpus_needed,
+    tq_storage_units,
+)
+from wizard.i18n.text import msg
+
+NUM_CPUS_KEY = "ray_kwargs.ray_init.num_cpus"
+OWN_RAY_TARGETS = ("local", "k8s-job")  # verl's ray.init starts Ray itself, with ray_kwargs.ray_init.num_cpus
+
+
+def visible_count(mask: str) -> int:
+    """GPUs a CUDA_VISIBLE_DEVICES value shows: its non-empty comma-separated entries (as run.sh counts them)."""
+    return sum(1 for device in mask.split(",") if device.strip())
+
+
+def check_own_ray_cpus(ctx, facts):
+    """Answers that give the Ray instance verl starts itself (local, k8s-job) fewer CPUs than verl 0.9.1 holds."""
+    num_cpus = ctx.answers.deploy.ray_init_num_cpus
+    if facts.origin != "answers" or facts.target not in OWN_RAY_TARGETS or num_cpus is None:
+        return
+    need = local_ray_cpus_needed(ctx.answers, ctx.plan)
+    if num_cpus < need:
+        yield error(
+            "DEPLOY-005",
+            [NUM_CPUS_KEY],
+            msg(
+                "deploy.cpus_local",
+                setting=NUM_CPUS_KEY,
+                cpus=num_cpus,
+                need=need,
+                gpus=ctx.plan.total_gpus,
+                per=CPUS_PER_GPU_BUNDLE,
+                units=tq_storage_units(ctx.answers),
+                version=verl_schema.TARGET_VERSION,
+            ),
+            why("DEPLOY-005"),
+            [Fix({NUM_CPUS_KEY: need}, msg("deploy.cpus_local_fix", need=need))],
+        )
+
+
+def run_paths(answers) -> list[tuple[str, str]]:
+    """(verl key, value) of every data file, model and reward function the run reads, in config order."""
+    m = answers.models
+    items: list[tuple[str, object]] = [
+        ("data.train_files", answers.data.train_files),
+        ("data.val_files", answers.data.val_files),
+        ("actor_rollout_ref.model.path", m.actor_path),
+        ("critic.model.path", m.critic_path if need_critic(answers) else None),
+        ("reward.reward_model.model_path", m.reward_model_path if m.reward_model_enable else None),
+        ("reward.custom_reward_function.path", m.custom_reward_path),
+    ]
+    return [(key, str(v)) for key, value in items for v in (value if isinstance(value, list) else [value]) if v]
+
+
+def _local_paths(answers) -> list[tuple[str, str]]:
+    """The absolute local paths among run_paths (not Hugging Face ids, not hdfs:// or s3:// URLs)."""
+    return [(key, path) for key, path in run_paths(answers) if path.startswith("/")]
+
+
+def _under(path: str, folder: str) -> bool:
+    folder = folder.rstrip("/") or "/"
+    return folder == "/" or path == folder or path.startswith(folder + "/")
+
+
+def check_pod_paths(ctx, facts):
+    """Kubernetes pods see the image and their volumes only: a local path elsewhere does not exist there."""
+    if facts.target not in KUBE_TARGETS or facts.mounts is None:
+        return
+    mounts = [m for m in facts.mounts if m not in ("/dev/shm", CONFIG_DIR)]
+    local = _local_paths(ctx.answers)
+    unseen = [(key, path) for key, path in local if not any(_under(path, m) for m in mounts)]
+    if not unseen:
+        return
+    d = ctx.answers.deploy
+    shown = list(dict.fromkeys(path for _, path in unseen))
+    fixes = []
+    if facts.origin == "answers":
+        parent = posixpath.commonpath([posixpath.dirname(path) for _, path in local])
+        change = {} if d.data_volume else {"deploy.data_volume": "verl-data"}
+        if parent != "/" and parent != d.data_mount:
+            change["deploy.data_mount"] = parent
+        if change:
+            label = (
+                msg("deploy.pod_paths_fix_mount", mount=change.get("deploy.data_mount", d.data_mount))
+                if d.data_volume
+                else msg("deploy.pod_paths_fix_pvc", mount=change.get("deploy.data_mount", d.data_mount))
+            )
+            fixes = [Fix(change, label)]
+    message = (
+        msg("deploy.pod_paths_outside", paths=shown, mounts=mounts, n=len(shown))
+        if mounts
+        else msg("deploy.pod_paths_unmounted", paths=shown, n=len(shown))
+    )
+    yield warning(
+        "DEPLOY-015",
+        ["deploy.data_volume", "deploy.data_mount"] if facts.origin == "answers" else [facts.source],
+        message,
+        why("DEPLOY-015"),
+        fixes,
+    )
