@@ -10,6 +10,7 @@ from wizard.core.findings import Finding, Severity
 from wizard.i18n import t
 from wizard.tui.messages import StepRequested
 from wizard.tui.steps import STEPS, step_of
+from wizard.tui.textual_compat import replace_prompt
 
 
 class StepNav(OptionList):
@@ -44,15 +45,7 @@ class StepNav(OptionList):
                 self._replace_mark(index, self._label(index + 1, step, worst))
 
     def _replace_mark(self, index: int, label: Text) -> None:
-        option = self.get_option_at_index(index)
-        line = self._index_to_line.get(index) if self.is_mounted else None
-        option._set_prompt(label)  # noqa: SLF001 - what replace_option_prompt_at_index does, without its full repaint
-        self._option_render_cache.clear()  # rendered lines are cached by option: drop the old mark's
-        if line is None:
-            self._clear_caches()
-            self.refresh()
-        else:
-            self.refresh_line(line)
+        replace_prompt(self, index, label)
 
     def _label(self, n: int, step: str, worst: dict[str, Severity]) -> Text:
         mark = {Severity.ERROR: ("✗", "red"), Severity.WARNING: ("!", "yellow")}.get(worst.get(step), ("·", "green"))
