@@ -11,7 +11,7 @@ preset, its difference to "all on" with a 95% bootstrap interval (an interval th
 measurable difference), and the range of the rounds' own medians. --starts adds the start (first paint,
 wall and CPU) as a ratio to a minimal Textual app for "all on" and "all off".
 
-    python benchmarks/measure_tui_speedups.py [--rounds N] [--keys N] [--only NAME,...] [--starts N]
+    python benchmarks/measure_tui_speedups.py [--rounds N] [--keys N] [--only NAME,NAME+NAME,...] [--starts N]
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.bench_tui import STARTS, eight_gpu_presets, measure_keys, measure_starts
 from benchmarks.common import Stats, load_line, machine_line, table
-from wizard.tui.textual_compat import SPEEDUPS, STOCK_ENV
+from wizard.tui.textual_compat import PRIVATE_USES, STOCK_ENV
 
 PATTERNS = {"cycle": {}, "toggle": {"BENCH_DIGIT": "6"}}
 START_CASES = {
@@ -37,8 +37,13 @@ START_CASES = {
 
 def configurations(only: list[str] | None) -> dict[str, dict[str, str]]:
     """Configuration name -> the environment that makes it."""
-    names = only or [name for name in SPEEDUPS if name != "bindings"]  # bindings: footer labels, not speed
-    return {"all on": {}, **{f"without {name}": {STOCK_ENV: name} for name in names}, "all off": {STOCK_ENV: "all"}}
+    names = only or [name for name in PRIVATE_USES if name != "bindings"]  # bindings: footer labels, not speed
+    # "a+b": both turned off in one configuration
+    return {
+        "all on": {},
+        **{f"without {name}": {STOCK_ENV: name.replace("+", ",")} for name in names},
+        "all off": {STOCK_ENV: "all"},
+    }
 
 
 def median_difference_interval(a: list[float], b: list[float], draws: int = 2000) -> tuple[float, float]:
@@ -54,7 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="runs of every configuration (default 3)")
     parser.add_argument("--keys", type=int, default=40, help="keystrokes per run (default 40)")
-    parser.add_argument("--only", help="the speed-ups to turn off one at a time (default: every one)")
+    parser.add_argument(
+        "--only", help="the speed-ups to turn off one at a time, a+b for two together (default: every one alone)"
+    )
     parser.add_argument("--patterns", default="cycle,toggle", help="key patterns (default cycle,toggle)")
     parser.add_argument("--starts", type=int, default=0, help="also this many start rounds of all on / all off")
     args = parser.parse_args(argv)

@@ -37,14 +37,14 @@ def textual_version(monkeypatch):
 
 def test_the_speedups_run_on_the_pinned_release_alone(textual_version, monkeypatch):
     textual_version(textual_compat.TESTED_WITH)
-    assert textual_compat.in_use() == frozenset(textual_compat.SPEEDUPS)
+    assert textual_compat.in_use() == frozenset(textual_compat.PRIVATE_USES)
     for other in ("8.2.9", "8.3.0", "9.0.0", None):
         textual_version(other)
         assert textual_compat.in_use() == frozenset(), other
     textual_version(textual_compat.TESTED_WITH)
     monkeypatch.setenv(textual_compat.STOCK_ENV, "compositor, option_keep")
     textual_compat.in_use.cache_clear()
-    assert textual_compat.in_use() == frozenset(textual_compat.SPEEDUPS) - {"compositor", "option_keep"}
+    assert textual_compat.in_use() == frozenset(textual_compat.PRIVATE_USES) - {"compositor", "option_keep"}
     monkeypatch.setenv(textual_compat.STOCK_ENV, "all")
     textual_compat.in_use.cache_clear()
     assert textual_compat.in_use() == frozenset()
@@ -106,7 +106,7 @@ async def run_through(tmp_path, name: str) -> tuple[dict[str, list], dict]:
         pictures = await drive(app, pilot, Terminal(app))
         ran = {
             "compositor": type(app.screen._compositor),
-            "list speed-ups": app.screen.query_one("#findings-list")._speedups,
+            "list private uses": app.screen.query_one("#findings-list")._private_uses,
         }
     return pictures, ran
 
@@ -115,11 +115,11 @@ async def test_another_textual_release_shows_the_same_screens_with_stock_textual
     textual_version(textual_compat.TESTED_WITH)
     pinned, pinned_ran = await run_through(tmp_path, "pinned")
     assert pinned_ran["compositor"] is textual_compat.DirtyRegionCompositor
-    assert pinned_ran["list speed-ups"] == frozenset(textual_compat.SPEEDUPS)
+    assert pinned_ran["list private uses"] == frozenset(textual_compat.PRIVATE_USES)
     textual_version("9.0.0")
     stock, stock_ran = await run_through(tmp_path, "stock")
     assert not issubclass(stock_ran["compositor"], textual_compat.DirtyRegionCompositor)  # Textual's own
-    assert stock_ran["list speed-ups"] == frozenset()
+    assert stock_ran["list private uses"] == frozenset()
     assert list(stock) == ["keystroke", "previous step", "jump", "fix"]
     for name in stock:
         assert not differences(stock[name], pinned[name]), name

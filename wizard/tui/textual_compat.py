@@ -7,8 +7,8 @@ version pyproject pins). On any other release every one of them steps aside and 
 behaviour run: slower, never broken. No other module of the wizard touches a private Textual name
 (tests/tui/test_textual_private.py checks it).
 
-VERL_WIZARD_STOCK_TEXTUAL turns speed-ups off on the tested release too: "all" (or "1") for every one, or
-names from SPEEDUPS separated by commas; benchmarks/bench_tui_speedups.py measures each one that way.
+VERL_WIZARD_STOCK_TEXTUAL turns them off on the tested release too: "all" (or "1") for every one, or names
+from PRIVATE_USES separated by commas; benchmarks/measure_tui_speedups.py measures each speed-up that way.
 """
 
 from __future__ import annotations
@@ -18,12 +18,10 @@ from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
-from textual import events
 from textual.binding import BindingsMap
 from textual.cache import LRUCache
 from textual.dom import DOMNode
 from textual.geometry import Region
-from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widgets import OptionList
 
@@ -34,16 +32,13 @@ except ImportError:  # another release moved it: the stock compositor runs
 
 TESTED_WITH = "8.2.8"
 STOCK_ENV = "VERL_WIZARD_STOCK_TEXTUAL"
-SPEEDUPS = (
+# What runs on the tested release alone: four speed-ups and the footer's language.
+PRIVATE_USES = (
     "compositor",  # a partial update renders only the widgets that show in a changed region
-    "option_lines",  # OptionList measures its lines again only when what they depend on changed
-    "option_paint",  # the lines of one OptionList paint share its styles and measurement
     "option_keep",  # set_options keeps the rendered lines of options shown again at the same index
-    "option_resize",  # a resize that keeps the list's width keeps its rendered options
-    "findings_lines",  # a new findings list repaints the lines the old and new findings take, not the column
-    "bindings",  # footer labels in the language chosen inside the app (stock: English)
-    "scrollbar",  # the findings list's scrollbar repaints only when what it draws changes
-    "step_marks",  # a new mark in the step list repaints that line, not the list
+    "option_paint",  # the lines of one OptionList paint share its measurement and styles
+    "step_marks",  # a new mark in the step list repaints that option's line, not the list's column
+    "bindings",  # footer labels in the language chosen inside the app (stock: the English ones)
 )
 
 
@@ -73,18 +68,18 @@ def running_version() -> str | None:
 
 @cache
 def in_use() -> frozenset[str]:
-    """The speed-ups in use in this process: all of SPEEDUPS on the tested release, less those turned off."""
+    """The private uses on in this process: all of PRIVATE_USES on the tested release, less those turned off."""
     if running_version() != TESTED_WITH:
         return frozenset()
     off = {name.strip() for name in os.environ.get(STOCK_ENV, "").split(",") if name.strip()}
     if off & {"1", "all"}:
         return frozenset()
-    return frozenset(SPEEDUPS) - off
+    return frozenset(PRIVATE_USES) - off
 
 
-def uses(speedup: str) -> bool:
-    """Whether this speed-up runs (on another Textual release, none does)."""
-    return speedup in in_use()
+def uses(name: str) -> bool:
+    """Whether this private use (a name of PRIVATE_USES) is on; on another Textual release, none is."""
+    return name in in_use()
 
 
 # -- the compositor ----------------------------------------------------------------------------------------
@@ -130,11 +125,6 @@ def install_compositor(screen) -> None:
         screen._compositor = DirtyRegionCompositor()
 
 
-def compositor_of(screen):
-    """The screen's compositor (tests compare what it renders with what the terminal shows)."""
-    return screen._compositor
-
-
 # -- key bindings ------------------------------------------------------------------------------------------
 def replace_bindings(node: DOMNode, describe) -> bool:
     """Give `node` its own bindings, each with `describe(binding)` as its description; False where it cannot.
@@ -154,65 +144,26 @@ def replace_bindings(node: DOMNode, describe) -> bool:
 
 # -- option lists ------------------------------------------------------------------------------------------
 class KeptOptionsList(OptionList):
-    """OptionList that keeps what it rendered across `set_options` and resizes of its height.
+    """OptionList that keeps the rendered lines of options shown again, and paints its lines with less work.
 
     OptionList throws away every option's rendered lines on `set_options`. The findings list sets its
     options on every edit, mostly to Option objects it showed before (each is cached by what it shows and
     where), so re-rendering them all is a good part of a keystroke's frame. Rendered lines are cached by
     Option object and style and carry the option's index (for clicks); they are kept while the option comes
-    back at the same index (option_keep). OptionList also re-renders every option on any resize, where the
-    lines depend on the width alone (option_resize).
-
-    OptionList works out, for each line it paints, the list's lines and width (measuring its content region
-    twice), the option's style and its padding. The list keeps its measurement while nothing it depends on
-    changed (option_lines), and the lines of one paint share the rest (option_paint).
-    Relies on OptionList's `_option_render_cache` (keyed by option, style and padding), `_line_cache`,
-    `_update_lines`, `_on_resize` and `_mouse_hovering_over` (Textual 8.2).
+    back at the same index (option_keep). OptionList also works out, for each line it paints, the list's
+    lines (measuring its content region twice), the option's style and its padding: the lines of one paint
+    share them (option_paint). Relies on OptionList's `_option_render_cache` (keyed by option, style and padding),
+    `_line_cache`, `_update_lines` and `_mouse_hovering_over` (Textual 8.2).
     """
 
-    _lines_known_for: tuple | None = None
     _paint: tuple | None = None  # what the lines of one render_lines call share
-    _lines_width: int | None = None  # the width the rendered options were made for
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._speedups = in_use()
-
-    def line_count(self) -> int | None:
-        """How many lines the options take (None where that cannot be told without a private name)."""
-        return len(self._lines) if "findings_lines" in self._speedups else None
-
-    def _update_lines(self) -> None:
-        if "option_lines" not in self._speedups:
-            return super()._update_lines()
-        # What OptionList's measurement depends on: the widget's size and styles (its content width), the
-        # scrollbars (they take columns), and the options and lines measured so far. Unchanged: nothing to do.
-        key = (
-            self.size,
-            self.styles._cache_key,
-            self.show_vertical_scrollbar,
-            self.show_horizontal_scrollbar,
-            len(self._options),
-            len(self._line_cache.lines),
-        )
-        if key == self._lines_known_for:
-            return None
-        super()._update_lines()
-        self._lines_known_for = (*key[:4], len(self._options), len(self._line_cache.lines))
-        return None
-
-    def _on_resize(self, event: events.Resize) -> None:
-        # Textual calls each class's own handler, this one before OptionList's (which drops every rendered
-        # option): preventing the default skips OptionList's. Without the speed-up, OptionList's runs.
-        if "option_resize" not in self._speedups:
-            return
-        width = self.scrollable_content_region.width
-        if width == self._lines_width:
-            event.prevent_default()
-        self._lines_width = width
+        self._private_uses = in_use()
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        if "option_paint" not in self._speedups:
+        if "option_paint" not in self._private_uses:
             return super().render_lines(crop)
         self._update_lines()
         styles = {
@@ -263,7 +214,7 @@ class KeptOptionsList(OptionList):
         return strips[offset]
 
     def set_options(self, options):
-        if "option_keep" not in self._speedups:
+        if "option_keep" not in self._private_uses:
             return super().set_options(options)
         cache = self._option_render_cache
         placed = self.__dict__.setdefault("_placed", {})  # option -> the index its cached lines were made for
@@ -282,9 +233,14 @@ class KeptOptionsList(OptionList):
         return self
 
 
-# -- measured for issue 17 (to be removed if they buy nothing) ------------------------------------------------
 def replace_prompt(option_list: OptionList, index: int, prompt) -> None:
-    """replace_option_prompt_at_index, repainting only that option's line (step_marks)."""
+    """`replace_option_prompt_at_index` for a prompt as tall as the old one, repainting only its line (step_marks).
+
+    OptionList's own replacement drops every option's rendered and measured lines and repaints the whole
+    list; the step list fills its column, so that is every line of the column for one new mark.
+    Relies on Option's `_set_prompt` and OptionList's `_index_to_line`, `_option_render_cache` and
+    `_clear_caches` (Textual 8.2).
+    """
     if not uses("step_marks"):
         option_list.replace_option_prompt_at_index(index, prompt)
         return
@@ -297,44 +253,3 @@ def replace_prompt(option_list: OptionList, index: int, prompt) -> None:
         option_list.refresh()
     else:
         option_list.refresh_line(line)
-
-
-def steady_vertical_scrollbar(widget):
-    """Widget.vertical_scrollbar with a SteadyScrollBar (scrollbar); None: use the stock property."""
-    if not uses("scrollbar"):
-        return None
-    if widget._vertical_scrollbar is None:
-        bar = SteadyScrollBar(vertical=True, name="vertical", thickness=widget.scrollbar_size_vertical)
-        bar.display = False
-        widget._vertical_scrollbar = bar
-        widget.app._start_widget(widget, bar)
-    return widget._vertical_scrollbar
-
-
-class SteadyScrollBar(ScrollBar):
-    """ScrollBar: a plain repaint request is skipped when the bar would be drawn as it is."""
-
-    _drawn: tuple | None = None  # what the bar drew last; None: unknown, repaint
-
-    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False):
-        plain = not (regions or layout or recompose) and repaint and self.is_mounted
-        drawn, self._drawn = self._drawn, (self._drawing() if plain else None)
-        if plain and drawn is not None and drawn == self._drawn:
-            return self
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
-
-    def _drawing(self) -> tuple:
-        bar = self.render()
-        sizes = (getattr(bar, "virtual_size", None), getattr(bar, "window_size", None), getattr(bar, "position", None))
-        length = self.size.height if self.vertical else self.size.width
-        virtual, window, _ = sizes
-        if not (window and length and virtual and length != virtual):  # ScrollBarRender draws no thumb
-            sizes = None
-        return (
-            type(bar),
-            self.size,
-            sizes,
-            getattr(bar, "thickness", None),
-            getattr(bar, "vertical", None),
-            str(getattr(bar, "style", "")),
-        )

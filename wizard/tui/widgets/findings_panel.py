@@ -13,7 +13,7 @@ from wizard.core.findings import Finding, Severity
 from wizard.i18n import finding_message, language, rule_text, t
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.messages import FixRequested, JumpRequested
-from wizard.tui.textual_compat import KeptOptionsList, steady_vertical_scrollbar
+from wizard.tui.textual_compat import KeptOptionsList
 from wizard.tui.widgets.wrapped_text import WrappedText
 
 MARK = {Severity.ERROR: "✗", Severity.WARNING: "!", Severity.INFO: "i"}
@@ -51,30 +51,18 @@ class FindingList(LocalizedBindings, KeptOptionsList):
         # The list is as tall as the panel leaves it (1fr): the layouts it asks for are for its virtual size (how
         # many lines the findings take), which scrolls inside it, so a repaint shows them.
         if self._batched and not regions and not recompose:
-            return self  # replace_findings repaints the lines that changed
+            return self  # replace_findings repaints the list once
         return super().refresh(*regions, repaint=repaint, layout=False, recompose=recompose)
 
-    @property
-    def vertical_scrollbar(self):
-        bar = steady_vertical_scrollbar(self)
-        return super().vertical_scrollbar if bar is None else bar
-
     def replace_findings(self, options: list[Option], highlighted: int | None) -> None:
-        """Show these options, repainting only the lines the old and the new findings take.
-
-        The list fills the panel's column; a full repaint would also redraw its blank lines below the findings.
-        """
-        before, scrolled = self.line_count(), self.scroll_offset.y
+        """Show these options and this highlight, with one repaint of the list (and no layout)."""
         self._batched = True
         try:
             self.set_options(options)
             self.highlighted = highlighted
         finally:
             self._batched = False
-        if before is None or scrolled or self.scroll_offset.y or not self.is_mounted:
-            self.refresh()
-        else:  # the lines in view: a region past the list's bottom would also repaint what lies below it
-            self.refresh_lines(0, min(max(before, self.line_count()), self.scrollable_content_region.height))
+        self.refresh()
 
     def action_apply(self, n: int) -> None:
         next(a for a in self.ancestors if isinstance(a, FindingsPanel)).apply_fix(self.highlighted, n)

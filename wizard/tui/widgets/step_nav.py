@@ -38,14 +38,11 @@ class StepNav(OptionList):
         if worst == shown:
             return
         self._shown = worst
-        # Same lines, new marks: repaint the changed lines only. OptionList's own prompt replacement repaints
-        # every line of the list (it fills the column), a third of a keystroke's frame.
+        # Same lines, new marks: replace_prompt repaints the changed lines only, where it can (OptionList's own
+        # prompt replacement repaints every line of the list, which fills the column).
         for index, step in enumerate(STEPS):
             if worst.get(step) is not shown.get(step):
-                self._replace_mark(index, self._label(index + 1, step, worst))
-
-    def _replace_mark(self, index: int, label: Text) -> None:
-        replace_prompt(self, index, label)
+                replace_prompt(self, index, self._label(index + 1, step, worst))
 
     def _label(self, n: int, step: str, worst: dict[str, Severity]) -> Text:
         mark = {Severity.ERROR: ("✗", "red"), Severity.WARNING: ("!", "yellow")}.get(worst.get(step), ("·", "green"))
