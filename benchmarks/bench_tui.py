@@ -75,19 +75,20 @@ def _child(mode: str, argv: list[str], env: dict | None = None):
 
 
 def measure_starts(
-    cases: dict[str, list[str]], repeats: int, out_dir: str, warm_up: bool = True
+    cases: dict[str, list[str]], repeats: int, out_dir: str, warm_up: bool = True, env: dict | None = None
 ) -> dict[str, dict[str, Stats]]:
-    """case -> {"wall": s, "cpu": s, "peak": MB}, the cases alternating."""
+    """case -> {"wall": s, "cpu": s, "peak": MB}, the cases alternating; `env` adds to the children's environment."""
+    env = {"BENCH_OUT": out_dir, **(env or {})}
     results = {
         name: {"wall": Stats(), "cpu": Stats(), "peak": Stats(), "findings_wall": Stats(), "findings_cpu": Stats()}
         for name in cases
     }
     for argv in cases.values() if warm_up else ():  # untimed: fills the byte-code cache (common.bytecode_env)
-        _child("start", argv, env={"BENCH_OUT": out_dir})
+        _child("start", argv, env=env)
     for _ in range(repeats):
         for name, argv in cases.items():
             spawned = time.time()
-            run = _child("start", argv, env={"BENCH_OUT": out_dir})
+            run = _child("start", argv, env=env)
             if run.code != 0 or not run.stdout.strip():
                 raise SystemExit(f"{name}: no first paint (exit {run.code}): {run.stderr.strip()[-400:]}")
             record = json.loads(run.stdout.strip().splitlines()[-1])
@@ -111,12 +112,16 @@ def _phases_of_start(argv: list[str], out_dir: str) -> dict[str, float]:
     return {**record["phases_cpu_ms"], "(all, to first paint)": record["cpu"] * 1000}
 
 
-def measure_keys(preset: str, n_keys: int, fps: int, out_dir: str, phases: bool = False) -> list[dict]:
+def measure_keys(
+    preset: str, n_keys: int, fps: int, out_dir: str, phases: bool = False, env: dict | None = None
+) -> list[dict]:
+    """One record per key (the first edits left out), from a fresh process; `env` adds to its environment."""
     env = {
         "TEXTUAL_FPS": str(fps),
         "BENCH_KEYS": str(n_keys),
         "BENCH_OUT": out_dir,
         **({"BENCH_PHASES": "1"} if phases else {}),
+        **(env or {}),
     }
     run = _child("keys", ["wizard", "--preset", preset, "--topology", "8xH100"], env=env)
     if run.code != 0:

@@ -1,7 +1,7 @@
 """What the terminal shows after many partial repaints equals a full repaint of the same screen.
 
 A keystroke repaints only what changed (the step list's mark, the findings' lines, the edited field), and
-the compositor renders only the widgets under a changed region (wizard/tui/compositor.py). Every frame the
+the compositor renders only the widgets under a changed region (DirtyRegionCompositor in wizard/tui/textual_compat.py). Every frame the
 app writes is fed to a terminal emulator (pyte); after each action its picture, character and colour per
 cell, must equal the picture of one full repaint fed to a fresh emulator.
 """
@@ -12,7 +12,7 @@ import pyte
 from textual.strip import Strip
 
 from tests.tui.helpers import edit_at_end_of, make_app
-from wizard.tui.compositor import DirtyRegionCompositor
+from wizard.tui.textual_compat import DirtyRegionCompositor
 from wizard.tui.widgets.wrapped_text import WrappedText
 
 SIZE = (100, 40)

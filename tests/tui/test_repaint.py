@@ -172,7 +172,7 @@ async def test_the_findings_list_scrolls_when_it_outgrows_the_panel_and_stops_wh
 
 class TwoOptions(App):
     def compose(self):
-        from wizard.tui.widgets.kept_options import KeptOptionsList
+        from wizard.tui.textual_compat import KeptOptionsList
 
         yield KeptOptionsList(id="list")
 

@@ -1,33 +1,57 @@
 """Key bindings whose footer labels follow the language chosen inside the app.
 
-Textual builds a class's bindings once, at import, before the user picks a language; so BINDINGS
-name catalogue keys (``"key.next"``) as descriptions, and each node swaps them for the current
-language's text when it is created. Screens are created again on a language switch, so the footer
-changes with everything else.
+Textual builds a class's bindings once, when the class is made, before the user picks a language; so
+BINDINGS name catalogue keys (``"key.next"``) as descriptions. When the class is made each such
+description becomes a CatalogueLabel (the English text, which remembers its key), and each node, when it
+is created, swaps them for the current language's text. Screens are created again on a language switch,
+so the footer changes with everything else. Where the node's bindings cannot be swapped (another Textual
+release: see textual_compat) the footer stays in English.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from textual.binding import BindingsMap
-from textual.dom import DOMNode
+from textual.binding import Binding
 
 from wizard.i18n import en, t
+from wizard.tui import textual_compat
 
 
-def localize_bindings(node: DOMNode) -> None:
-    """Give ``node`` its own bindings with every catalogue-key description translated."""
-    translated = {
-        key: [replace(b, description=t(b.description)) if b.description in en.STRINGS else b for b in bindings]
-        for key, bindings in node._bindings.key_to_bindings.items()  # noqa: SLF001 - Textual keeps them here
-    }
-    node._bindings = BindingsMap.from_keys(translated)  # noqa: SLF001
+class CatalogueLabel(str):
+    """A binding's description: the English text of a catalogue key, which it keeps in `key`."""
+
+    key: str
+
+    def __new__(cls, key: str) -> CatalogueLabel:
+        label = super().__new__(cls, en.STRINGS[key])
+        label.key = key
+        return label
+
+
+def _labelled(bindings: list) -> list:
+    return [
+        replace(b, description=CatalogueLabel(b.description))
+        if isinstance(b, Binding) and b.description in en.STRINGS
+        else b
+        for b in bindings
+    ]
+
+
+def _describe(binding) -> str:
+    description = binding.description
+    return t(description.key) if isinstance(description, CatalogueLabel) else description
 
 
 class LocalizedBindings:
     """Mixin for an App, Screen or Widget whose BINDINGS describe keys by catalogue key."""
 
+    def __init_subclass__(cls, **kwargs) -> None:
+        # Before Textual's own __init_subclass__ (later in the MRO), which merges the class's BINDINGS.
+        if "BINDINGS" in cls.__dict__:
+            cls.BINDINGS = _labelled(cls.__dict__["BINDINGS"])
+        super().__init_subclass__(**kwargs)
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        localize_bindings(self)
+        textual_compat.replace_bindings(self, _describe)

@@ -13,8 +13,8 @@ from textual.widgets import Footer, Header, Static
 
 from wizard.i18n import t
 from wizard.tui.bindings import LocalizedBindings
-from wizard.tui.compositor import DirtyRegionCompositor
 from wizard.tui.steps import fields_of
+from wizard.tui.textual_compat import install_compositor
 from wizard.tui.widgets.findings_panel import FindingsPanel
 from wizard.tui.widgets.step_nav import StepNav
 
@@ -46,7 +46,7 @@ class StepScreen(LocalizedBindings, Screen):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._compositor = DirtyRegionCompositor()
+        install_compositor(self)
         self._parts: dict = {}
 
     @property

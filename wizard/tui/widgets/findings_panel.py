@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -15,8 +14,7 @@ from wizard.i18n import language, rule_text, t
 from wizard.i18n.text import render
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.messages import FixRequested, JumpRequested
-from wizard.tui.widgets.kept_options import KeptOptionsList
-from wizard.tui.widgets.steady_scrollbar import SteadyScrollBar
+from wizard.tui.textual_compat import KeptOptionsList
 from wizard.tui.widgets.wrapped_text import WrappedText
 
 MARK = {Severity.ERROR: "✗", Severity.WARNING: "!", Severity.INFO: "i"}
@@ -48,51 +46,24 @@ class FindingList(LocalizedBindings, KeptOptionsList):
         Binding("w", "toggle_why", "key.why", id="toggle-why"),
     ]
 
-    _lines_width: int | None = None
-
     _batched = False
 
     def refresh(self, *regions, repaint: bool = True, layout: bool = False, recompose: bool = False):
         # The list is as tall as the panel leaves it (1fr): the layouts it asks for are for its virtual size (how
         # many lines the findings take), which scrolls inside it, so a repaint shows them.
         if self._batched and not regions and not recompose:
-            return self  # replace_findings repaints the lines that changed
+            return self  # replace_findings repaints the list once
         return super().refresh(*regions, repaint=repaint, layout=False, recompose=recompose)
 
-    @property
-    def vertical_scrollbar(self) -> SteadyScrollBar:
-        # Widget.vertical_scrollbar (Textual 8.2) with a scrollbar that skips repaints drawing the same bar.
-        if self._vertical_scrollbar is None:
-            bar = SteadyScrollBar(vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
-            bar.display = False
-            self._vertical_scrollbar = bar
-            self.app._start_widget(self, bar)  # noqa: SLF001
-        return self._vertical_scrollbar
-
     def replace_findings(self, options: list[Option], highlighted: int | None) -> None:
-        """Show these options, repainting only the lines the old and the new findings take.
-
-        The list fills the panel's column; a full repaint would also redraw its blank lines below the findings.
-        """
-        before, scrolled = len(self._lines), self.scroll_offset.y
+        """Show these options and this highlight, with one repaint of the list (and no layout)."""
         self._batched = True
         try:
             self.set_options(options)
             self.highlighted = highlighted
         finally:
             self._batched = False
-        if scrolled or self.scroll_offset.y or not self.is_mounted:
-            self.refresh()
-        else:  # the lines in view: a region past the list's bottom would also repaint what lies below it
-            self.refresh_lines(0, min(max(before, len(self._lines)), self.scrollable_content_region.height))
-
-    def _on_resize(self, event: events.Resize) -> None:
-        # OptionList re-renders every option on any resize. Their lines depend on the width alone, and the
-        # list's height follows the finding's detail below it: keep the rendered options when only that changed.
-        width = self.scrollable_content_region.width
-        if width == self._lines_width:
-            event.prevent_default()  # skips OptionList._on_resize (Textual calls each class's handler)
-        self._lines_width = width
+        self.refresh()
 
     def action_apply(self, n: int) -> None:
         next(a for a in self.ancestors if isinstance(a, FindingsPanel)).apply_fix(self.highlighted, n)

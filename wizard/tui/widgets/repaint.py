@@ -7,9 +7,15 @@ alone is enough; where a widget knows its lines (WrappedText), only the lines th
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from rich.text import Text
 from textual.strip import Strip
 from textual.widgets import Static
+
+# What update_static showed in each Static: (content, (width, height) of its wrapped text or (None, None)).
+# Kept beside the widgets rather than on them: a Static's own attributes are Textual's.
+_SHOWN: WeakKeyDictionary[Static, tuple] = WeakKeyDictionary()
 
 
 def update_static(widget: Static, content) -> bool:
@@ -17,28 +23,25 @@ def update_static(widget: Static, content) -> bool:
 
     Returns False when the content is the one already shown (nothing is done).
     """
-    if getattr(widget, "_shown_content", None) is content or same_content(
-        getattr(widget, "_shown_content", None), content
-    ):
+    shown, (shown_width, before) = _SHOWN.get(widget, (None, (None, None)))
+    if shown is content or same_content(shown, content):
         return False
-    widget._shown_content = content  # noqa: SLF001 - our own attribute
     styles = widget.styles
     width = widget.content_region.width
     fixed_width = styles.width is None or not styles.width.is_auto  # None: as wide as the container
     if not (widget.is_mounted and width > 0 and fixed_width and widget.display):
-        widget._shown_height = (None, None)  # noqa: SLF001 - unknown until measured again
+        _SHOWN[widget] = (content, (None, None))  # the height is unknown until measured again
         widget.update(content)
         return True
     if styles.height is not None and not styles.height.is_auto:
-        widget._shown_height = (None, None)  # noqa: SLF001
+        _SHOWN[widget] = (content, (None, None))
         widget.update(content, layout=False)
         return True
-    shown_width, before = getattr(widget, "_shown_height", (None, None))
     if shown_width != width:
         before = widget.visual.get_height(styles, width)
     widget.update(content, layout=False)
     after = widget.visual.get_height(styles, width)
-    widget._shown_height = (width, after)  # noqa: SLF001 - our own attribute: the next update needs no re-wrap of this text
+    _SHOWN[widget] = (content, (width, after))  # the next update needs no re-wrap of this text
     if after != before:
         widget.refresh(layout=True)
     return True

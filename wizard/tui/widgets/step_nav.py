@@ -10,6 +10,7 @@ from wizard.core.findings import Finding, Severity
 from wizard.i18n import t
 from wizard.tui.messages import StepRequested
 from wizard.tui.steps import STEPS, step_of
+from wizard.tui.textual_compat import replace_prompt
 
 
 class StepNav(OptionList):
@@ -37,22 +38,11 @@ class StepNav(OptionList):
         if worst == shown:
             return
         self._shown = worst
-        # Same lines, new marks: repaint the changed lines only. OptionList's own prompt replacement repaints
-        # every line of the list (it fills the column), a third of a keystroke's frame.
+        # Same lines, new marks: replace_prompt repaints the changed lines only, where it can (OptionList's own
+        # prompt replacement repaints every line of the list, which fills the column).
         for index, step in enumerate(STEPS):
             if worst.get(step) is not shown.get(step):
-                self._replace_mark(index, self._label(index + 1, step, worst))
-
-    def _replace_mark(self, index: int, label: Text) -> None:
-        option = self.get_option_at_index(index)
-        line = self._index_to_line.get(index) if self.is_mounted else None
-        option._set_prompt(label)  # noqa: SLF001 - what replace_option_prompt_at_index does, without its full repaint
-        self._option_render_cache.clear()  # rendered lines are cached by option: drop the old mark's
-        if line is None:
-            self._clear_caches()
-            self.refresh()
-        else:
-            self.refresh_line(line)
+                replace_prompt(self, index, self._label(index + 1, step, worst))
 
     def _label(self, n: int, step: str, worst: dict[str, Severity]) -> Text:
         mark = {Severity.ERROR: ("✗", "red"), Severity.WARNING: ("!", "yellow")}.get(worst.get(step), ("·", "green"))
