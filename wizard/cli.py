@@ -13,7 +13,7 @@ import sys
 from wizard import __version__
 from wizard.errors import ExitStatus, UsageError
 
-COMMANDS = ("tui", "new", "check", "topo", "presets", "explain", "data", "preflight")
+COMMANDS = ("tui", "new", "check", "topo", "presets", "explain", "data", "preflight", "serve")
 
 
 class OneLineParser(argparse.ArgumentParser):

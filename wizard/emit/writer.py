@@ -19,6 +19,11 @@ def conflicts(out_dir: Path, files: dict[str, str]) -> list[str]:
     return clashing
 
 
+def is_executable(name: str) -> bool:
+    """Whether a written file gets the executable bit (the launch scripts)."""
+    return name.endswith(".sh")
+
+
 def write_atomic(path: Path, text: str, executable: bool = False) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -46,7 +51,7 @@ def write_all(out_dir: Path, files: dict[str, str], force: bool = False) -> list
         raise UsageError(f"--out {out_dir}: cannot create the folder ({exc.strerror}); choose another --out") from None
     for name, text in files.items():
         try:
-            write_atomic(out_dir / name, text, executable=name.endswith(".sh"))
+            write_atomic(out_dir / name, text, executable=is_executable(name))
         except OSError as exc:
             raise UsageError(f"--out {out_dir}: cannot write {name} ({exc.strerror})") from None
     return list(files)
