@@ -14,6 +14,11 @@ from wizard.errors import ExitStatus, UsageError
 from wizard.i18n.text import msg
 
 DEFAULT_MOST = 30
+# Tuning for a machine that is busy with other work (and for benchmarks/bench_serve.py): how tabs' wizards
+# start (fork: from a warm fork server, the default on Linux; exec: a fresh Python each) and how many build
+# their first screen at once (default: one per CPU; 0: no limit).
+LAUNCHER = "VERL_WIZARD_SERVE_LAUNCHER"
+START_SLOTS = "VERL_WIZARD_SERVE_START_SLOTS"
 
 
 def register(subparsers) -> None:
@@ -74,11 +79,21 @@ def run(args: argparse.Namespace) -> int:
     try:
         from wizard.serve.server import WorkshopConfig, WorkshopServer
     except ImportError as exc:
-        if exc.name not in ("textual_serve", "aiohttp", "aiohttp_jinja2"):
+        if (exc.name or "").split(".")[0] not in ("textual_serve", "aiohttp", "aiohttp_jinja2"):
             raise
         raise UsageError(msg("serve.needs_extra")) from None
+    from wizard.serve.launchers import ExecLauncher, ForkServer, default_launcher
+
+    launcher = {"exec": ExecLauncher, "fork": ForkServer}.get(os.environ.get(LAUNCHER, ""), default_launcher)()
+    slots = os.environ.get(START_SLOTS, "")
     config = WorkshopConfig(
-        host=args.host, port=args.port, wizard_args=wizard_args(args), most=args.max_sessions, lang=args.lang
+        host=args.host,
+        port=args.port,
+        wizard_args=wizard_args(args),
+        most=args.max_sessions,
+        lang=args.lang,
+        launcher=launcher,
+        start_slots=int(slots) if slots.isdigit() else None,
     )
     WorkshopServer(config).run()
     return ExitStatus.OK

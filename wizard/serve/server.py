@@ -68,6 +68,7 @@ class WorkshopConfig:
     lang: str = "en"
     out: Callable[[str], None] = field(default=lambda line: print(line, flush=True))
     launcher: object = None  # launchers.py; default: the fork server where it works
+    start_slots: int | None = None  # wizards building their first screen at once (None: one per CPU; 0: no limit)
 
 
 class WorkshopServer(Server):
@@ -80,7 +81,8 @@ class WorkshopServer(Server):
         self._count = 0
         # Wizards building their first screen at once: a tab waits for a slot, so that twenty tabs opened
         # together get their screens one after another instead of all of them late.
-        self.starting = asyncio.Semaphore(max(1, os.cpu_count() or 1))
+        slots = config.start_slots if config.start_slots is not None else max(1, os.cpu_count() or 1)
+        self.starting = asyncio.Semaphore(slots) if slots > 0 else None
         self.bound_port: int | None = None
 
     def text(self, key: str, **params) -> str:
@@ -140,11 +142,14 @@ class WorkshopServer(Server):
         tab = Tab(websocket, wizard)
         self.tabs.add(tab)
         try:
-            await self.starting.acquire()
-            try:
+            if self.starting is not None:
+                await self.starting.acquire()
+                try:
+                    await wizard.start(_size(request, "width", 80), _size(request, "height", 24))
+                finally:
+                    asyncio.get_running_loop().create_task(self._free_start_slot(wizard))
+            else:
                 await wizard.start(_size(request, "width", 80), _size(request, "height", 24))
-            finally:
-                asyncio.get_running_loop().create_task(self._free_start_slot(wizard))
             log.info(
                 "%s",
                 self.text(
