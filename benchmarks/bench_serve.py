@@ -18,7 +18,7 @@ header "1/7 Start") has arrived in it. Two kinds of tab:
   classroom where every student's browser runs on the student's laptop.
 
 Server cases, measured in alternation (ABC ABC ...): `fork` (the default: tabs' wizards forked from a warm
-fork server, one wizard per CPU building its first screen at a time), `fork, no slots`
+fork server, one wizard per CPU building its first screen at a time), `fork-no-slots`
 (VERL_WIZARD_SERVE_START_SLOTS=0: every wizard starts at once), `exec` (VERL_WIZARD_SERVE_LAUNCHER=exec: a
 fresh Python per tab, no slots). Memory is read from /proc for every wizard process once all screens are in
 and the findings are shown: resident now, peak resident (VmHWM, the budget), proportional share (Pss).
@@ -56,7 +56,7 @@ CHROMIUM_FLAGS = [
 MARKER = b"1/7 Start"
 CASES = {
     "fork": {},
-    "fork, no slots": {"VERL_WIZARD_SERVE_START_SLOTS": "0"},
+    "fork-no-slots": {"VERL_WIZARD_SERVE_START_SLOTS": "0"},
     "exec": {"VERL_WIZARD_SERVE_LAUNCHER": "exec", "VERL_WIZARD_SERVE_START_SLOTS": "0"},
 }
 MEDIAN_S, SLOWEST_S, RESIDENT_MB = 3.0, 6.0, 120.0

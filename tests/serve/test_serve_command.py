@@ -198,6 +198,31 @@ def test_a_killed_server_leaves_no_wizard_behind(tmp_path):
         stop_quietly(served)
 
 
+def test_without_its_fork_server_a_tab_still_gets_a_wizard(tmp_path):
+    served = start_serve(tmp_path)
+
+    async def open_one() -> bytes:
+        client, websocket, _ = await open_wizard(served.url)
+        try:
+            return await receive_until(websocket, lambda data: b"Preset" in data)
+        finally:
+            await client.close()
+
+    try:
+        (fork_server,) = wait_until(
+            lambda: [p for p in descendants(served.process.pid) if name_of(p) == "verl-forkserver"],
+            what="a fork server",
+        )
+        os.kill(fork_server, signal.SIGKILL)
+        wait_until(lambda: not alive(fork_server), what="the fork server ended")
+        assert b"Preset" in asyncio.run(open_one())
+        served.wait_for_line("the fork server does not answer")
+        assert served.stop() == 0
+        assert descendants(served.process.pid) == []
+    finally:
+        stop_quietly(served)
+
+
 def alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as stat:

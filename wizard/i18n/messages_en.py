@@ -21,6 +21,7 @@ MESSAGES: dict[str, str] = {
     "serve.session_started": "wizard {n} started (pid {pid}); {active} of {most} places taken",
     "serve.session_ended": "wizard {n} ended; {active} of {most} places taken",
     "serve.wizard_says": "wizard {n}: {line}",
+    "serve.fork_server_gone": "the fork server does not answer ({reason}): every new tab's wizard starts as a fresh Python from now on",
     "serve.session_refused": "a browser tab was turned away: all {most} places are taken (--max-sessions)",
     "serve.full_title": "verl-wizard: every place is taken",
     "serve.full_body": "All {most} wizards of this workshop are in use. Close a tab you no longer need, or wait: this page tries again every {seconds} seconds.",

@@ -17,6 +17,7 @@ MESSAGES: dict[str, str] = {
     "serve.session_started": "向导 {n} 已启动（pid {pid}）；已占用 {active}/{most} 个名额",
     "serve.session_ended": "向导 {n} 已结束；已占用 {active}/{most} 个名额",
     "serve.wizard_says": "向导 {n}：{line}",
+    "serve.fork_server_gone": "fork 服务进程没有响应（{reason}）：此后每个新标签页的向导都以新的 Python 进程启动",
     "serve.session_refused": "拒绝了一个浏览器标签页：{most} 个名额已全部占用（--max-sessions）",
     "serve.full_title": "verl-wizard：名额已满",
     "serve.full_body": "本次课程的 {most} 个向导都在使用中。请关闭不再需要的标签页，或稍候：本页每 {seconds} 秒自动重试。",

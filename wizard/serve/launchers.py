@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import signal
 import socket
@@ -16,10 +17,12 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import version
 
+from wizard.i18n.text import msg
 from wizard.serve.child import SERVER_PID
 from wizard.tui.delivery import ENVIRONMENT as DELIVERY
 
 CHILD = [sys.executable, "-m", "wizard.serve.child"]
+log = logging.getLogger("verl-wizard.serve")
 
 
 def wizard_environment(width: int | None = None, height: int | None = None) -> dict[str, str]:
@@ -106,12 +109,16 @@ class ForkedProcess:
 
 
 class ForkServer:
-    """The client side of forkserver.py: started once with the server, asked for one child per tab."""
+    """The client side of forkserver.py: started once with the server, asked for one child per tab.
+
+    Should the fork server be gone (it crashed, someone killed it), tabs' wizards are exec'd from then on.
+    """
 
     def __init__(self) -> None:
         self.process: asyncio.subprocess.Process | None = None
         self._socket: socket.socket | None = None
         self._lock = asyncio.Lock()
+        self._fallback: ExecLauncher | None = None
 
     async def start(self, args: Sequence[str]) -> None:
         """Start the fork server; it warms up for `args` (the tabs' wizard arguments) while the server listens."""
@@ -136,7 +143,16 @@ class ForkServer:
     def pids(self) -> list[int]:
         return [self.process.pid] if self.process and self.process.returncode is None else []
 
-    async def launch(self, args: Sequence[str], cwd: str, width: int, height: int) -> ForkedProcess:
+    async def launch(self, args: Sequence[str], cwd: str, width: int, height: int):
+        if self._fallback is None:
+            try:
+                return await self._fork(args, cwd, width, height)
+            except (OSError, ValueError, KeyError) as exc:
+                log.warning("%s", msg("serve.fork_server_gone", reason=str(exc) or type(exc).__name__))
+                self._fallback = ExecLauncher()
+        return await self._fallback.launch(args, cwd, width, height)
+
+    async def _fork(self, args: Sequence[str], cwd: str, width: int, height: int) -> ForkedProcess:
         loop = asyncio.get_running_loop()
         stdin_r, stdin_w = os.pipe()
         stdout_r, stdout_w = os.pipe()
@@ -145,7 +161,7 @@ class ForkServer:
         try:
             async with self._lock:  # one request and its answer at a time
                 socket.send_fds(self._socket, [json.dumps(request).encode()], [stdin_r, stdout_w, stderr_w])
-                answer = json.loads(await loop.sock_recv(self._socket, 1 << 12))
+                answer = json.loads(await loop.sock_recv(self._socket, 1 << 12) or b"null") or {}
         except BaseException:
             for fd in (stdin_w, stdout_r, stderr_r):
                 os.close(fd)

@@ -93,7 +93,7 @@ class WorkshopServer(Server):
         app = web.Application()
         app.add_routes(
             [
-                web.get("/", self.handle_index),
+                web.get("/", self.handle_index, allow_head=False),  # a HEAD must not hold a place
                 web.get("/full", self.handle_full),
                 web.get("/ws/{token}", self.handle_websocket),
                 web.get("/download/{key}", self.handle_download),
