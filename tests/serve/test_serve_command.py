@@ -162,7 +162,7 @@ def test_a_websocket_beyond_the_places_is_sent_to_the_full_page(tmp_path):
                 assert page.status == 200
             async with client.get(served.url) as page:
                 assert page.status == 503
-                assert 'http-equiv="refresh"' in await page.text()
+                assert 'http-equiv="refresh" content="15; url=/"' in await page.text()  # retries the wizard page
             websocket = await client.ws_connect(served.url.replace("http://", "ws://") + "ws/not-a-held-token")
             text = await receive_until(websocket, lambda data: b"open_url" in data)
             assert b'"/full"' in text

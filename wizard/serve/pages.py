@@ -62,12 +62,12 @@ document.getElementById("terminal").dataset.sessionWebsocketUrl =
 
 
 def full_page(most: int, lang: str) -> str:
-    """The page for a tab beyond --max-sessions: says so, and tries again by itself."""
+    """The page for a tab beyond --max-sessions: says so, and tries the wizard page again by itself."""
     return f"""<!DOCTYPE html>
 <html lang="{lang}">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="refresh" content="{RETRY_S}">
+<meta http-equiv="refresh" content="{RETRY_S}; url=/">
 <title>{_text("serve.full_title", lang)}</title>
 <style>{_STYLE}</style>
 </head>

@@ -61,6 +61,8 @@ class Tab:
 
 @dataclass
 class WorkshopConfig:
+    """What `verl-wizard serve` was asked for (commands/serve.py builds it from the command line)."""
+
     host: str
     port: int
     wizard_args: Sequence[str]  # every tab's wizard runs `verl-wizard` with these (tui --preset P ...)
@@ -72,6 +74,8 @@ class WorkshopConfig:
 
 
 class WorkshopServer(Server):
+    """The server of one workshop: run() serves until Ctrl+C; serve_until_stopped() for tests and embedding."""
+
     def __init__(self, config: WorkshopConfig) -> None:
         super().__init__(" ".join(config.wizard_args), host=config.host, port=config.port, title="verl-wizard")
         self.config = config
