@@ -77,11 +77,13 @@ def start_server(case: str, folder: Path) -> tuple[subprocess.Popen, str]:
         stderr=subprocess.STDOUT,
         text=True,
     )
+    said = []
     for line in process.stdout:
+        said.append(line)
         found = re.search(r"(http://[\w.:]+/)", line)
         if found:
             return process, found[1]
-    raise RuntimeError("serve printed no URL")
+    raise RuntimeError("serve printed no URL:\n" + "".join(said))
 
 
 def stop_server(process: subprocess.Popen) -> None:
