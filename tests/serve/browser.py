@@ -83,6 +83,14 @@ class Tab:
             self.page.wait_for_timeout(50)
         raise AssertionError(f"{text!r} never appeared; the screen:\n{self.text()}")
 
+    def wait_gone(self, text: str, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text not in self.text():
+                return
+            self.page.wait_for_timeout(50)
+        raise AssertionError(f"{text!r} never went away; the screen:\n{self.text()}")
+
     def focus(self) -> None:
         # The terminal's keyboard input; a click would land on whatever widget is under the pointer.
         self.page.focus(".xterm-helper-textarea")

@@ -66,9 +66,12 @@ def test_a_tab_walks_to_review_and_downloads_what_new_writes(lang, tmp_path, bro
         tab.focus()
         tab.press(*["Control+n"] * 6)
         tab.wait_for(header(lang, 7, "review"))
+        # The command palette lists every command, then only the one typed: Enter runs it.
+        every_step = CATALOGUES[lang]["palette.goto"].format(step=CATALOGUES[lang]["step.models"])
         tab.press("Control+p")
+        tab.wait_for(every_step)
         tab.type(CATALOGUES[lang]["review.write"])
-        tab.page.wait_for_timeout(400)
+        tab.wait_gone(every_step)
         tab.press("Enter")
         (bundle,) = browser.wait_for_downloads(1)
         tab.press("Control+s")
