@@ -30,6 +30,7 @@ import argparse
 import asyncio
 import os
 import re
+import resource
 import signal
 import statistics
 import subprocess
@@ -130,6 +131,18 @@ def memory_mb(pid: int) -> dict[str, float]:
     rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
     values["Pss"] = int(re.search(r"^Pss:\s+(\d+) kB", rollup, re.M)[1]) / 1024
     return values
+
+
+def busy_cpu_seconds() -> float:
+    """CPU seconds the whole machine has been busy since boot (all CPUs, /proc/stat)."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def descendants(pid: int) -> list[int]:
@@ -234,16 +247,27 @@ async def browser_tabs(url: str, tabs: int, server_pid: int, profile: Path) -> d
 def measure(case: str, clients: str, tabs: int, folder: Path) -> dict:
     process, url = start_server(case, folder)
     load = os.getloadavg()[0]
+    busy, own, started = busy_cpu_seconds(), own_cpu_seconds(), time.perf_counter()
     try:
         if clients == "browser":
             result = asyncio.run(browser_tabs(url, tabs, process.pid, Path(tempfile.mkdtemp(dir=folder))))
         else:
             result = asyncio.run(socket_tabs(url, tabs, process.pid))
+        # Other work on the machine meanwhile (about): all busy CPU time less this benchmark's own (its client,
+        # the server and fork server, the wizards, Chromium), per second: how many CPUs other work kept busy.
+        ours = own_cpu_seconds() - own + result_cpu(result)
+        result["others"] = max(0.0, (busy_cpu_seconds() - busy - ours) / (time.perf_counter() - started))
     finally:
         stop_server(process)
     result["left"] = len(descendants(process.pid))
     result["load"] = load
     return result
+
+
+def result_cpu(result: dict | None) -> float:
+    if not result:
+        return 0.0
+    return result["cpu_wizards"] + result["cpu_server"] + result.get("cpu_chromium", 0.0)
 
 
 # -- the report ----------------------------------------------------------------------------------------------
@@ -273,6 +297,7 @@ def report(clients: str, runs: dict[str, list[dict]], tabs: int) -> bool:
                 f"{statistics.median(r['cpu_server'] for r in results):.1f}",
                 f"{statistics.median(r['cpu_chromium'] for r in results):.1f}" if clients == "browser" else "-",
                 " / ".join(f"{r['load']:.1f}" for r in results),
+                " / ".join(f"{r['others']:.1f}" for r in results),
                 ", ".join(
                     [
                         f"median {verdict(median_ok)}",
@@ -297,6 +322,7 @@ def report(clients: str, runs: dict[str, list[dict]], tabs: int) -> bool:
                 "server CPU s",
                 "Chromium CPU s",
                 "load at start",
+                "other work, CPUs",
                 "budget",
             ],
             rows,
