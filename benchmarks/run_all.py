@@ -36,6 +36,7 @@ KNOWN: dict[str, tuple[list[str], list[str] | None, str]] = {
     "bench_launch_script.py": ([], ["--repeats", "1"], ""),
     "bench_tui.py": (["--phases"], ["--quick"], ""),
     "bench_data.py": ([], None, "writes and reads a 2 GB parquet file"),
+    "bench_serve.py": (["--rounds", "3"], ["--quick"], ""),
 }
 GPU_ONLY = {"calibrate_memory.py": "needs a GPU"}
 MARKERS = ("<!-- results:start -->", "<!-- results:end -->")

@@ -80,6 +80,7 @@ def _build_app(args: argparse.Namespace, hold_gc: bool):
     set_language(args.lang)
     refuse_missing(args)
     from wizard.tui.app import WizardApp
+    from wizard.tui.delivery import delivery_from_environment
 
     def make_session():
         from wizard.detect.inputs import read_inputs
@@ -94,11 +95,15 @@ def _build_app(args: argparse.Namespace, hold_gc: bool):
         answers_path=args.answers or "verl-wizard-answers.yaml",
         settle_gc=hold_gc,
         chosen={"preset": args.preset, "answers": args.answers, "topology": args.topology},
+        delivery=delivery_from_environment(),
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    from wizard.tui.delivery import is_served
+
+    served = is_served()  # `verl-wizard serve` started this wizard: its terminal is a browser tab
+    if not served and not (sys.stdin.isatty() and sys.stdout.isatty()):
         sys.stderr.write(
             "verl-wizard: error: the wizard needs a terminal; use `verl-wizard new --preset P --out DIR` in scripts\n"
         )
@@ -114,7 +119,15 @@ def run(args: argparse.Namespace) -> int:
     from wizard.tui.app import exit_report
 
     ready = app.session_ready
-    emit(
-        exit_report(written, app.session.out_dir if ready else args.out, app.session.layered.answers if ready else None)
+    report = exit_report(
+        written,
+        app.session.out_dir if ready else args.out,
+        app.session.layered.answers if ready else None,
+        app.delivered,
     )
+    if served:
+        # stdout carries the browser's terminal (textual-serve's packets); the server logs what comes on stderr.
+        sys.stderr.write(report + "\n")
+    else:
+        emit(report)
     return ExitStatus.OK

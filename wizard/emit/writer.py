@@ -178,6 +178,11 @@ def conflicts(out_dir: Path, files: dict[str, str]) -> list[str]:
         os.close(fd)
 
 
+def is_executable(name: str) -> bool:
+    """Whether a written file gets the executable bit (the launch scripts)."""
+    return name.endswith(".sh")
+
+
 def write_atomic(path: Path, text: str, executable: bool = False) -> None:
     """One file, replaced in one rename after its content is on disk (the TUI's "save the answers").
 
@@ -268,7 +273,7 @@ def _replace_set(out: Path, dir_fd: int, changed: dict[str, bytes], removable: l
     temps: dict[str, str] = {}
     try:
         for name, blob in changed.items():
-            mode = (0o777 if name.endswith(".sh") else 0o666) & ~mask
+            mode = (0o777 if is_executable(name) else 0o666) & ~mask
             temps[name] = journal.write_temp(dir_fd, name, blob, mode)
         aside = [n for n in changed if _exists(dir_fd, n)] + removable
         plan = {"place": [[temps[n], n] for n in changed], "aside": aside, "remove": removable}

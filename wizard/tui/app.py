@@ -22,13 +22,14 @@ from wizard import __version__
 from wizard.core.verl_target import TARGET_VERSION
 from wizard.errors import UsageError
 from wizard.i18n import set_language, t, term
-from wizard.i18n.text import render
+from wizard.i18n.text import msg, render
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.commands import WizardCommands
 from wizard.tui.messages import AnswerChanged, FixRequested, JumpRequested, StepRequested
 from wizard.tui.steps import STEPS, field_for, step_of
 
 if TYPE_CHECKING:
+    from wizard.tui.delivery import BrowserDelivery, Delivered, DiskDelivery
     from wizard.tui.session import Session
 
 SCREENS = {
@@ -65,12 +66,16 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         answers_path: str = "verl-wizard-answers.yaml",
         settle_gc: bool = False,
         chosen: dict | None = None,
+        delivery: DiskDelivery | BrowserDelivery | None = None,
     ) -> None:
         """`session` is the session, or a function that builds it (then it is built after the first paint).
 
         chosen: what the command line loaded ("preset", "answers", "topology"; None for each not given), which
         the Start step shows. A function that fails with a UsageError (a file whose contents are wrong) makes
         the app exit with return code 2 and `start_error` set, after the first paint.
+
+        delivery: where Review's write and ctrl+s go (wizard/tui/delivery.py): this machine's disk (the
+        default), or the browser of a wizard that `verl-wizard serve` runs.
 
         settle_gc: the garbage collector was held off for the start (build_app(hold_gc=True)); once the
         first screen shows the findings, collect, freeze the survivors (they live as long as the app) and
@@ -84,6 +89,13 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         self.chosen = chosen or {}
         self.start_error: str | None = None
         self.written: list[str] = []
+        if delivery is None:
+            from wizard.tui.delivery import DiskDelivery
+
+            delivery = DiskDelivery()
+        self.delivery = delivery
+        self.delivered: list[Delivered] = []  # downloads sent to the browser (a served wizard)
+        self._exit_when_delivered: str | None = None
         self.step = "start"  # every start paints the Start step first
 
     # -- the session --------------------------------------------------------------------------------
@@ -207,6 +219,8 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         self.refresh_step()
 
     def load_answers(self, path: str) -> str:
+        if not self.delivery.reads_server_files:
+            return str(msg("serve.no_server_files"))
         try:
             self.session.load_answers(path)
         except UsageError as exc:
@@ -216,6 +230,8 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         return t("start.loaded", what=path)
 
     def import_script(self, path: str) -> str:
+        if not self.delivery.reads_server_files:
+            return str(msg("serve.no_server_files"))
         try:
             notes = self.session.load_script(path)
         except UsageError as exc:
@@ -260,18 +276,20 @@ class WizardApp(LocalizedBindings, App[list[str]]):
 
     def action_save_answers(self) -> bool:
         try:
-            self.session.save_answers(self.answers_path)
+            note = self.delivery.save_answers(self, self.session, self.answers_path)
         except UsageError as exc:  # an answers path that cannot be written: said, and the session goes on
             self.notify(str(exc), severity="error")
             return False
-        self.notify(t("quit.saved", path=self.answers_path))
+        self.notify(note)
         return True
 
     def action_ask_quit(self) -> None:
         from wizard.tui.screens.dialogs import QuitDialog
 
         def decide(choice: str | None) -> None:
-            if choice == "save":
+            if choice == "save" and self.delivery.to_browser:
+                self._deliver_answers_then_exit()
+            elif choice == "save":
                 if self.action_save_answers():
                     self.exit(self.written)
             elif choice == "quit":
@@ -290,6 +308,9 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         if session.blocked:
             self.bell()
             self.notify(t("review.blocked", n=len(session.errors())), severity="error")
+            return
+        if self.delivery.to_browser:
+            self._deliver_files()
             return
         out = Path(session.out_dir)
         from wizard.emit.writer import conflicts
@@ -320,9 +341,39 @@ class WizardApp(LocalizedBindings, App[list[str]]):
         if hasattr(self.screen, "show_written"):
             self.screen.show_written(message)
 
+    # -- a served wizard: downloads instead of writes ----------------------------------------------------
+    def _deliver_files(self) -> None:
+        delivered = self.delivery.deliver_files(self, self.session)
+        self.delivered.append(delivered)
+        message = str(msg("serve.files_delivered", zip=delivered.name, files=list(delivered.files)))
+        self.notify(message)
+        if hasattr(self.screen, "show_written"):
+            self.screen.show_written(message)
 
-def exit_report(written: list[str], out_dir: str, answers=None) -> str:
-    """What the CLI prints after the TUI closes: the written paths and the launch command of the answers' target."""
+    def _deliver_answers_then_exit(self) -> None:
+        # A download is read from this process chunk by chunk, so the app exits once the browser has it.
+        delivered, key = self.delivery.deliver_answers(self, self.session, self.answers_path)
+        self.delivered.append(delivered)
+        self._exit_when_delivered = key
+        self.set_timer(DELIVERY_WAIT_S, lambda: self.exit(self.written))
+
+    def on_delivery_complete(self, event) -> None:
+        if event.key == self._exit_when_delivered:
+            self.exit(self.written)
+
+    def on_delivery_failed(self, event) -> None:
+        if event.key == self._exit_when_delivered:
+            self.exit(self.written)
+
+
+DELIVERY_WAIT_S = 10.0  # how long quitting waits for the browser to fetch the answers before it exits anyway
+
+
+def exit_report(written: list[str], out_dir: str, answers=None, delivered: list[Delivered] | tuple = ()) -> str:
+    """What the CLI prints after the TUI closes: the written paths (and the launch command of the answers'
+    target) or the downloads."""
+    if delivered:
+        return delivery_report(delivered, answers)
     if not written:
         return t("exit.nothing")
     from wizard.core.answers import Answers
@@ -332,4 +383,21 @@ def exit_report(written: list[str], out_dir: str, answers=None) -> str:
     return "\n".join([t("exit.written"), *written, t("exit.launch", command=command)])
 
 
-__all__ = ["WizardApp", "__version__", "exit_report"]
+def delivery_report(delivered: list[Delivered] | tuple, answers=None) -> str:
+    """The exit report of a served wizard: what went to the browser (nothing was written on this machine), and
+    the launch command of the answers' target once the zip is unpacked."""
+    lines = [str(msg("serve.exit_delivered"))]
+    for item in delivered:
+        lines.append(str(msg("serve.exit_zip", zip=item.name, files=list(item.files))) if item.files else item.name)
+    folders = [item for item in delivered if item.folder]
+    if folders:
+        last = folders[-1]
+        from wizard.core.answers import Answers
+        from wizard.emit.launch import launch_line
+
+        launch = launch_line(answers if answers is not None else Answers(), last.folder)
+        lines.append(t("exit.launch", command=f"unzip {last.name} && {launch}"))
+    return "\n".join(lines)
+
+
+__all__ = ["WizardApp", "__version__", "delivery_report", "exit_report"]
