@@ -1,9 +1,8 @@
 """Conformance tier: `verl-wizard check` reads back every file `new` writes, for every preset and target.
 
-RUN.md is prose and not a check input; every other file must pass (exit 0, warnings allowed). run.sh is an
-expected failure for now: the launch-script reader does not yet resolve its `--config-path="$HERE"` (the folder
-of the script, computed by bash), so it checks the overrides alone against verl's defaults; the launch-script
-issue makes that pass (xfail, not strict: it turns green when the reader does).
+RUN.md is prose and not a check input; every other file must pass (exit 0, warnings allowed), run.sh included:
+the launch-script reader follows its `--config-path="$HERE"` (the folder bash computes) to the config.yaml
+beside it.
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ FILES = {
     "slurm": ("job.sbatch",),
     "k8s-job": ("k8s-job.yaml",),
 }
-READER_GAP = 'the launch-script reader does not resolve run.sh\'s --config-path="$HERE" yet (launch-script issue)'
 
 
 def _cases():
@@ -35,8 +33,7 @@ def _cases():
             if target == "k8s-job" and load_preset(preset).nnodes > 1:
                 continue  # new refuses one Pod for several nodes (DEPLOY-004)
             for name in ("config.yaml", "answers.yaml", "run.sh", *FILES[target]):
-                marks = [pytest.mark.xfail(reason=READER_GAP, strict=False)] if name == "run.sh" else []
-                yield pytest.param(preset, target, name, marks=marks, id=f"{preset}-{target}-{name}")
+                yield pytest.param(preset, target, name, id=f"{preset}-{target}-{name}")
 
 
 @pytest.fixture(scope="module")
