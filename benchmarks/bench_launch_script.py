@@ -23,11 +23,14 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.common import child_env  # noqa: E402 - after the sys.path line above
+
 SCRIPT = ROOT / "benchmarks" / "fixtures" / "three_hundred_lines.sh"
 BUDGET_S = 0.3
 OPTIONS = ["--model", "Qwen/Qwen2.5-7B-Instruct", "--nnodes", "1", "--gpus", "8", "--data-root", "/data/gsm8k"]
@@ -44,22 +47,11 @@ wall = time.perf_counter() - t
 doc = json.loads(out.getvalue())
 print(json.dumps({"wall": wall, "code": code, "overrides_noted": len(doc.get("notes", []))}))
 """
-_PYCACHE = Path(tempfile.mkdtemp(prefix="wizard-bench-pycache-"))
-
-
-def _env() -> dict[str, str]:
-    env = dict(
-        os.environ,
-        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-        PYTHONPYCACHEPREFIX=str(_PYCACHE),
-    )
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
 
 
 def after_imports(extra: list[str]) -> float:
     proc = subprocess.run(
-        [sys.executable, "-c", CHILD, str(SCRIPT), *extra], capture_output=True, text=True, cwd=ROOT, env=_env()
+        [sys.executable, "-c", CHILD, str(SCRIPT), *extra], capture_output=True, text=True, cwd=ROOT, env=child_env()
     )
     if proc.returncode != 0:
         raise SystemExit(f"check failed: {proc.stderr.strip()[-2000:]}")
@@ -76,7 +68,7 @@ def whole_command(extra: list[str]) -> float:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env=_env(),
+        env=child_env(),
     )
     if proc.returncode not in (0, 1):
         raise SystemExit(f"check failed (exit {proc.returncode}): {proc.stderr.strip()}")

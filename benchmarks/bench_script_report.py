@@ -24,11 +24,14 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.common import child_env  # noqa: E402 - after the sys.path line above
+
 SCRIPT = ROOT / "tests" / "fixtures" / "old_scripts" / "ten_problems.sh"
 CLEAN = ROOT / "tests" / "fixtures" / "check" / "grpo_8gpu_ok.sh"
 BUDGET_S = 0.5
@@ -51,20 +54,6 @@ print(json.dumps({"wall": wall, "cpu": c, "found": found}))
 """
 
 
-_PYCACHE = Path(tempfile.mkdtemp(prefix="wizard-bench-pycache-"))
-
-
-def _env() -> dict[str, str]:
-    """The child's environment: the repo importable, byte code cached (outside the tree) as an install has it."""
-    env = dict(
-        os.environ,
-        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-        PYTHONPYCACHEPREFIX=str(_PYCACHE),
-    )
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
-
-
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -77,7 +66,7 @@ def report_only(script: Path) -> tuple[float, float, int]:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env=_env(),
+        env=child_env(),
         check=False,
     )
     if proc.returncode != 0:
@@ -94,7 +83,7 @@ def whole_command(script: Path) -> tuple[float, float, int]:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env=_env(),
+        env=child_env(),
         check=False,
     )
     wall, cpu = time.perf_counter() - start, _children_cpu() - cpu

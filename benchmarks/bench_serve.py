@@ -42,18 +42,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import ROOT, bytecode_env, load_line, machine_line, table, verdict
+from tests.serve.chromium import CHROMIUM, context_options
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 MARKER = b"1/7 Start"
 CASES = {
     "fork": {},
@@ -209,13 +199,7 @@ async def browser_tabs(url: str, tabs: int, server_pid: int, profile: Path) -> d
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
-        context = await playwright.chromium.launch_persistent_context(
-            str(profile),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=CHROMIUM_FLAGS,
-            viewport={"width": 1200, "height": 860},
-        )
+        context = await playwright.chromium.launch_persistent_context(**context_options(profile, 1200, 860))
         started = time.perf_counter()
 
         async def one() -> float:

@@ -110,6 +110,17 @@ def bytecode_env() -> dict[str, str]:
     return {"PYTHONPYCACHEPREFIX": str(PYCACHE)}
 
 
+def child_env() -> dict[str, str]:
+    """A child process's environment: the repo importable, byte code cached (outside the tree) as an install has it."""
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        **bytecode_env(),
+    )
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def cache_is_warm() -> bool:
     """Whether an earlier run left compiled wizard modules in the byte-code cache."""
     return any((PYCACHE / str(ROOT).lstrip("/") / "wizard").glob("__pycache__/*.pyc")) if PYCACHE.is_dir() else False

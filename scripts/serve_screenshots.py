@@ -18,16 +18,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+sys.path.insert(0, str(ROOT))
+
+from tests.serve.chromium import context_options  # noqa: E402 - after the sys.path line above
 
 
 def main() -> int:
@@ -56,12 +49,7 @@ def main() -> int:
             url = next(m[1] for line in server.stdout if (m := re.search(r"(http://[\w.:]+/)", line)))
             with sync_playwright() as playwright:
                 context = playwright.chromium.launch_persistent_context(
-                    str(Path(scratch) / "profile"),
-                    executable_path="/usr/bin/chromium",
-                    headless=True,
-                    args=CHROMIUM_FLAGS,
-                    viewport={"width": 1280, "height": 800},
-                    accept_downloads=True,
+                    **context_options(Path(scratch) / "profile", 1280, 800, accept_downloads=True)
                 )
                 page = context.new_page()
                 page.goto(url)

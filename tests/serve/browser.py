@@ -6,7 +6,7 @@ import re
 import time
 from pathlib import Path
 
-from tests.serve.helpers import CHROMIUM, CHROMIUM_FLAGS
+from tests.serve.chromium import context_options
 
 VIEWPORT = {"width": 1200, "height": 860}
 
@@ -19,14 +19,14 @@ class Browser:
 
         self._playwright = sync_playwright().start()
         self.context = self._playwright.chromium.launch_persistent_context(
-            str(profile),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=CHROMIUM_FLAGS,
-            # Keep Chromium's popup blocker on, as in a student's browser: a download opens a new window.
-            ignore_default_args=["--disable-popup-blocking"],
-            accept_downloads=True,
-            viewport=VIEWPORT,
+            **context_options(
+                profile,
+                VIEWPORT["width"],
+                VIEWPORT["height"],
+                # Keep Chromium's popup blocker on, as in a student's browser: a download opens a new window.
+                ignore_default_args=["--disable-popup-blocking"],
+                accept_downloads=True,
+            )
         )
         self.downloads: list = []
         self.context.on("page", self._watch)

@@ -20,17 +20,8 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.serve.chromium import CHROMIUM
+
 REQUIRED = "VERL_WIZARD_BROWSER_TESTS"  # "required" (CI): a missing browser fails instead of skipping
 URL = re.compile(r"(http://[\w.:\[\]-]+/)")  # the first URL serve prints is the one to open
 

@@ -264,25 +264,31 @@ def brace_expand(raw: str) -> list[str]:
     return out
 
 
+def _past_quoted(raw: str, i: int) -> int | None:
+    """Where the escape, quote or $(...)/${...} that starts at raw[i] ends (braces inside it do not expand);
+    None when raw[i] starts none of them."""
+    c = raw[i]
+    if c == "\\":
+        return i + 2
+    if c == "'":
+        end = raw.find("'", i + 1)
+        return len(raw) if end < 0 else end + 1
+    if c == '"':
+        return _end_of_double(raw, i)
+    if c == "$" and raw[i + 1 : i + 2] in ("(", "{"):
+        return matching(raw, i + 1, raw[i + 1], ")" if raw[i + 1] == "(" else "}")
+    return None
+
+
 def _brace_group(raw: str):
     """(start, end, alternatives) of the first unquoted brace group that expands, or None."""
     i, n = 0, len(raw)
     while i < n:
-        c = raw[i]
-        if c == "\\":
-            i += 2
+        skipped = _past_quoted(raw, i)
+        if skipped is not None:
+            i = skipped
             continue
-        if c == "'":
-            end = raw.find("'", i + 1)
-            i = n if end < 0 else end + 1
-            continue
-        if c == '"':
-            i = _end_of_double(raw, i)
-            continue
-        if c == "$" and raw[i + 1 : i + 2] in ("(", "{"):
-            i = matching(raw, i + 1, raw[i + 1], ")" if raw[i + 1] == "(" else "}")
-            continue
-        if c == "{":
+        if raw[i] == "{":
             items = _alternatives(raw, i)
             if items is not None:
                 return i, items[0], items[1]
@@ -293,20 +299,11 @@ def _brace_group(raw: str):
 def _alternatives(raw: str, i: int):
     depth, j, n, cuts = 0, i, len(raw), []
     while j < n:
+        skipped = _past_quoted(raw, j)
+        if skipped is not None:
+            j = skipped
+            continue
         c = raw[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "'":
-            end = raw.find("'", j + 1)
-            j = n if end < 0 else end + 1
-            continue
-        if c == '"':
-            j = _end_of_double(raw, j)
-            continue
-        if c == "$" and raw[j + 1 : j + 2] in ("(", "{"):
-            j = matching(raw, j + 1, raw[j + 1], ")" if raw[j + 1] == "(" else "}")
-            continue
         if c == "{":
             depth += 1
         elif c == "}":
