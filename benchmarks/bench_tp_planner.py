@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from wizard.core import topology as topo_mod
+from wizard.core import tp_planner as topo_mod
 from wizard.detect.fake import fake_topology
 
 CLUSTERS = ("1x8xH100", "16x8xH100", "128x8xH100", "1x8xL40S-pcie", "128x8xL40S-pcie")

@@ -8,12 +8,11 @@ from itertools import combinations
 
 import pytest
 
-from wizard.core import topology as topo_mod
+from wizard.core import tp_planner as topo_mod
 from wizard.core.topology import (
     GPU,
     NIC,
     Topology,
-    better_groups_exist,
     group_quality,
     has_rdma_nic,
     link_label,
@@ -21,10 +20,8 @@ from wizard.core.topology import (
     naive_tp_groups,
     nearest_nic,
     normalize_link,
-    plan_tp_groups,
-    recommended_tp_groups,
-    topology_to_json,
 )
+from wizard.core.tp_planner import better_groups_exist, plan_tp_groups, recommended_tp_groups, topology_to_json
 
 SYMBOLS = ["NV18", "NV12", "NV2", "NV1", "PIX", "PXB", "PHB", "NODE", "SYS", "?"]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.helpers import cli
-from wizard.core.topology import recommended_tp_groups, topology_to_json, tp_subset
+from wizard.core.tp_planner import recommended_tp_groups, topology_to_json, tp_subset
 from wizard.detect.fake import fake_topology
 from wizard.detect.smi import parse_topo_matrix
 

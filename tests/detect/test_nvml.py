@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from wizard.core.topology import recommended_tp_groups
+from wizard.core.tp_planner import recommended_tp_groups
 from wizard.detect.nvml import NoGPUError, detect_nvml
 from wizard.detect.smi import parse_topo_matrix
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from wizard.core.topology import group_quality, has_rdma_nic, recommended_tp_groups
+from wizard.core.topology import group_quality, has_rdma_nic
+from wizard.core.tp_planner import recommended_tp_groups
 from wizard.detect.smi import MAX_INPUT_BYTES, parse_topo_matrix
 from wizard.errors import UsageError
 

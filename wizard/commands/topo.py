@@ -11,14 +11,8 @@ import json
 import sys
 from typing import Any, TextIO
 
-from wizard.core.topology import (
-    Topology,
-    group_quality,
-    link_label,
-    link_rank,
-    recommended_tp_groups,
-    topology_to_json,
-)
+from wizard.core.topology import Topology, group_quality, link_label, link_rank
+from wizard.core.tp_planner import recommended_tp_groups, topology_to_json
 from wizard.errors import ExitStatus, UsageError
 
 
@@ -125,7 +119,7 @@ def _nic_lines(t: Topology) -> list[str]:
 
 
 def _tp_lines(t: Topology) -> list[str]:
-    from wizard.core.topology import tp_subset
+    from wizard.core.tp_planner import tp_subset
     from wizard.i18n.text import msg
 
     groups = recommended_tp_groups(t)

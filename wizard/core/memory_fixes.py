@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from wizard.core.findings import Fix
-from wizard.core.memory import GIB, OFFLOAD, RM_UTIL, TP, UTIL, Estimate, Phase, estimate_memory
+from wizard.core.memory import OFFLOAD, RM_UTIL, TP, UTIL, Estimate, Phase, estimate_memory
+from wizard.core.memory_formulas import GIB
 from wizard.i18n.text import Msg, msg
 
 COMFORT = 0.9

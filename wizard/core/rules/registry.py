@@ -8,6 +8,32 @@ when it first evaluates, so that importing one rule module (the catalogue, the d
 
 from __future__ import annotations
 
-from wizard.core.rules import batch, data, deploy, models, placement, roles, schema, script, topology
+from wizard.core.rules import (
+    batch,
+    batch_budgets,
+    batch_chains,
+    batch_micro,
+    data,
+    deploy,
+    models,
+    placement,
+    roles,
+    schema,
+    script,
+    topology,
+)
 
-MODULES = (schema, roles, batch, placement, topology, models, data, deploy, script)
+MODULES = (
+    schema,
+    roles,
+    batch,
+    batch_chains,
+    batch_micro,
+    batch_budgets,
+    placement,
+    topology,
+    models,
+    data,
+    deploy,
+    script,
+)

@@ -7,14 +7,8 @@ from __future__ import annotations
 
 from wizard.core.findings import Fix, warning
 from wizard.core.rules.catalogue import why
-from wizard.core.topology import (
-    WEAK_SYMBOLS,
-    better_groups_exist,
-    group_quality,
-    has_rdma_nic,
-    naive_tp_groups,
-    nearest_nic,
-)
+from wizard.core.topology import WEAK_SYMBOLS, group_quality, has_rdma_nic, naive_tp_groups, nearest_nic
+from wizard.core.tp_planner import better_groups_exist
 from wizard.i18n.text import msg
 
 TP_KEY = "actor_rollout_ref.rollout.tensor_model_parallel_size"

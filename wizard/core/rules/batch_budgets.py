@@ -1,0 +1,102 @@
+"""Token budgets under dynamic batch sizes (BATCH-007): every pass that packs micro-batches by tokens must
+fit the longest prompt and response, and so must verl 0.9.1's V1 critic, which packs by a fixed budget.
+"""
+
+from __future__ import annotations
+
+from wizard.core.findings import Fix, error
+from wizard.core.rules.batch_chains import critic_sp_in_verl, verl_value
+from wizard.core.rules.catalogue import why
+from wizard.core.rules.fixes import divisors
+from wizard.i18n.text import msg
+
+BUDGET_KEY = "actor_rollout_ref.actor.ppo_max_token_len_per_gpu"
+
+
+def check_token_budgets(ctx):
+    p, b = ctx.plan, ctx.answers.batch
+    L = p.seq_len
+    budgets = []
+    if p.actor.dynamic:
+        budgets.append((BUDGET_KEY, b.ppo_max_token_len_per_gpu, p.actor.sp))
+    if p.actor.dynamic:  # the old-log-prob pass runs on the actor's engine, packed as the actor packs
+        budgets.append(
+            (
+                "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu",
+                b.log_prob_max_token_len_per_gpu or b.ppo_max_token_len_per_gpu,
+                p.actor.sp,
+            )
+        )
+    if p.need_ref and p.ref_dynamic and not p.ref_in_actor:  # with LoRA the actor computes the reference
+        budgets.append(
+            (
+                "actor_rollout_ref.ref.log_prob_max_token_len_per_gpu",
+                b.ref_log_prob_max_token_len_per_gpu or b.ppo_max_token_len_per_gpu,
+                p.actor.sp,
+            )
+        )
+    if p.critic is not None and p.critic.dynamic:
+        budgets.append(("critic.ppo_max_token_len_per_gpu", b.critic_ppo_max_token_len_per_gpu, p.critic.sp))
+        budgets.append(
+            (
+                "critic.forward_max_token_len_per_gpu",
+                b.critic_forward_max_token_len_per_gpu or b.critic_ppo_max_token_len_per_gpu,
+                p.critic.sp,
+            )
+        )
+    for key, budget, sp in budgets:
+        if budget * sp >= L:
+            continue
+        need = -(-L // sp)
+        rounded = -(-need // 1024) * 1024
+        yield error(
+            "BATCH-007",
+            [key, "data.max_prompt_length", "data.max_response_length"],
+            msg("batch.budget_short", name=key.rpartition(".")[2], budget=budget, sp=sp, total=budget * sp, length=L),
+            why("BATCH-007"),
+            [
+                Fix({key: rounded}, msg("batch.fix.tokens_per_gpu", value=rounded)),
+                Fix({key: 2 * rounded}, msg("batch.fix.tokens_per_gpu_room", value=2 * rounded)),
+            ],
+        )
+    yield from _critic_budget_in_v1(ctx)
+
+
+CRITIC_V1_BUDGET = 32768  # verl 0.9.1 CriticConfig.ppo_infer_max_token_len_per_gpu; not a key of its yaml
+
+
+def _critic_budget_in_v1(ctx):
+    """verl 0.9.1's V1 trainer packs the critic's micro-batches by a fixed 32768 tokens per GPU × sp.
+
+    Whatever critic.use_dynamic_bsz and critic.ppo_max_token_len_per_gpu say, the V1 critic's engine
+    packs dynamically with CriticConfig.ppo_infer_max_token_len_per_gpu, so a sequence longer than
+    32768 × sp fails the critic update on the GPUs.
+    """
+    p, a = ctx.plan, ctx.answers
+    if p.critic is None or verl_value(a, "trainer.use_v1", p.engine) is False:
+        return
+    sp = critic_sp_in_verl(ctx) if p.engine == "dp" else p.critic.sp
+    L = p.seq_len
+    if CRITIC_V1_BUDGET * sp >= L:
+        return
+    fixes = []
+    if p.engine == "dp":
+        key = "critic.fsdp.ulysses_sequence_parallel_size"
+        fits = [d for d in divisors(p.n_gpus) if d * CRITIC_V1_BUDGET >= L and d <= p.gpus_per_node]
+        fixes += [Fix({key: fits[0]}, msg("batch.fix.critic_sp", sp=fits[0]))] if fits else []
+    else:
+        key = "critic.megatron.context_parallel_size"
+    room = CRITIC_V1_BUDGET * sp - a.data.max_prompt_length
+    if room > 0:
+        fixes.append(Fix({"data.max_response_length": room}, msg("fix.set", key="max_response_length", value=room)))
+    yield error(
+        "BATCH-007",
+        [key, "data.max_prompt_length", "data.max_response_length"],
+        msg("batch.critic_v1_budget", budget=CRITIC_V1_BUDGET, sp=sp, total=CRITIC_V1_BUDGET * sp, length=L),
+        why("BATCH-007"),
+        fixes,
+    )
+
+
+FAMILIES = ("BATCH",)  # the id prefixes these rules emit (fix checks run only a family's modules)
+RULES = [check_token_budgets]

@@ -1,0 +1,38 @@
+"""The rule catalogue's entries for the schema (KEY-*): each rule's id, severity, one-line title and the
+reason it exists, in id order. wizard.core.rules.catalogue collects them into CATALOGUE.
+"""
+
+from __future__ import annotations
+
+ENTRIES = [
+    (
+        "KEY-001",
+        "error",
+        "A key verl does not have",
+        "Hydra accepts unknown keys inside a config file without a word, so a typo silently leaves verl's default in force.",
+    ),
+    (
+        "KEY-002",
+        "error",
+        "A mandatory value is missing",
+        "verl 0.9 has no default for actor_rollout_ref.rollout.name (and for the reward model's rollout name when it is on) and stops with MissingMandatoryValue.",
+    ),
+    (
+        "KEY-003",
+        "warning",
+        "A key verl parses but ignores",
+        "verl 0.9 keeps the old top-level reward_model.*, custom_reward_function.* and sandbox_fusion.* in its schema but no longer reads them: the setting has no effect.",
+    ),
+    (
+        "KEY-004",
+        "error",
+        "A value outside the allowed set",
+        "verl looks these names up in registries or validates them in its config dataclasses and stops at start-up (or at the first worker) when they are unknown.",
+    ),
+    (
+        "KEY-005",
+        "error",
+        "A combination of values verl rejects at start-up",
+        "verl's start-up validation refuses sampling-based validation with a rollout temperature of 0.",
+    ),
+]

@@ -1,0 +1,86 @@
+"""The rule catalogue's entries for launch scripts (SCRIPT-*): each rule's id, severity, one-line title and the
+reason it exists, in id order. wizard.core.rules.catalogue collects them into CATALOGUE.
+"""
+
+from __future__ import annotations
+
+ENTRIES = [
+    (
+        "SCRIPT-001",
+        "error",
+        "A broken line continuation",
+        "bash ends the command at a backslash followed by a space or a # comment, or at a comment or empty line inside it: verl starts without the overrides after it (bash runs them as commands of their own), and text after the backslash reaches Hydra as a bad override.",
+    ),
+    (
+        "SCRIPT-002",
+        "error",
+        "A missing backslash cuts the override list",
+        "Without the trailing backslash the command ends at that line: verl starts with only the overrides above it, and bash tries to run the rest as commands.",
+    ),
+    (
+        "SCRIPT-003",
+        "warning",
+        "An override with an empty value",
+        "key= passes the empty string, usually from an unset shell variable: verl then gets '' where it expects a path, a number or a name.",
+    ),
+    (
+        "SCRIPT-004",
+        "warning",
+        "The same key given twice with different values",
+        "Hydra applies overrides in order and keeps the last: the earlier value, often the one that was edited, is silently lost.",
+    ),
+    (
+        "SCRIPT-005",
+        "error",
+        "+ on a key verl already has",
+        "+key=value adds a new key; for a key verl's config has, Hydra stops with 'Could not append to config. An item is already at ...' before anything runs. Write key=value, or ++key=value to add or override.",
+    ),
+    (
+        "SCRIPT-006",
+        "error",
+        "A key verl does not have, written without +",
+        "Hydra only overrides keys that exist and stops with 'Could not override ...' at the first other one. A fork's or the script's own key, and a new entry under a mapping verl leaves open (override_config, engine_kwargs), need +key=value.",
+    ),
+    (
+        "SCRIPT-007",
+        "error",
+        "+ adds a key that verl's config class refuses",
+        "Hydra adds the key, but verl builds that section into a config dataclass and stops at start-up with 'unexpected keyword argument'.",
+    ),
+    (
+        "SCRIPT-008",
+        "info",
+        "+ adds a key verl does not read",
+        "Hydra adds the key and verl ignores it; only the script's own code or a fork reads it.",
+    ),
+    (
+        "SCRIPT-009",
+        "warning",
+        "The script composes its own primary config",
+        "--config-name names a config that is not verl's: the keys it defines are unknown to the wizard, so only overrides that name verl keys are checked, and the script runs only where that config exists.",
+    ),
+    (
+        "SCRIPT-010",
+        "error",
+        "An argument Hydra rejects",
+        "Hydra parses every override before anything runs; a value its grammar rejects (an unquoted comma, an open bracket) or a word that is not key=value stops the launch.",
+    ),
+    (
+        "SCRIPT-011",
+        "error",
+        "A quote that is never closed",
+        "bash stops with a syntax error at the end of the file and runs nothing from the open quote on.",
+    ),
+    (
+        "SCRIPT-012",
+        "warning",
+        "More than one verl command",
+        "Only the first verl command is read and checked; the others run after it (or instead of it) unchecked.",
+    ),
+    (
+        "SCRIPT-013",
+        "error",
+        "A config-group option verl does not have",
+        "A Hydra config-group choice on the command line (model_engine=..., actor@actor_rollout_ref.actor=...) must name a file of that group; Hydra stops with 'Could not find' before anything runs.",
+    ),
+]
