@@ -1,4 +1,4 @@
-"""BATCH-* of wizard/core/rules/batch.py (BATCH-013, over the data's rows, is in data.py)."""
+"""BATCH-* of wizard/core/rules/batch*.py (BATCH-013, over the data's rows, is in data.py)."""
 
 EN: dict[str, str] = {
     "batch.not_divisible": "train_batch_size {B} × n {n} = {responses} responses do not divide by {by}",
