@@ -12,7 +12,8 @@ keys of its label and help. What is derived from it:
 - docs/fields.md (scripts/write_field_docs.py) and the Chinese labels and help (keyed by `label_key` and
   `help_key` in the zh catalogue).
 
-A field's English help is its docstring in answers.py; its English label is its name with spaces.
+A field's English help is its docstring in answers.py; its English label is its `title` (plain words; the
+verl key is shown in its help), else its name with spaces.
 Imports only the standard library (and pydantic-core, when pydantic builds the model).
 """
 
@@ -40,6 +41,7 @@ class Spec:
     choices: type[Enum] | None = None  # the closed set of values (wizard.core.choices)
     unit: str | None = None  # what the number counts (prompts, tokens, GiB, ...)
     when: Condition | None = None  # shown only when this holds for the answers; None: always
+    title: str = ""  # the English label in plain words (every offered field has one); "": the name with spaces
     name: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -74,8 +76,8 @@ class Spec:
 
     @property
     def label(self) -> str:
-        """The English label: the field's name with spaces."""
-        return self.name.partition(".")[2].replace("_", " ")
+        """The English label: its title, else the field's name with spaces."""
+        return self.title or self.name.partition(".")[2].replace("_", " ")
 
     def shown_for(self, answers: Any) -> bool:
         return self.when is None or bool(self.when(answers))

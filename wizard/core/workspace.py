@@ -42,6 +42,9 @@ PRECEDENCE = (PRESET, DETECTED, ANSWERS_FILE, LAUNCH_SCRIPT, FLAGS, EDITED)  # a
 RECORDED = {PRESET: "preset", DETECTED: "detected", ANSWERS_FILE: "answers file", LAUNCH_SCRIPT: "launch script"}
 RECORDED |= {FLAGS: "set", EDITED: "set"}
 DEFAULTS = ("verl default", "wizard default")
+# The source shown for a value of the DETECTED layer that came from a named topology (`--topology 8xH100`):
+# nothing was detected, the user said what the hardware is.
+NAMED_TOPOLOGY = "topology"
 
 REMOVED = object()  # an edit that deletes a key set by a lower layer (a fix that sets it to None)
 
@@ -205,8 +208,14 @@ class Workspace:
         return self.layered.answers.extra.get(address, verl_schema.default(address))
 
     def source_of(self, address: str) -> str:
-        """The layer the value at this address came from ("preset", "edited", ..., "verl default")."""
-        return self.layered.source_of(canonical_address(address))
+        """The layer the value at this address came from ("preset", "edited", ..., "verl default").
+
+        A value of the hardware layer reads "topology" when the topology was named, not detected.
+        """
+        layer = self.layered.source_of(canonical_address(address))
+        if layer == DETECTED and getattr(self.topology, "source", None) == "fake":
+            return NAMED_TOPOLOGY
+        return layer
 
     def origin_of(self, address: str) -> str | None:
         """Where the value first came from, as answers.yaml records it (None: a default)."""

@@ -6,10 +6,10 @@ import typing
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
 from textual.widget import Widget
-from textual.widgets import Input, Label, Select, Switch
+from textual.widgets import Input, Label, Select, Static, Switch
 
 from wizard.i18n import t, term
 from wizard.tui.widgets.repaint import update_static
@@ -98,8 +98,12 @@ class FieldInput(Input):
         self.set_reactive(Widget.virtual_size, Size(self.content_width, 1))
 
 
-class FieldRow(Horizontal):
-    """A labelled input for one answer. Edits go to the app (`apply_edit`); `refresh_from` shows a new value and source."""
+class FieldRow(Vertical):
+    """A labelled input for one answer. Edits go to the app (`apply_edit`); `refresh_from` shows a new value and source.
+
+    The label and the source badge share the first line (the label wraps, the badge is never cut); the input
+    below takes the whole width of the pane.
+    """
 
     def __init__(self, name: str, value: Any, source: str) -> None:
         super().__init__(id="row-" + name.replace(".", "-"), classes="field-row")
@@ -114,7 +118,11 @@ class FieldRow(Horizontal):
         self._quiet = False
 
     def compose(self) -> ComposeResult:
-        yield Label(label_of(self.field_name), classes="field-label")
+        with Horizontal(classes="field-head"):
+            yield Static(label_of(self.field_name), classes="field-label")
+            yield Label(
+                t("source." + self._source), classes=f"field-source source-{self._source.replace(' ', '-').strip('-')}"
+            )
         widget_id = "input-" + self.field_name.replace(".", "-")
         if self.kind == "bool":
             yield Switch(value=bool(self._value), id=widget_id)
@@ -125,9 +133,6 @@ class FieldRow(Horizontal):
         else:
             input_type = {"int": "integer", "float": "number"}.get(self.kind, "text")
             yield FieldInput(show_value(self._value), id=widget_id, type=input_type, placeholder="-")
-        yield Label(
-            t("source." + self._source), classes=f"field-source source-{self._source.replace(' ', '-').strip('-')}"
-        )
 
     @property
     def input_widget(self):
@@ -151,7 +156,7 @@ class FieldRow(Horizontal):
         if source != self._shown_source:
             # Restyling is the costly part of a repaint: touch the badge only when the source changed.
             badge = self.query_one(".field-source", Label)
-            update_static(badge, t("source." + source))  # a fixed width: a layout only if its height changes
+            update_static(badge, t("source." + source))
             badge.set_classes(f"field-source source-{source.replace(' ', '-').strip('-')}")
             self._shown_source = source
 
