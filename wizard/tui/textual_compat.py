@@ -253,3 +253,8 @@ def replace_prompt(option_list: OptionList, index: int, prompt) -> None:
         option_list.refresh()
     else:
         option_list.refresh_line(line)
+
+
+def screen_strips(screen) -> list[Strip]:
+    """What a screen shows now, one strip a line, as the compositor paints it (tests scan it for cut text)."""
+    return screen._compositor.render_strips()
