@@ -192,7 +192,8 @@ async def test_f1_shows_help_for_the_focused_field(tmp_path):
         await pilot.press("f1")
         await pilot.pause()
         assert app.screen.id == "help-dialog"
-        assert "actor_rollout_ref.rollout.n" in app.screen.title_text
+        assert app.screen.title_text == "Help: Responses per prompt"  # the plain-words label
+        assert "verl key: actor_rollout_ref.rollout.n" in app.screen.body
 
 
 async def test_data_step_reads_local_files_when_asked(tmp_path):

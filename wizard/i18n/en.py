@@ -91,6 +91,7 @@ STRINGS = {
     "pool.reward model": "reward model",
     "pool.rollout": "rollout",
     "dialog.cancel": "Cancel",
+    "help.value": "value: {value}",
     "help.key": "verl key: {verl_key}",
     "help.source": "source: {source}",
     "palette.goto": "{step}: go to step",

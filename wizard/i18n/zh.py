@@ -91,6 +91,7 @@ STRINGS = {
     "pool.reward model": "奖励模型池",
     "pool.rollout": "rollout 池",
     "dialog.cancel": "取消",
+    "help.value": "当前值：{value}",
     "help.key": "verl 键：{verl_key}",
     "help.source": "来源：{source}",
     "palette.goto": "{step}：转到该步骤",

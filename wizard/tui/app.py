@@ -267,12 +267,18 @@ class WizardApp(LocalizedBindings, App[list[str]]):
             self.push_screen(HelpDialog(t("key.help"), t("help.none")))
             return
         from wizard.core.keymap import field_help, specs
+        from wizard.tui.widgets.field_row import label_of, show_value
 
         spec = specs()[row.field_name]
         key = spec.verl or spec.name
         source = t("source." + self.session.source_of(spec.name))
-        body = f"{term(spec.help_key, field_help(spec.name))}\n\n{t('help.key', verl_key=key)}\n{t('help.source', source=source)}"
-        self.push_screen(HelpDialog(t("help.title", field=key), body))
+        shown = getattr(row.input_widget, "value", None)  # the whole text on screen, however narrow the input
+        value = shown if isinstance(shown, str) else show_value(self.session.value(spec.name))
+        facts = "\n".join(
+            (t("help.value", value=value or "-"), t("help.key", verl_key=key), t("help.source", source=source))
+        )
+        body = f"{term(spec.help_key, field_help(spec.name))}\n\n{facts}"
+        self.push_screen(HelpDialog(t("help.title", field=label_of(spec.name)), body))
 
     def action_save_answers(self) -> bool:
         try:
