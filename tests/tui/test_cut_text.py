@@ -99,3 +99,65 @@ async def test_the_scan_sees_a_cut_badge():
             badge.styles.width = 3
         await pilot.pause()
         assert any("badge" in problem for problem in _cut_texts(app.screen))
+
+
+def _cut_labels(screen) -> list[str]:
+    """The one-line texts (Labels) of the step that are cut at the pane's edge instead of wrapped."""
+    lines = screen_strips(screen)
+    problems = []
+    for label in screen.query("#step-body Label"):
+        try:
+            geometry = screen.find_widget(label)
+        except NoWidget:
+            continue
+        region, seen = geometry.region, geometry.visible_region
+        text = "".join(str(label.render()).split())
+        if not seen.area or not text:
+            continue
+        if seen.width < region.width:
+            problems.append(f"{text!r}: {region.width} columns wide, {seen.width} shown")
+        elif seen == region and text not in _painted(lines, region):
+            problems.append(f"{text!r} shows as {_painted(lines, region)!r}")
+    return problems
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("step", STEPS)
+async def test_one_line_texts_wrap_instead_of_being_cut(step, size, lang):
+    app = make_app("grpo-8b-1x8", out="/tmp/a-rather-long-output-folder/for-this-run/verl-run", lang=lang)
+    async with app.run_test(size=size) as pilot:
+        app.goto(step)
+        await pilot.pause()
+        if step == "review":
+            app.screen.show_written(t("review.written", n=4, out=app.session.out_dir))
+        body = app.screen.query_one("#step-body")
+        problems, pages = [], 0
+        while True:
+            await pilot.pause()
+            problems += _cut_labels(app.screen)
+            pages += 1
+            if body.scroll_y >= body.max_scroll_y or pages > 40:
+                break
+            body.scroll_page_down(animate=False)
+        assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_link_matrix_scrolls_in_its_own_box(size):
+    app = make_app("grpo-8b-1x8", out="verl-run", topology="8xH100")
+    async with app.run_test(size=size) as pilot:
+        app.goto("hardware")
+        await pilot.pause()
+        body = app.screen.query_one("#step-body")
+        for _ in range(25):  # through every field, the matrix among them
+            await pilot.press("tab")
+            await pilot.pause()
+            assert body.scroll_x == 0 and body.max_scroll_x == 0, "the step scrolled sideways"
+        box = app.screen.query_one("#matrix-box")
+        if size == (80, 24):
+            assert box.max_scroll_x > 0, "the matrix fits: this size does not test the box"
+        box.scroll_end(animate=False)
+        await pilot.pause()
+        assert body.scroll_x == 0
+        assert not _cut_texts(app.screen) and not _cut_labels(app.screen)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.containers import Horizontal, HorizontalScroll
 from textual.widgets import Button, Input, Label, Static
 
 from wizard.detect.fake import NAMED
@@ -32,7 +32,8 @@ class HardwareScreen(StepScreen):
         yield Label(t("hardware.memory"), classes="section-title")
         yield Static("", id="memory")
         yield Label(t("hardware.matrix"), classes="section-title")
-        yield Static("", id="matrix")
+        with HorizontalScroll(id="matrix-box"):  # a matrix wider than the pane scrolls here, not the step
+            yield Static("", id="matrix")
 
     def _use(self, spec: str) -> None:
         status = self.query_one("#topology-status", Label)
