@@ -161,3 +161,36 @@ async def test_the_link_matrix_scrolls_in_its_own_box(size):
         await pilot.pause()
         assert body.scroll_x == 0
         assert not _cut_texts(app.screen) and not _cut_labels(app.screen)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_footer_keeps_quit_and_help_when_the_findings_are_focused(size, lang):
+    app = make_app("grpo-8b-1x8", out="verl-run", topology="8xH100", lang=lang)
+    async with app.run_test(size=size) as pilot:
+        app.goto("batch")
+        await pilot.pause()
+        app.session.set("data.train_batch_size", 100)  # a finding with a fix: its keys are active
+        app.screen.refresh_view()
+        await pilot.pause()
+        app.screen.query_one("#findings-list").focus()
+        await pilot.pause()
+        await pilot.pause()
+        footer = screen_strips(app.screen)[-1].text
+        for key in ("key.quit", "key.help"):
+            assert t(key) in footer, footer
+
+
+async def test_the_yaml_preview_scrolls_sideways_instead_of_wrapping():
+    app = make_app("grpo-8b-1x8", out="verl-run", topology="8xH100")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.goto("review")
+        await pilot.pause()
+        await pilot.pause()
+        preview, box = app.screen.query_one("#preview"), app.screen.query_one("#preview-box")
+        source = preview.content
+        assert source.word_wrap is False
+        longest = max(len(line) for line in source.code.splitlines())
+        assert longest > box.content_region.width, "no line is longer than the box: this does not test it"
+        assert box.max_scroll_x > 0
+        assert app.screen.query_one("#step-body").max_scroll_x == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.containers import Horizontal, ScrollableContainer
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -31,7 +31,8 @@ class ReviewScreen(StepScreen):
         yield Static("", id="launch-info")
         yield Label(t("review.files"), classes="section-title")
         yield OptionList(id="file-list")
-        yield Static("", id="preview")
+        with ScrollableContainer(id="preview-box"):  # long lines scroll here: a wrapped comment would read as a key
+            yield Static("", id="preview")
 
     def refresh_extra(self) -> None:
         session = self.session
@@ -72,10 +73,10 @@ class ReviewScreen(StepScreen):
         name = names[index]
         state = self.session.file_states()[name]
         if state == "changed":
-            self.query_one("#preview", Static).update(Syntax(self.session.diff(name), "diff", word_wrap=True))
+            self.query_one("#preview", Static).update(Syntax(self.session.diff(name), "diff", word_wrap=False))
         else:
             self.query_one("#preview", Static).update(
-                Syntax(self.session.render_files()[name], lexer_for(name), word_wrap=True)
+                Syntax(self.session.render_files()[name], lexer_for(name), word_wrap=False)
             )
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

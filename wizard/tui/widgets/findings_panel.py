@@ -41,9 +41,10 @@ def finding_text(finding: Finding) -> Text:
 
 class FindingList(LocalizedBindings, KeptOptionsList):
     BINDINGS = [
-        Binding("f", "apply(1)", "key.fix", id="apply-fix"),
+        # Not in the footer: the panel's own key line says them, and at 80 columns they pushed Quit out of it.
+        Binding("f", "apply(1)", "key.fix", id="apply-fix", show=False),
         *[Binding(str(n), f"apply({n})", show=False) for n in range(1, 10)],
-        Binding("w", "toggle_why", "key.why", id="toggle-why"),
+        Binding("w", "toggle_why", "key.why", id="toggle-why", show=False),
     ]
 
     _batched = False
