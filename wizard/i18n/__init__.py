@@ -46,6 +46,15 @@ def term(key: str, english: str) -> str:
     return CATALOGUES[_current].get(key) or _terms(_current).get(key) or english
 
 
+def preset_description(name: str, english: str) -> str:
+    """A shipped preset's description in the current language (`english`: the preset file's own)."""
+    if _current == "zh":
+        from wizard.i18n.zh_presets import DESCRIPTIONS
+
+        return DESCRIPTIONS.get(name) or english
+    return english
+
+
 def _terms(lang: str) -> dict[str, str]:
     if lang not in _TERMS:
         from wizard.i18n import zh_terms

@@ -28,6 +28,7 @@ STRINGS = {
     "source.topology": "topology",
     "source.edited": "edited",
     "start.intro": "Pick a preset from verl's own examples, or start blank; every answer stays editable on every step.",
+    "start.gpus": "({nodes}x{gpus} GPUs)",
     "start.preset": "Preset",
     "start.blank": "(blank)",
     "start.answers": "Load an answers file",

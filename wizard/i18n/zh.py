@@ -28,6 +28,7 @@ STRINGS = {
     "source.topology": "指定拓扑",
     "source.edited": "已修改",
     "start.intro": "从 verl 官方示例中选一个预设，或者从空白开始；每一步的答案都可以随时修改。",
+    "start.gpus": "（{nodes}×{gpus} 块 GPU）",
     "start.preset": "预设",
     "start.blank": "（空白）",
     "start.answers": "载入答案文件",

@@ -7,7 +7,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from wizard.i18n import LANGUAGES, language, t
+from wizard.i18n import LANGUAGES, language, preset_description, t
 from wizard.tui.preset_list import preset_summaries
 from wizard.tui.screens.base import StepScreen
 from wizard.tui.widgets.action_link import ActionLink
@@ -26,7 +26,8 @@ class StartScreen(StepScreen):
         for preset in preset_summaries():
             options.append(
                 Option(
-                    f"{preset.name}  ({preset.nnodes}x{preset.n_gpus_per_node} GPUs)\n  {preset.description}",
+                    f"{preset.name}  {t('start.gpus', nodes=preset.nnodes, gpus=preset.n_gpus_per_node)}\n"
+                    f"  {preset_description(preset.name, preset.description)}",
                     id=f"preset-{preset.name}",
                 )
             )
