@@ -26,6 +26,7 @@ from wizard.i18n.text import msg, render
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.commands import WizardCommands
 from wizard.tui.messages import AnswerChanged, FixRequested, JumpRequested, StepRequested
+from wizard.tui.palette import PaletteInLanguage
 from wizard.tui.steps import STEPS, field_for, step_of
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def screen_class(step: str):
     return getattr(importlib.import_module(f"wizard.tui.screens.{module}"), name)
 
 
-class WizardApp(LocalizedBindings, App[list[str]]):
+class WizardApp(PaletteInLanguage, LocalizedBindings, App[list[str]]):
     TITLE = "verl-wizard"
     CSS_PATH = "styles/app.tcss"
     COMMANDS = App.COMMANDS | {WizardCommands}
