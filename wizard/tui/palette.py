@@ -1,4 +1,5 @@
-"""The command palette in the UI language: its footer key, its search placeholder and Textual's own entries.
+"""The command palette in the UI language (its footer key, its search placeholder and Textual's own entries),
+and Chinese text wrapped as Chinese is (textual_compat.install_cjk_wrap: never inside a Latin word).
 
 Textual words these in English (the footer's "palette", "Search for commands…", and the system commands
 Theme, Quit, Keys, Maximize, Minimize, Screenshot); the mixin gives each its catalogue text. The entries are
@@ -14,6 +15,7 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 
 from wizard.i18n import t
+from wizard.tui import textual_compat
 
 # Textual's English title and help of each built-in entry -> its catalogue key (palette.sys.KEY[.help]).
 SYSTEM_ENTRIES = {
@@ -37,6 +39,10 @@ class PaletteInLanguage:
             palette = Binding(key, "command_palette", "key.palette", show=False, priority=True, id="command-palette")
             cls.BINDINGS = [*cls.__dict__["BINDINGS"], palette]
         super().__init_subclass__(**kwargs)
+
+    def __init__(self, *args, **kwargs) -> None:
+        textual_compat.install_cjk_wrap()
+        super().__init__(*args, **kwargs)
 
     def get_system_commands(self, screen) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):

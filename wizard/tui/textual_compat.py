@@ -39,6 +39,7 @@ PRIVATE_USES = (
     "option_paint",  # the lines of one OptionList paint share its measurement and styles
     "step_marks",  # a new mark in the step list repaints that option's line, not the list's column
     "bindings",  # footer labels in the language chosen inside the app (stock: the English ones)
+    "cjk_wrap",  # wrapping breaks between CJK characters and at spaces, never inside a Latin word
 )
 
 
@@ -123,6 +124,33 @@ def install_compositor(screen) -> None:
     """Give a screen (in its __init__) the DirtyRegionCompositor; on other releases it keeps its own."""
     if uses("compositor"):
         screen._compositor = DirtyRegionCompositor()
+
+
+# -- wrapping CJK text --------------------------------------------------------------------------------
+# Rich, and Textual's Content through it, wrap at spaces only: a run of Chinese with no space is one "word",
+# folded at the edge wherever a character falls, Latin words in it included (`ve / rl`). A word here is one
+# CJK character (with the punctuation that may not start or end a line kept on its side) or a run of
+# anything else that is not a space; a line breaks between words, and only a word wider than the line is
+# folded (a long identifier alone).
+_CJK = "\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+_OPENING = "（《“‘「『【〈"
+_CLOSING = "，。；：、！？）》”’」』】〉…"
+CJK_WORD = f"\\s*(?:[{_OPENING}]*[{_CJK}][{_CLOSING}]*|[^\\s{_CJK}]+[{_CLOSING}]*)\\s*"
+
+
+def install_cjk_wrap() -> bool:
+    """Make rich's word wrap (and Textual's, which calls it) CJK-aware; False where rich's wrap differs."""
+    import re
+
+    from rich import _wrap
+
+    if not uses("cjk_wrap") or getattr(getattr(_wrap, "re_word", None), "pattern", None) not in (
+        r"\s*\S+\s*",
+        CJK_WORD,
+    ):
+        return False
+    _wrap.re_word = re.compile(CJK_WORD)
+    return True
 
 
 # -- key bindings ------------------------------------------------------------------------------------------
