@@ -28,6 +28,18 @@ SIZES = [(100, 40), (80, 24)]
 @pytest.mark.parametrize("step", STEPS)
 def test_step_snapshot(step, state, size, snap_compare, tmp_path):
     app = make_app("grpo-8b-1x8", out="verl-run", topology="8xH100")
+    _snapshot(app, step, state, size, snap_compare)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("step", STEPS)
+def test_chinese_step_snapshot(step, size, snap_compare):
+    """Every step in Chinese at both sizes (tests/tui/test_cut_text.py checks nothing in them is cut)."""
+    app = make_app("grpo-8b-1x8", out="verl-run", topology="8xH100", lang="zh")
+    _snapshot(app, step, "valid", size, snap_compare)
+
+
+def _snapshot(app, step, state, size, snap_compare):
 
     async def prepare(pilot):
         if state == "error":
