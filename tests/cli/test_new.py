@@ -24,6 +24,7 @@ def test_presets_json_lists_every_preset_with_its_shape():
         == set(PRESETS)
         >= {
             "workshop-0.5b-1gpu",
+            "workshop-grpo-0.5b-1gpu",
             "grpo-8b-1x8",
             "ppo-critic-8b-1x8",
             "grpo-megatron-tp2pp2-1x8",
@@ -33,6 +34,7 @@ def test_presets_json_lists_every_preset_with_its_shape():
     )
     shapes = {p["name"]: (p["nnodes"], p["n_gpus_per_node"]) for p in listed}
     assert shapes["grpo-7b-2x8"] == (2, 8) and shapes["workshop-0.5b-1gpu"] == (1, 1)
+    assert shapes["workshop-grpo-0.5b-1gpu"] == (1, 1)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
