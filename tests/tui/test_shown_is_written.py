@@ -39,3 +39,63 @@ async def test_workshop_presets_log_to_the_console_so_run_sh_needs_no_key(tmp_pa
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert "DEPLOY-016" not in ids(app) and app.session.value("trainer.logger") in ("console", ["console"])
+
+
+async def _type(app, pilot, field: str, step: str, text: str):
+    app.goto(step)
+    await pilot.pause()
+    widget = app.screen.row_for(field).input_widget
+    widget.focus()
+    widget.value = text
+    await pilot.pause()
+    await pilot.pause()
+    return widget
+
+
+def _error_lines(app) -> list[str]:
+    return [str(label.render()) for label in app.screen.query(".field-error")]
+
+
+@pytest.mark.parametrize("text", ["-5", "0", "abc"])
+async def test_an_invalid_batch_size_is_an_error_at_its_field_that_blocks_writing(tmp_path, text):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        widget = await _type(app, pilot, "batch.train_batch_size", "batch", text)
+        found = [f for f in app.session.findings if f.id == "KEY-006"]
+        assert len(found) == 1 and list(found[0].paths) == ["data.train_batch_size"]
+        assert text in str(found[0].message) and app.session.blocked
+        assert widget.value == text  # the screen keeps what was typed
+        lines = _error_lines(app)
+        assert len(lines) == 1 and text in lines[0]  # readable without a mouse
+        widget.value = "128"  # corrected: the finding and the line go, the value is the one written
+        await pilot.pause()
+        await pilot.pause()
+        assert "KEY-006" not in ids(app) and _error_lines(app) == []
+        assert app.session.value("batch.train_batch_size") == 128
+
+
+@pytest.mark.parametrize(
+    "field, step",
+    [("models.actor_path", "models"), ("batch.train_batch_size", "batch")],
+)
+async def test_emptying_a_required_field_shows_it_empty_and_blocks_writing(tmp_path, field, step):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        widget = await _type(app, pilot, field, step, "")
+        found = [f for f in app.session.findings if f.id == "KEY-007"]
+        assert len(found) == 1 and app.session.blocked and widget.value == ""
+        assert len(_error_lines(app)) == 1
+        widget.value = "Qwen/Qwen3-8B" if field == "models.actor_path" else "64"
+        await pilot.pause()
+        await pilot.pause()
+        assert "KEY-007" not in ids(app) and _error_lines(app) == []
+
+
+async def test_emptying_an_optional_field_falls_back_to_the_preset_with_its_badge(tmp_path):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(app, pilot, "trainer.experiment_name", "deployment", "mine")
+        assert app.session.source_of("trainer.experiment_name") == "edited"
+        await _type(app, pilot, "trainer.experiment_name", "deployment", "")
+        assert app.session.source_of("trainer.experiment_name") == "preset"
+        assert not ids(app) & {"KEY-006", "KEY-007"} and _error_lines(app) == []

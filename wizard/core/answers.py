@@ -123,7 +123,7 @@ class Algorithm(Section):
 
 
 class Models(Section):
-    actor_path: Annotated[str | None, Spec("actor_rollout_ref.model.path", step="models", row=2)] = None
+    actor_path: Annotated[str | None, Spec("actor_rollout_ref.model.path", step="models", row=2, required=True)] = None
     """The policy to train: a Hugging Face id (Qwen/Qwen3-8B) or an absolute local folder. The reference
     model is a frozen copy loaded from the same path."""
     critic_enable: Annotated[bool | None, Spec("critic.enable", step="models", row=8)] = None
@@ -191,7 +191,7 @@ class Data(Section):
 
 
 class Batch(Section):
-    train_batch_size: Annotated[int, Spec("data.train_batch_size", step="batch", row=1, unit="prompts")] = Field(
+    train_batch_size: Annotated[int, Spec("data.train_batch_size", step="batch", row=1, unit="prompts", required=True)] = Field(
         1024, **PositiveSize
     )
     """Prompts per training step. Responses per step = this × rollout n."""

@@ -40,6 +40,7 @@ class Spec:
     choices: type[Enum] | None = None  # the closed set of values (wizard.core.choices)
     unit: str | None = None  # what the number counts (prompts, tokens, GiB, ...)
     when: Condition | None = None  # shown only when this holds for the answers; None: always
+    required: bool = False  # verl needs a value: emptying the field is an error (KEY-007), not the layer below
     name: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
