@@ -100,3 +100,16 @@ def test_existing_different_file_needs_force(tmp_path):
 def test_rerun_with_identical_output_needs_no_force(tmp_path):
     assert cli("new", "--preset", "grpo-8b-1x8", "--out", str(tmp_path)).returncode == 0
     assert cli("new", "--preset", "grpo-8b-1x8", "--out", str(tmp_path)).returncode == 0
+
+
+def test_answers_carry_the_topology_and_new_answers_replays_it_byte_for_byte(tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    proc = cli("new", "--preset", "workshop-grpo-0.5b-1gpu", "--topology", "1xH100", "--out", str(first))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    text = (first / "answers.yaml").read_text()
+    assert "\ntopology: 1xH100\n" in text
+    assert cli("new", "--answers", str(first / "answers.yaml"), "--out", str(second)).returncode == 0
+    assert (second / "answers.yaml").read_text() == text
+    plain = tmp_path / "c"
+    assert cli("new", "--preset", "workshop-grpo-0.5b-1gpu", "--out", str(plain)).returncode == 0
+    assert "topology:" not in (plain / "answers.yaml").read_text()  # none given, none recorded

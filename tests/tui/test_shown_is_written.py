@@ -99,3 +99,24 @@ async def test_emptying_an_optional_field_falls_back_to_the_preset_with_its_badg
         await _type(app, pilot, "trainer.experiment_name", "deployment", "")
         assert app.session.source_of("trainer.experiment_name") == "preset"
         assert not ids(app) & {"KEY-006", "KEY-007"} and _error_lines(app) == []
+
+
+async def test_saved_answers_carry_the_topology_and_a_resume_plans_for_it_again(tmp_path):
+    answers = tmp_path / "answers.yaml"
+    app = make_app("workshop-grpo-0.5b-1gpu", out=str(tmp_path / "o"), topology="1xH100")
+    app.answers_path = str(answers)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert "topology: 1xH100" in answers.read_text()
+    resumed = make_app(None, out=str(tmp_path / "o"), topology=None, answers=str(answers))
+    async with resumed.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert resumed.session.topology_spec == "1xH100" and resumed.session.topology is not None
+        assert len(resumed.session.topology.gpus) == 1
+    # a topology given at the door wins over the one recorded
+    again = make_app(None, out=str(tmp_path / "o"), topology="8xH100", answers=str(answers))
+    async with again.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert again.session.topology_spec == "8xH100"
