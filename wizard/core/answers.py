@@ -191,9 +191,9 @@ class Data(Section):
 
 
 class Batch(Section):
-    train_batch_size: Annotated[int, Spec("data.train_batch_size", step="batch", row=1, unit="prompts", required=True)] = Field(
-        1024, **PositiveSize
-    )
+    train_batch_size: Annotated[
+        int, Spec("data.train_batch_size", step="batch", row=1, unit="prompts", required=True)
+    ] = Field(1024, **PositiveSize)
     """Prompts per training step. Responses per step = this × rollout n."""
     rollout_n: Annotated[int, Spec("actor_rollout_ref.rollout.n", step="batch", row=2, unit="responses per prompt")] = (
         Field(1, **PositiveSize)

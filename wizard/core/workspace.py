@@ -159,15 +159,9 @@ class Workspace:
 
     # -- edits ---------------------------------------------------------------------------------------
     def set(self, address: str, value: Any) -> None:
-        """Set one answer as an edit; None clears the edit (the layer below shows again). UsageError if bad.
-
-        A field verl needs (Spec.required) emptied is not cleared: it stays empty on screen and is KEY-007.
-        """
+        """Set one answer as an edit; None clears the edit (the layer below shows again). UsageError if bad."""
         edits = dict(self.edits)
         address = canonical_address(address)
-        if value is None and _required(address):
-            self.reject(address, "", None)
-            return
         had = self.rejected.pop(address, None)
         if value is None:
             if had is not None and address not in edits:
@@ -177,6 +171,14 @@ class Workspace:
         else:
             edits[address] = value
         self._commit(edits)
+
+    def empty(self, address: str) -> None:
+        """The user emptied a field: a field verl needs (Spec.required) stays empty and is KEY-007, blocking
+        writing; another one clears its edit, so the layer below shows again with its badge."""
+        if _required(canonical_address(address)):
+            self.reject(address, "", None)
+        else:
+            self.set(address, None)
 
     def rejected_at(self, address: str) -> tuple[str, Any] | None:
         """The text typed at a field (name or verl key) that was not taken, with its reason; None: none."""

@@ -178,7 +178,7 @@ class WizardApp(LocalizedBindings, App[list[str]]):
     def apply_edit(self, address: str, value, text: str | None = None) -> None:
         """One edit of an answer (None clears it); a refused value is kept as typed (KEY-006) and blocks writing."""
         try:
-            self.session.set(address, value)
+            self.session.set(address, value) if value is not None else self.session.empty(address)
         except UsageError as exc:
             self.reject_edit(address, text if text is not None else str(value), str(exc))
             return
