@@ -120,3 +120,29 @@ async def test_saved_answers_carry_the_topology_and_a_resume_plans_for_it_again(
     async with again.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert again.session.topology_spec == "8xH100"
+
+
+async def test_a_new_target_written_to_the_same_folder_removes_the_old_manifest_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("WANDB_API_KEY", "set")
+    out = tmp_path / "o"
+    app = make_app("workshop-grpo-0.5b-1gpu", out=str(out), topology="1xH100")
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.apply_edit("deploy.target", "kuberay-job")
+        app.goto("review")
+        await pilot.pause()
+        await pilot.click("#write")
+        await pilot.pause()
+        assert (out / "rayjob.yaml").is_file()
+        app.goto("deployment")
+        await pilot.pause()
+        app.apply_edit("deploy.target", "local")
+        app.goto("review")
+        await pilot.pause()
+        await pilot.click("#write")
+        await pilot.pause()
+        if app.screen.query("#replace"):
+            await pilot.click("#replace")
+            await pilot.pause()
+        assert not (out / "rayjob.yaml").exists() and (out / "run.sh").is_file()
+        status = str(app.screen.query_one("#write-status").render())
+        assert "rayjob.yaml" in status  # said on screen, not only in RUN.md
