@@ -13,6 +13,7 @@ BASE = {
     "algorithm.adv_estimator": "grpo",
     "actor_rollout_ref.model.path": "Qwen/Qwen3-8B",
     "actor_rollout_ref.rollout.name": "vllm",
+    "data.train_files": "/data/gsm8k/train.parquet",
     "data.train_batch_size": 64,
     "actor_rollout_ref.rollout.n": 4,
     "actor_rollout_ref.actor.ppo_mini_batch_size": 16,

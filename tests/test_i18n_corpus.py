@@ -287,7 +287,28 @@ CONFIG_CASES = [(f"verl {name}", rule, cfg(overrides, base)) for name, base, ove
     ("bad image", "DEPLOY-014", cfg({"deploy.target": "kuberay-job", "deploy.image": "My Image:latest"})),
 ]
 
-ALL_CASES = CONFIG_CASES + FILE_CASES + DATA_CASES + DEPLOY_CASES
+
+def edit_case(address: str, text: str, reason):
+    """A TUI workspace holding text typed at a field that was not taken (reason None: a required field emptied)."""
+
+    def run(tmp):
+        from wizard.core.presets import load_preset
+        from wizard.core.workspace import Workspace
+
+        ws = Workspace()
+        ws.use_preset("grpo-8b-1x8", load_preset("grpo-8b-1x8").values)
+        ws.reject(address, text, reason)
+        return ws.findings
+
+    return run
+
+
+EDIT_CASES = [
+    ("typed value not taken", "KEY-006", edit_case("batch.train_batch_size", "-5", "must be at least 1")),
+    ("required field emptied", "KEY-007", edit_case("models.actor_path", "", None)),
+]
+
+ALL_CASES = CONFIG_CASES + FILE_CASES + DATA_CASES + DEPLOY_CASES + EDIT_CASES
 
 
 @pytest.fixture(scope="session")

@@ -252,6 +252,7 @@ DATA_CASES = (
         ("data not json", "DATA-001", data_case(text_file("train.json", "prompt,answer\n"))),
         ("data line not an object", "DATA-001", data_case(text_file("train.jsonl", '{"prompt": "a"}\n[1]\n'))),
         ("data tilde", "DATA-008", data_case(lambda t: "~/verl-wizard-i18n-corpus/train.parquet")),
+        ("data verl placeholder", "DATA-010", data_case(lambda t: "~/data/rlhf/gsm8k/train.parquet")),
         (
             "data remote and variable",
             "DATA-009",

@@ -513,4 +513,13 @@ PREFLIGHT_CASES = [
     ),
 ]
 
-DEPLOY_CASES = SCRIPT_CASES + MANIFEST_CASES + PREFLIGHT_CASES
+
+def wandb_case(run_tmp):
+    """BASE logging to wandb in a TUI whose environment facts say WANDB_API_KEY is not set."""
+    layered = build([("test", {**BASE, "trainer.logger": ["console", "wandb"]})])
+    return evaluate(context_for(layered.answers, layered.flat, mode="cluster", env=frozenset()))
+
+
+ENV_CASES = [("wandb without its key", "DEPLOY-016", wandb_case)]
+
+DEPLOY_CASES = SCRIPT_CASES + MANIFEST_CASES + PREFLIGHT_CASES + ENV_CASES

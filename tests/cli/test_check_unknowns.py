@@ -11,6 +11,7 @@ SCRIPT = """#!/usr/bin/env bash
 MODEL=${1:?usage: train.sh MODEL}
 python3 -m verl.trainer.main_ppo \\
     algorithm.adv_estimator=grpo \\
+    data.train_files=/data/gsm8k/train.parquet \\
     data.train_batch_size=50 \\
     actor_rollout_ref.model.path=$MODEL \\
     actor_rollout_ref.actor.ppo_mini_batch_size=10 \\

@@ -24,6 +24,7 @@ def test_presets_json_lists_every_preset_with_its_shape():
         == set(PRESETS)
         >= {
             "workshop-0.5b-1gpu",
+            "workshop-grpo-0.5b-1gpu",
             "grpo-8b-1x8",
             "ppo-critic-8b-1x8",
             "grpo-megatron-tp2pp2-1x8",
@@ -33,6 +34,7 @@ def test_presets_json_lists_every_preset_with_its_shape():
     )
     shapes = {p["name"]: (p["nnodes"], p["n_gpus_per_node"]) for p in listed}
     assert shapes["grpo-7b-2x8"] == (2, 8) and shapes["workshop-0.5b-1gpu"] == (1, 1)
+    assert shapes["workshop-grpo-0.5b-1gpu"] == (1, 1)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -98,3 +100,16 @@ def test_existing_different_file_needs_force(tmp_path):
 def test_rerun_with_identical_output_needs_no_force(tmp_path):
     assert cli("new", "--preset", "grpo-8b-1x8", "--out", str(tmp_path)).returncode == 0
     assert cli("new", "--preset", "grpo-8b-1x8", "--out", str(tmp_path)).returncode == 0
+
+
+def test_answers_carry_the_topology_and_new_answers_replays_it_byte_for_byte(tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    proc = cli("new", "--preset", "workshop-grpo-0.5b-1gpu", "--topology", "1xH100", "--out", str(first))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    text = (first / "answers.yaml").read_text()
+    assert "\ntopology: 1xH100\n" in text
+    assert cli("new", "--answers", str(first / "answers.yaml"), "--out", str(second)).returncode == 0
+    assert (second / "answers.yaml").read_text() == text
+    plain = tmp_path / "c"
+    assert cli("new", "--preset", "workshop-grpo-0.5b-1gpu", "--out", str(plain)).returncode == 0
+    assert "topology:" not in (plain / "answers.yaml").read_text()  # none given, none recorded

@@ -38,7 +38,7 @@ SCRIPT = f"""#!/bin/bash
 export HF_TOKEN={TOKEN}
 export WANDB_API_KEY="0123456789abcdef0123456789abcdef01234567"
 python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo actor_rollout_ref.model.path=Qwen/Qwen3-8B \\
-  actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.n=4 data.train_batch_size=256 \\
+  actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.n=4 data.train_batch_size=256 data.train_files=/data/gsm8k/train.parquet \\
   actor_rollout_ref.actor.ppo_mini_batch_size=64 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 \\
   actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=4 actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=4 \\
   +actor_rollout_ref.rollout.engine_kwargs.vllm.hf_token=$HF_TOKEN trainer.experiment_name=run-$WANDB_API_KEY

@@ -87,6 +87,6 @@ def test_every_inspector_names_its_inputs():
     from wizard.core.answers import Answers
 
     names = [inspect.__name__ for inspect, _ in facts.INSPECTORS]
-    assert names == ["inspect_data", "inspect_models", "inspect_paths"]
+    assert names == ["inspect_data", "inspect_models", "inspect_paths", "inspect_env"]
     for _, inputs in facts.INSPECTORS:
         hash(inputs(Answers(), "local"))  # a cache key

@@ -336,3 +336,30 @@ def test_sampled_files_say_so_in_the_message(tmp_path, monkeypatch):
     rows[0]["reward_model"] = {"style": "rule"}
     finding = one(run(write_rows(tmp_path / "train.parquet", rows, row_group_size=100)), "DATA-004")
     assert "in 1 of 100 rows sampled from 1000 (first: row 0)" in str(finding.message)
+
+
+# --- DATA-010: no training data ------------------------------------------------------------------
+
+
+PLACEHOLDER = "~/data/rlhf/gsm8k/train.parquet"
+
+
+@pytest.mark.parametrize("mode", ["local", "cluster"])
+@pytest.mark.parametrize("files", [None, [], PLACEHOLDER, [PLACEHOLDER]])
+def test_data_010_train_files_not_set_or_verls_placeholder(files, mode):
+    finding = one(run(files, mode=mode) if files is not None else _run_without_train(mode), "DATA-010")
+    assert finding.severity.value == "error" and list(finding.paths) == ["data.train_files"]
+    assert PLACEHOLDER in str(finding.message) and "DATA-008" not in ids(run(PLACEHOLDER, mode=mode))
+
+
+def _run_without_train(mode):
+    layered = build([("test", {k: v for k, v in BASE.items() if k != "data.train_files"})])
+    return [f for f in evaluate(context_for(layered.answers, layered.flat, mode=mode)) if f.id.startswith("DATA-")]
+
+
+def test_data_010_passing_neighbours(tmp_path, monkeypatch):
+    good = write_rows(tmp_path / "train.parquet", rl_rows(64))
+    assert "DATA-010" not in ids(run(good))
+    assert "DATA-010" not in ids(run([good, PLACEHOLDER.replace("train", "extra")], mode="cluster"))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert ids(run("~/train.parquet", mode="cluster")) == {"DATA-008"}  # another ~ path is still DATA-008's

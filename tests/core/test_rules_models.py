@@ -201,8 +201,9 @@ def test_place_008_eight_gpu_presets_fit_8xh100(preset):
     assert memory_findings(preset_ctx(preset, "8xH100")) == []
 
 
-def test_place_008_workshop_preset_fits_one_h100():
-    assert memory_findings(preset_ctx("workshop-0.5b-1gpu", "1xH100")) == []
+@pytest.mark.parametrize("preset", ["workshop-0.5b-1gpu", "workshop-grpo-0.5b-1gpu"])
+def test_place_008_workshop_presets_fit_one_h100(preset):
+    assert memory_findings(preset_ctx(preset, "1xH100")) == []
 
 
 def test_place_008_skipped_without_a_topology():

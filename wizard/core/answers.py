@@ -153,7 +153,7 @@ class Algorithm(Section):
 
 class Models(Section):
     actor_path: Annotated[
-        str | None, Spec("actor_rollout_ref.model.path", step="models", row=2, title="Actor model")
+        str | None, Spec("actor_rollout_ref.model.path", step="models", row=2, title="Actor model", required=True)
     ] = None
     """The policy to train: a Hugging Face id (Qwen/Qwen3-8B) or an absolute local folder. The reference
     model is a frozen copy loaded from the same path."""
@@ -246,7 +246,8 @@ class Data(Section):
 
 class Batch(Section):
     train_batch_size: Annotated[
-        int, Spec("data.train_batch_size", step="batch", row=1, unit="prompts", title="Prompts per step")
+        int,
+        Spec("data.train_batch_size", step="batch", row=1, unit="prompts", title="Prompts per step", required=True),
     ] = Field(1024, **PositiveSize)
     """Prompts per training step. Responses per step = this × rollout n."""
     rollout_n: Annotated[

@@ -10,6 +10,7 @@ are rendered from besides verl's defaults:
       batch.train_batch_size: set
     migrated:                                 # present after a launch-script import: RUN.md's section
       {source: old.sh, changed: [...], dropped: [...], notes: [...]}
+    topology: 1xH100                          # the topology the run was planned for (--topology's spec), if any
 
 Provenance names a kind of origin, not a door: an edit in the TUI and a `--set` flag are both "set", so the
 same answers give the same file whichever door wrote it. A replay keeps the recorded origins.
@@ -25,6 +26,7 @@ from wizard.errors import UsageError
 
 PROVENANCE = "provenance"
 MIGRATED = "migrated"
+TOPOLOGY = "topology"
 # The origins answers.yaml records (wizard.core.workspace maps each layer onto one).
 ORIGINS = ("preset", "detected", "answers file", "launch script", "set")
 
@@ -54,12 +56,18 @@ class AnswersRecord:
     values: dict[str, Any]
     origins: dict[str, str] = field(default_factory=dict)
     migration: Migration | None = None
+    topology: str | None = None  # the topology spec the answers were planned for (a fake name, a file, detect)
 
 
 def parse_answers_doc(doc: Any, origin: str) -> AnswersRecord:
     """A loaded answers file (or preset) -> its record; UsageError naming `origin` for anything malformed."""
     values = flatten_answers_doc(doc, origin)
-    return AnswersRecord(values, _origins(doc.get(PROVENANCE), values, origin), _migration(doc.get(MIGRATED), origin))
+    topology = doc.get(TOPOLOGY)
+    if topology is not None and (not isinstance(topology, str) or not topology.strip()):
+        raise UsageError(f"{origin}: {TOPOLOGY} must be a topology spec such as 8xH100 (see --topology)")
+    return AnswersRecord(
+        values, _origins(doc.get(PROVENANCE), values, origin), _migration(doc.get(MIGRATED), origin), topology
+    )
 
 
 def _origins(raw: Any, values: dict[str, Any], origin: str) -> dict[str, str]:
@@ -94,8 +102,9 @@ def _migration(raw: Any, origin: str) -> Migration | None:
     return Migration(raw["source"], **lists)
 
 
-def answers_doc(answers, origin_of, migration: Migration | None = None) -> dict[str, Any]:
-    """The document of answers.yaml: the answers that differ from the defaults, their origins, the migration.
+def answers_doc(answers, origin_of, migration: Migration | None = None, topology: str | None = None) -> dict[str, Any]:
+    """The document of answers.yaml: the answers that differ from the defaults, their origins, the migration,
+    the topology spec.
 
     origin_of(address) -> the recorded origin of the value at that address (None: not set by any layer).
     """
@@ -111,4 +120,6 @@ def answers_doc(answers, origin_of, migration: Migration | None = None) -> dict[
         doc[PROVENANCE] = provenance
     if migration is not None:
         doc[MIGRATED] = migration.as_dict()
+    if topology is not None:
+        doc[TOPOLOGY] = topology
     return doc

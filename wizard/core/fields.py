@@ -42,6 +42,7 @@ class Spec:
     unit: str | None = None  # what the number counts (prompts, tokens, GiB, ...)
     when: Condition | None = None  # shown only when this holds for the answers; None: always
     title: str = ""  # the English label in plain words (every offered field has one); "": the name with spaces
+    required: bool = False  # verl needs a value: emptying the field is an error (KEY-007), not the layer below
     name: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:

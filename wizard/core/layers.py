@@ -25,7 +25,7 @@ ENGINE_GROUP = "model_engine"
 STRATEGY_KEY = "actor_rollout_ref.actor.strategy"
 # Sections of an answers file that are not answers: a preset's name and description, and the record of
 # where the answers came from (wizard.core.answers_doc).
-NOT_ANSWERS = ("name", "description", "provenance", "migrated")
+NOT_ANSWERS = ("name", "description", "provenance", "migrated", "topology")
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,7 @@ class Workspace:
         self._migrations: dict[str, Migration] = {}  # by layer: the script's own, or one an answers file records
         self.facts_cache: dict = {}  # gather's reads, reused while their inputs hold
         self.fix_checks = KeptFixChecks()  # fix checks kept across edits
+        self.rejected: dict[str, tuple[str, Any]] = {}  # address -> (the text as typed, the reason): KEY-006/007
         self._ctx: RuleContext | None = None
         self._findings: list[Finding] | None = None
         self._plan: Any = None
@@ -164,20 +165,46 @@ class Workspace:
         """Set one answer as an edit; None clears the edit (the layer below shows again). UsageError if bad."""
         edits = dict(self.edits)
         address = canonical_address(address)
+        had = self.rejected.pop(address, None)
         if value is None:
+            if had is not None and address not in edits:
+                self._findings = None  # only the rejected text goes: the rules' answers did not change
+                return
             edits.pop(address, None)
         else:
             edits[address] = value
         self._commit(edits)
 
+    def empty(self, address: str) -> None:
+        """The user emptied a field: a field verl needs (Spec.required) stays empty and is KEY-007, blocking
+        writing; another one clears its edit, so the layer below shows again with its badge."""
+        if _required(canonical_address(address)):
+            self.reject(address, "", None)
+        else:
+            self.set(address, None)
+
+    def rejected_at(self, address: str) -> tuple[str, Any] | None:
+        """The text typed at a field (name or verl key) that was not taken, with its reason; None: none."""
+        return self.rejected.get(canonical_address(address)) if self.rejected else None
+
+    def reject(self, address: str, text: str, reason: Any) -> None:
+        """Text typed into a field that cannot be taken (reason: why, a Msg or text; None: a required field
+        emptied). It is an error at the field that blocks writing; the value below is not written in its place.
+        No rule runs again: the answers did not change (cheap per keystroke)."""
+        self.rejected[canonical_address(address)] = (text, reason)
+        if self._findings is not None:
+            self._findings = _rejected_findings(self.rejected) + [f for f in self._findings if not _is_rejected(f)]
+
     def apply_fix(self, fix: Fix) -> None:
         """Apply a fix as edits: its None values remove the key from every layer (verl's default applies)."""
         edits = dict(self.edits)
         for address, value in fix.set.items():
+            self.rejected.pop(canonical_address(address), None)
             edits[canonical_address(address)] = REMOVED if value is None else value
         self._commit(edits)
 
     def clear_edits(self) -> None:
+        self.rejected.clear()
         self._commit({})
 
     def _commit(self, edits: dict[str, Any]) -> None:
@@ -271,7 +298,8 @@ class Workspace:
     def findings(self) -> list[Finding]:
         """Every rule's findings for the current answers, errors first, each fix checked to work."""
         if self._findings is None:
-            self._findings = evaluate(self.ctx, self.fix_checks)
+            rules = [f for f in evaluate(self.ctx, self.fix_checks) if not _is_rejected(f)]
+            self._findings = _rejected_findings(self.rejected) + rules
         return self._findings
 
     @property
@@ -291,3 +319,36 @@ class Workspace:
 
     def errors(self) -> list[Finding]:
         return [f for f in self.findings if f.severity is Severity.ERROR]
+
+
+REJECTED_IDS = ("KEY-006", "KEY-007")
+
+
+def _is_rejected(finding: Finding) -> bool:
+    return finding.id in REJECTED_IDS
+
+
+def _required(address: str) -> bool:
+    from wizard.core.keymap import spec_of
+
+    spec = spec_of(address)
+    return bool(spec and spec.required)
+
+
+def _rejected_findings(rejected: Mapping[str, tuple[str, Any]]) -> list[Finding]:
+    """KEY-006 (text that cannot be taken) and KEY-007 (a required field emptied), at their fields."""
+    from wizard.core.findings import error
+    from wizard.core.keymap import address_of
+    from wizard.core.rules.catalogue import why
+    from wizard.i18n.text import msg
+
+    out = []
+    for address, (text, reason) in rejected.items():
+        key = address_of(address)  # already the verl key where the field has one
+        if reason is None:
+            out.append(error("KEY-007", [key], msg("key.required_empty", field=key), why("KEY-007")))
+        else:
+            out.append(
+                error("KEY-006", [key], msg("key.rejected_edit", field=key, text=text, reason=reason), why("KEY-006"))
+            )
+    return out

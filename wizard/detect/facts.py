@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wizard.detect import data, models, paths
+from wizard.detect import data, environment, models, paths
 
 # What the rules can learn from the world besides the answers: (inspect, inputs) per source.
 # inspect(answers, mode) -> dict of RuleContext fields (e.g. {"data": ...}); inputs(answers, mode) -> a
@@ -16,6 +16,7 @@ INSPECTORS = (
     (data.inspect_data, data.data_inputs),
     (models.inspect_models, models.model_inputs),
     (paths.inspect_paths, paths.path_inputs),
+    (environment.inspect_env, environment.env_inputs),
 )
 
 

@@ -30,10 +30,14 @@ def load_preset(workspace: Workspace, name: str | None) -> None:
 
 
 def load_answers(workspace: Workspace, path: str) -> None:
-    """Put an answers file (its values, their recorded origins, its migration) into the answers-file layer."""
+    """Put an answers file (its values, their recorded origins, its migration) into the answers-file layer;
+    the topology it records is planned for again unless the door was given one (`--topology`, the Hardware step)."""
     from wizard.detect.answers_file import read_answers
 
-    workspace.use_answers(read_answers(path))
+    record = read_answers(path)
+    workspace.use_answers(record)
+    if record.topology is not None and workspace.topology_spec is None:
+        use_topology(workspace, record.topology)
 
 
 def import_script(

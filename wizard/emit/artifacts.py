@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from wizard import __version__
-from wizard.core.answers_doc import MIGRATED, ORIGINS, PROVENANCE, Migration, answers_doc
+from wizard.core.answers_doc import MIGRATED, ORIGINS, PROVENANCE, TOPOLOGY, Migration, answers_doc
 from wizard.core.findings import Finding
 from wizard.core.layers import LayeredAnswers
 from wizard.core.plan import Plan
@@ -31,20 +31,26 @@ OriginOf = Callable[[str], "str | None"]
 
 
 def render_answers_file(
-    layered: LayeredAnswers, origin_of: OriginOf | None = None, migration: Migration | None = None
+    layered: LayeredAnswers,
+    origin_of: OriginOf | None = None,
+    migration: Migration | None = None,
+    topology: str | None = None,
 ) -> str:
     """answers.yaml: the answers that differ from the defaults, where each came from, the migration if any.
 
     origin_of(address) -> the recorded origin (wizard.core.workspace.Workspace.origin_of); without it, each
     value is recorded by the layer that set it.
     """
-    doc = answers_doc(layered.answers, origin_of or _layer_of(layered), migration)
-    record = {key: doc.pop(key) for key in (PROVENANCE, MIGRATED) if key in doc}
+    doc = answers_doc(layered.answers, origin_of or _layer_of(layered), migration, topology)
+    record = {key: doc.pop(key) for key in (PROVENANCE, MIGRATED, TOPOLOGY) if key in doc}
     text = f"# verl-wizard {__version__} answers; replay with: verl-wizard new --answers answers.yaml --out DIR\n"
     text += yaml.safe_dump(doc, sort_keys=False, allow_unicode=True) if doc else ""
     if PROVENANCE in record:
         text += f"# where each answer came from: {', '.join(ORIGINS)} (set: by you, with --set or an edit)\n"
         text += yaml.safe_dump({PROVENANCE: record[PROVENANCE]}, sort_keys=False, allow_unicode=True)
+    if TOPOLOGY in record:
+        text += "# the GPUs this run was planned for (--topology); a resume plans for them again\n"
+        text += yaml.safe_dump({TOPOLOGY: record[TOPOLOGY]}, sort_keys=False, allow_unicode=True)
     if MIGRATED in record:
         text += "# the launch script this run was carried over from (RUN.md tells the same)\n"
         text += yaml.safe_dump({MIGRATED: record[MIGRATED]}, sort_keys=False, allow_unicode=True, width=10**6)
@@ -66,12 +72,13 @@ def render_artifacts(
     findings: list[Finding],
     origin_of: OriginOf | None = None,
     migration: Migration | None = None,
+    topology: str | None = None,
 ) -> dict[str, str]:
     """File name -> text for every artefact of the chosen target."""
     files = {
         "config.yaml": render_config(layered, plan),
         "run.sh": render_run_script(layered.answers, plan),
-        "answers.yaml": render_answers_file(layered, origin_of, migration),
+        "answers.yaml": render_answers_file(layered, origin_of, migration, topology),
     }
     files.update(render_manifests(layered.answers, plan, files["config.yaml"]))
     files["RUN.md"] = render_run_md(
@@ -83,13 +90,18 @@ def render_artifacts(
 def workspace_files(workspace: Workspace) -> dict[str, str]:
     """Every file of the workspace's run (runs the rules if they have not run)."""
     return render_artifacts(
-        workspace.layered, workspace.ctx.plan, workspace.findings, workspace.origin_of, workspace.migration
+        workspace.layered,
+        workspace.ctx.plan,
+        workspace.findings,
+        workspace.origin_of,
+        workspace.migration,
+        workspace.topology_spec,
     )
 
 
 def workspace_answers(workspace: Workspace) -> str:
     """The workspace's answers.yaml alone (the TUI's "save the answers"; the rules need not run)."""
-    return render_answers_file(workspace.layered, workspace.origin_of, workspace.migration)
+    return render_answers_file(workspace.layered, workspace.origin_of, workspace.migration, workspace.topology_spec)
 
 
 def write_workspace(workspace: Workspace, out_dir: str | Path, force: bool = False) -> WriteResult:

@@ -97,6 +97,7 @@ STRINGS = {
     "help.source": "source: {source}",
     "palette.goto": "{step}: go to step",
     "palette.fix_first": "{fix}: first error",
+    "field.required": "required: verl needs a value here",
     "field.invalid": "not a valid {kind}",
     "hardware.status": "{label}: {nodes} x {gpus} {name}",
     "data.check_local": "The files are on this machine: read and check them",

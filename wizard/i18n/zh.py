@@ -97,6 +97,7 @@ STRINGS = {
     "help.source": "来源：{source}",
     "palette.goto": "{step}：转到该步骤",
     "palette.fix_first": "{fix}：第一个错误",
+    "field.required": "必填：verl 需要这里有值",
     "field.invalid": "不是合法的{kind}",
     "hardware.status": "{label}：{nodes} x {gpus} {name}",
     "data.check_local": "文件就在本机：读取并检查",

@@ -176,15 +176,17 @@ class WizardApp(PaletteInLanguage, LocalizedBindings, App[list[str]]):
             screen.refresh_view()
 
     # -- edits -------------------------------------------------------------------------------------
-    def apply_edit(self, address: str, value) -> None:
-        """One edit of an answer (None clears it): re-run the rules and repaint the step, or mark the field."""
+    def apply_edit(self, address: str, value, text: str | None = None) -> None:
+        """One edit of an answer (None clears it); a refused value is kept as typed (KEY-006) and blocks writing."""
         try:
-            self.session.set(address, value)
+            self.session.set(address, value) if value is not None else self.session.empty(address)
         except UsageError as exc:
-            row = self.screen.row_for(address) if hasattr(self.screen, "row_for") else None
-            if row is not None:
-                row.set_error(str(exc))
+            self.reject_edit(address, text if text is not None else str(value), str(exc))
             return
+        self.refresh_step()
+
+    def reject_edit(self, address: str, text: str, reason: str) -> None:
+        self.session.reject(address, text, reason)  # a finding at the field; no rule runs again
         self.refresh_step()
 
     def on_answer_changed(self, message: AnswerChanged) -> None:

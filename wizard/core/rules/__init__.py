@@ -35,6 +35,7 @@ class RuleContext:
     data: dict[str, Any] = field(default_factory=dict)
     paths: dict[str, Any] = field(default_factory=dict)  # path -> wizard.core.paths.LocalPath (this machine's)
     deploy: Any = None
+    env: Any = None  # frozenset of the run's secret variables set in this machine's environment; None: not known
     script: Any = None  # the LaunchScript `check` read (overrides with their +/~ prefixes, shell problems)
     unknowns: Any = None  # core.unknowns.Unknowns: keys a script leaves unknown; rules that read them are skipped
 

@@ -59,4 +59,10 @@ ENTRIES = [
         "A data file that was not checked here",
         "Remote paths (hdfs://, s3://, ...) and paths holding a shell variable are read on the machines that run verl; run `verl-wizard data` where the files are to check them.",
     ),
+    (
+        "DATA-010",
+        "error",
+        "No training data set (data.train_files empty or verl's placeholder)",
+        "Without data.train_files verl reads its own placeholder ~/data/rlhf/gsm8k/train.parquet, which is not your data and usually does not exist, so the run stops when the dataset is built, after the workers have started.",
+    ),
 ]

@@ -95,4 +95,10 @@ ENTRIES = [
         "Local paths the pods cannot see",
         "A Kubernetes pod sees its image and its volumes only: a data file or model folder at a local path that no volume mounts does not exist there, and verl fails when it opens it, after the cluster has started.",
     ),
+    (
+        "DEPLOY-016",
+        "warning",
+        "Logging to wandb without WANDB_API_KEY set",
+        "verl's wandb logger needs WANDB_API_KEY where the trainer starts; without it run.sh stops before the run (and a run that skips the check fails at start-up), so a first run that only needs to train should log to the console.",
+    ),
 ]

@@ -35,4 +35,16 @@ ENTRIES = [
         "A combination of values verl rejects at start-up",
         "verl's start-up validation refuses sampling-based validation with a rollout temperature of 0.",
     ),
+    (
+        "KEY-006",
+        "error",
+        "A value typed into a field that is not valid for it",
+        "The wizard writes what its fields show: a value it cannot take (text in a number field, a batch size of 0) is not written, and the old value is not written in its place either; the files wait until the field holds a valid value.",
+    ),
+    (
+        "KEY-007",
+        "error",
+        "A field verl needs was emptied",
+        "An emptied field is shown empty, and the wizard does not quietly write the preset's value instead; verl needs this value (the actor model, the train batch size), so the files wait until it is set again.",
+    ),
 ]

@@ -1,6 +1,6 @@
 """Data (DATA-*) and rows per train batch (BATCH-013): training data that verl cannot read, or reads wrongly.
 
-DATA-008 needs only the answers. The others read `ctx.data`, the report of wizard.detect.data
+DATA-008 and DATA-010 need only the answers. The others read `ctx.data`, the report of wizard.detect.data
 (`inspect_data`), duck-typed here so that core does not import detect: `files` maps each configured
 path to a file report with `status` ("read" | "not checked" | "unreadable"), `note`, `kind`, `columns`,
 `rows_total`/`rows_exact`/`rows_read`/`complete`, `chats` (column -> facts with `problems`, `rows`,
@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import math
 
+from wizard.core import verl_schema
 from wizard.core.findings import Fix, error, info, warning
 from wizard.core.paths import home_expanded
 from wizard.core.rules.catalogue import why
@@ -83,12 +84,31 @@ def _columns(columns: list[str]) -> Msg:
     return msg("data.columns", columns=columns[:12]) if columns else msg("data.no_columns")
 
 
+def _placeholder(key: str) -> str | None:
+    """verl's own placeholder for a data key (`~/data/rlhf/gsm8k/train.parquet`), read when the key is not set."""
+    value = verl_schema.default(key)
+    return value if isinstance(value, str) else None
+
+
+def check_train_files_set(ctx):
+    value = ctx.answers.data.train_files
+    placeholder = _placeholder(TRAIN)
+    if not _paths(value) or _paths(value) == [placeholder]:
+        shown = placeholder if _paths(value) else None
+        text = (
+            msg("data.train_placeholder", placeholder=placeholder)
+            if shown
+            else msg("data.train_not_set", placeholder=placeholder)
+        )
+        yield error("DATA-010", [TRAIN], text, why("DATA-010"), [])
+
+
 def check_tilde_paths(ctx):
     for key, value in ((TRAIN, ctx.answers.data.train_files), (VAL, ctx.answers.data.val_files)):
         paths = _paths(value)
         for i, path in enumerate(paths):
-            if not path.startswith("~"):
-                continue
+            if not path.startswith("~") or (key == TRAIN and paths == [_placeholder(TRAIN)]):
+                continue  # verl's placeholder is DATA-010's: expanding ~ would not make it real data
             expanded = home_expanded(ctx, path)
             fixes = []
             if expanded != path:
@@ -507,6 +527,7 @@ def check_messages(ctx):
 
 FAMILIES = ("DATA", "BATCH", "ROLE")  # the id prefixes these rules emit (fix checks run only a family's modules)
 RULES = [
+    check_train_files_set,
     check_tilde_paths,
     check_unreadable,
     info_not_checked,

@@ -15,6 +15,7 @@ from wizard.core.rules import (
     batch_micro,
     data,
     deploy,
+    deploy_logger,
     models,
     placement,
     roles,
@@ -35,5 +36,6 @@ MODULES = (
     models,
     data,
     deploy,
+    deploy_logger,
     script,
 )

@@ -47,6 +47,8 @@ EN: dict[str, str] = {
     "data.unreadable": "{key}: {path}: {note}{hint}",
     "data.cluster_hint": " (use --mode cluster if the file lives on the cluster)",
     "data.tilde_path": "{key}: {path!r} starts with ~, which verl does not expand",
+    "data.train_not_set": "data.train_files is not set: verl would read its placeholder {placeholder}; set the training data files (Data step, or --set data.train_files=PATH)",
+    "data.train_placeholder": "data.train_files is verl's placeholder {placeholder}, not your data; set the training data files (Data step, or --set data.train_files=PATH)",
     "data.not_checked": "data files not checked here: {files:semi}",
     "data.not_checked_file": "{path} ({reason})",
     # DATA-002
@@ -165,6 +167,8 @@ ZH: dict[str, str] = {
     "data.unreadable": "{key}：{path}：{note}{hint}",
     "data.cluster_hint": "（如果文件在集群上，请用 --mode cluster）",
     "data.tilde_path": "{key}：{path!r} 以 ~ 开头，而 verl 不会展开 ~",
+    "data.train_not_set": "没有设置 data.train_files：verl 会去读它的占位路径 {placeholder}；请设置训练数据文件（在“数据”步骤，或 --set data.train_files=路径）",
+    "data.train_placeholder": "data.train_files 是 verl 的占位路径 {placeholder}，不是你的数据；请设置训练数据文件（在“数据”步骤，或 --set data.train_files=路径）",
     "data.not_checked": "这些数据文件没有在本机检查：{files:semi}",
     "data.not_checked_file": "{path}（{reason}）",
     "data.no_prompt_column": "{path}：没有列 {column!r}（data.prompt_key）；现有的列：{columns}{closest}{looks_like}",

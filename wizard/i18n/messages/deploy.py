@@ -2,6 +2,9 @@
 the readers wizard/detect/manifests.py and wizard/detect/ray.py, which also says `preflight`'s messages)."""
 
 EN: dict[str, str] = {
+    # DEPLOY-016
+    "deploy.wandb_key_not_set": "trainer.logger includes wandb but {key} is not set here: run.sh stops at it; log to the console only, or set the key first (export {key}=... in the shell that runs run.sh, or a Kubernetes Secret)",
+    "deploy.fix.logger_without_wandb": "log to {loggers} only (no wandb)",
     # where a setting is: the Ray processes as the facts name them
     "deploy.place.driver": "driver",
     "deploy.place.this_shell": "this shell (the driver)",
@@ -93,6 +96,8 @@ EN: dict[str, str] = {
 }
 
 ZH: dict[str, str] = {
+    "deploy.wandb_key_not_set": "trainer.logger 包含 wandb，但这里没有设置 {key}：run.sh 会在这里停下；请只把日志输出到控制台，或先设置密钥（在运行 run.sh 的 shell 里 export {key}=...，或使用 Kubernetes Secret）",
+    "deploy.fix.logger_without_wandb": "只记录到 {loggers}（不用 wandb）",
     "deploy.place.driver": "driver",
     "deploy.place.this_shell": "当前 shell（driver）",
     "deploy.place.submitter": "提交器 pod（ray job submit）",

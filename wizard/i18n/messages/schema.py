@@ -1,6 +1,9 @@
 """KEY-* (wizard/core/rules/schema.py) and what became of a key (wizard/core/migrations.py, verl_data/renames.yaml)."""
 
 EN: dict[str, str] = {
+    # KEY-006 / KEY-007: what a field shows but cannot be written (wizard.core.workspace)
+    "key.rejected_edit": "{field}: {text!r} is not taken ({reason}); type a valid value or empty the field",
+    "key.required_empty": "{field} is empty and verl needs it: type a value",
     # what became of a key (KeyFate.describe), the finding of KEY-001 and a line of RUN.md
     "key.fate.moved": "{key} moved to {target} in verl {version}{why}{had}",
     "key.fate.renamed": "{key} was renamed to {target} in verl {version}{why}{had}",
@@ -42,6 +45,8 @@ EN: dict[str, str] = {
 }
 
 ZH: dict[str, str] = {
+    "key.rejected_edit": "{field}：{text!r} 无法采用（{reason}）；请输入有效的值，或清空该字段",
+    "key.required_empty": "{field} 是空的，而 verl 需要它：请输入一个值",
     "key.fate.moved": "{key} 已在 verl {version} 中移到 {target}{why}{had}",
     "key.fate.renamed": "{key} 已在 verl {version} 中改名为 {target}{why}{had}",
     "key.fate.retired": "{key} 自 verl {version} 起被忽略（verl {target_version} 只保留它作占位，不再读取）{why}",

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from wizard.i18n import t
+from wizard.i18n.text import render
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.steps import fields_of
 from wizard.tui.textual_compat import install_compositor
@@ -105,11 +106,13 @@ class StepScreen(LocalizedBindings, Screen):
         session = self.session
         answers = session.layered.answers
         for row in self.rows():
-            row.refresh_from(session.value(row.field_name), session.source_of(row.field_name))
+            held = session.rejected_at(row.field_name)
+            if held is None:
+                row.refresh_from(session.value(row.field_name), session.source_of(row.field_name))
             show = row.spec.shown_for(answers)  # progressive disclosure: the field's `when`
             if row.display != show:
                 row.display = show
-            row.set_error(None)
+            row.set_error(None if held is None else rejected_text(row.field_name, held))
         if findings:
             self.part(StepNav).show(session.findings)
             self.part(FindingsPanel).show(session.findings)
@@ -145,3 +148,13 @@ class StepScreen(LocalizedBindings, Screen):
 
     def row_for(self, field: str):
         return next((row for row in self.rows() if row.field_name == field), None)
+
+
+def rejected_text(field: str, held: tuple) -> str:
+    """The line under a field whose text was not taken: the reason, or that verl needs a value."""
+    text, reason = held
+    return (
+        t("field.required")
+        if reason is None
+        else f"{text!r}: {render(reason) if not isinstance(reason, str) else reason}"
+    )

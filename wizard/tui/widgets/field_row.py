@@ -116,6 +116,7 @@ class FieldRow(Vertical):
         self._source = source
         self._shown_source = source
         self._quiet = False
+        self._error_line: Label | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="field-head"):
@@ -161,10 +162,20 @@ class FieldRow(Vertical):
             self._shown_source = source
 
     def set_error(self, message: str | None) -> None:
+        """Mark the field invalid with the reason in a line under the row (readable without a mouse), or clear it."""
         if bool(message) != self.has_class("-invalid"):
             self.set_class(bool(message), "-invalid")
         if self.tooltip != message:
             self.tooltip = message
+        line = self._error_line
+        if message and line is None and self.parent is not None:
+            line = self._error_line = Label(message, classes="field-error")
+            self.parent.mount(line, after=self)
+        elif line is not None and not message:
+            self._error_line = None
+            line.remove()
+        elif line is not None and str(line.render()) != message:
+            line.update(message)
 
     def text_edited(self, text: str) -> None:
         if self._quiet:
@@ -172,9 +183,10 @@ class FieldRow(Vertical):
         try:
             value = parse_text(self.kind, text)
         except ValueError:
-            self.set_error(t("field.invalid", kind=self.kind))
+            # The text is recorded, not dropped: an error at the field that blocks writing (KEY-006).
+            self.app.reject_edit(self.field_name, text, t("field.invalid", kind=self.kind))
             return
-        self._post_if_changed(value)
+        self._post_if_changed(value, text)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()  # FieldInput already handed the edit over (text_edited)
@@ -189,9 +201,11 @@ class FieldRow(Vertical):
         if not self._quiet:
             self._post_if_changed(None if event.value is Select.NULL else event.value)
 
-    def _post_if_changed(self, value: Any) -> None:
-        # Widgets announce their initial value on mount too; only a real change is an edit.
-        if value == self._value or (value is None and self._value in (None, "")):
+    def _post_if_changed(self, value: Any, text: str | None = None) -> None:
+        # Widgets announce their initial value on mount too; only a real change is an edit. A field showing
+        # a rejected text is edited again whatever its value was: the rejection goes with the next valid value.
+        rejected = self.has_class("-invalid")
+        if not rejected and (value == self._value or (value is None and self._value in (None, ""))):
             return
         self._value = value
-        self.app.apply_edit(self.field_name, value)
+        self.app.apply_edit(self.field_name, value, text)
