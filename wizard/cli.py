@@ -31,6 +31,11 @@ def build_parser(names: tuple[str, ...] = COMMANDS) -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="verl-wizard",
         description="Set up a verl RL post-training run correctly: a guided TUI and headless checks.",
+        usage="verl-wizard [--preset P] [--answers FILE] [--topology T] [--lang {en,zh}] [--out DIR]\n"
+        "       verl-wizard COMMAND ...",
+        epilog="With no command, verl-wizard starts the guided TUI; its options (the same as `verl-wizard tui`): "
+        "--preset P (start from a preset), --answers FILE (resume), --topology T (2x8xH100, a `nvidia-smi topo -m` "
+        "file, or detect), --lang en|zh, --out DIR (the folder Review writes into).",
     )
     parser.add_argument("--version", action="version", version=f"verl-wizard {__version__}")
     subparsers = parser.add_subparsers(dest="command", parser_class=OneLineParser)
@@ -45,7 +50,12 @@ def commands_needed(argv: list[str]) -> tuple[str, ...]:
     Each command module imports what its command runs (the answers model, the rules); `verl-wizard` with
     no arguments paints its first screen before those are loaded.
     """
-    return ("tui",) if not argv or argv[0] == "tui" else COMMANDS
+    return ("tui",) if not argv or argv[0] == "tui" or starts_tui(argv) else COMMANDS
+
+
+def starts_tui(argv: list[str]) -> bool:
+    """Whether argv is the TUI's options with no command (`verl-wizard --lang zh --preset P`)."""
+    return bool(argv) and argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")
 
 
 # Commands whose `-- ARG...` are a launch script's positional arguments (None when no `--` was given).
@@ -58,6 +68,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     if argv and argv[0] in SCRIPT_ARG_COMMANDS and "--" in argv:
         cut = argv.index("--")
         argv, script_args = argv[:cut], argv[cut + 1 :]
+    if starts_tui(argv):
+        argv = ["tui", *argv]
     parser = build_parser(commands_needed(argv))
     args = parser.parse_args(argv)
     args.script_args = script_args

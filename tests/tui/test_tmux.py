@@ -62,7 +62,7 @@ def test_workshop_preset_to_written_files_in_a_real_terminal(tmp_path):
             "config.yaml",
             "run.sh",
         ]
-        tmux("send-keys", "-t", session, "Escape")
+        tmux("send-keys", "-t", session, "C-q")  # nothing unsaved after the write: ctrl+q quits at once
         screen = wait_for(session, "EXIT=0")
         assert "Written by verl-wizard:" in screen and "./run.sh" in screen
     finally:

@@ -99,6 +99,20 @@ def _build_app(args: argparse.Namespace, hold_gc: bool):
     )
 
 
+def report_of(app, default_out: str) -> str:
+    """The exit report of a closed app: what it wrote, whichever way it was left (Textual's own quit returns
+    no result), with the launch command of the folder the files went to (not the one the field shows now)."""
+    from wizard.tui.app import exit_report
+
+    ready = app.session_ready
+    return exit_report(
+        app.written,
+        app.written_dir or (app.session.out_dir if ready else default_out),
+        app.session.layered.answers if ready else None,
+        app.delivered,
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     from wizard.tui.delivery import is_served
 
@@ -110,21 +124,14 @@ def run(args: argparse.Namespace) -> int:
         return ExitStatus.NEEDS_INPUT
     app = build_app(args, hold_gc=True)
     try:
-        written = app.run() or []
+        app.run()
     finally:
         gc.enable()
     if app.start_error:
         raise UsageError(app.start_error)
     from wizard.commands.output import emit
-    from wizard.tui.app import exit_report
 
-    ready = app.session_ready
-    report = exit_report(
-        written,
-        app.session.out_dir if ready else args.out,
-        app.session.layered.answers if ready else None,
-        app.delivered,
-    )
+    report = report_of(app, args.out)
     if served:
         # stdout carries the browser's terminal (textual-serve's packets); the server logs what comes on stderr.
         sys.stderr.write(report + "\n")

@@ -27,6 +27,7 @@ from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.commands import WizardCommands
 from wizard.tui.messages import AnswerChanged, FixRequested, JumpRequested, StepRequested
 from wizard.tui.palette import PaletteInLanguage
+from wizard.tui.quit_guard import QuitGuard
 from wizard.tui.steps import STEPS, field_for, step_of
 
 if TYPE_CHECKING:
@@ -50,15 +51,16 @@ def screen_class(step: str):
     return getattr(importlib.import_module(f"wizard.tui.screens.{module}"), name)
 
 
-class WizardApp(PaletteInLanguage, LocalizedBindings, App[list[str]]):
+class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]]):
     TITLE = "verl-wizard"
     CSS_PATH = "styles/app.tcss"
     COMMANDS = App.COMMANDS | {WizardCommands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (96, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
     BINDINGS = [
-        Binding("escape", "quit_now", "dialog.cancel", show=False, id="cancel"),
-        Binding("ctrl+c", "quit_now", "dialog.cancel", show=False, priority=True, id="cancel-ctrl-c"),
+        # Never straight out: each asks while there are unsaved edits (quit_guard.py); in an input ctrl+c copies.
+        Binding("escape", "escape_top", "dialog.cancel", show=False, id="cancel"),
+        Binding("ctrl+c", "ask_quit", "key.quit", show=False, id="cancel-ctrl-c"),
     ]
 
     def __init__(
@@ -171,6 +173,7 @@ class WizardApp(PaletteInLanguage, LocalizedBindings, App[list[str]]):
         self.goto(STEPS[max(STEPS.index(self.step) - 1, 0)])
 
     def refresh_step(self) -> None:
+        self.mark_unsaved()  # every edit, fix and load repaints through here
         screen = self.screen
         if hasattr(screen, "refresh_view"):
             screen.refresh_view()
@@ -289,22 +292,9 @@ class WizardApp(PaletteInLanguage, LocalizedBindings, App[list[str]]):
         except UsageError as exc:  # an answers path that cannot be written: said, and the session goes on
             self.notify(str(exc), severity="error")
             return False
+        self.mark_saved()
         self.notify(note)
         return True
-
-    def action_ask_quit(self) -> None:
-        from wizard.tui.screens.dialogs import QuitDialog
-
-        def decide(choice: str | None) -> None:
-            if choice == "save" and self.delivery.to_browser:
-                self._deliver_answers_then_exit()
-            elif choice == "save":
-                if self.action_save_answers():
-                    self.exit(self.written)
-            elif choice == "quit":
-                self.exit(self.written)
-
-        self.push_screen(QuitDialog(self.answers_path), decide)
 
     def action_quit_now(self) -> None:
         self.exit(self.written)
@@ -345,6 +335,8 @@ class WizardApp(PaletteInLanguage, LocalizedBindings, App[list[str]]):
             return
         out = Path(self.session.out_dir)
         self.written = [str(out / name) for name in names]
+        self.written_dir = str(out)  # the exit report's launch folder, even if the field changes later
+        self.mark_saved()
         message = "\n".join([t("review.written", n=len(names), out=out), *self.session.write_notes])
         self.notify(message)
         if hasattr(self.screen, "show_written"):

@@ -24,8 +24,8 @@ class WizardCommands(Provider):
         for name, callback in self._commands():
             score = matcher.match(name)
             if score > 0:
-                yield Hit(score, matcher.highlight(name), callback, help=name)
+                yield Hit(score, matcher.highlight(name), callback)
 
     async def discover(self) -> Hits:
         for name, callback in self._commands():
-            yield Hit(1, name, callback, help=name)
+            yield Hit(1, name, callback)

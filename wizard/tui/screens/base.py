@@ -58,7 +58,7 @@ class StepScreen(LocalizedBindings, Screen):
         yield Header()
         with Horizontal(id="main"):
             yield StepNav(self.STEP)
-            with VerticalScroll(id="step-body"):
+            with VerticalScroll(id="step-body", can_focus=False):  # Tab goes to its fields, not the box
                 yield Static(t(f"{self.STEP}.intro"), classes="intro")
                 yield from self.compose_top()
                 for field in fields_of(self.STEP):
@@ -85,6 +85,10 @@ class StepScreen(LocalizedBindings, Screen):
             # On its first show a step shows the answers at once and, if the rules have not run yet, the findings
             # a frame later (_after_first_show).
             self.refresh_view(findings=not first or self.session.evaluated)
+        from wizard.tui.focus import focus_first_field
+
+        focus_first_field(self)
+        self.call_after_refresh(focus_first_field, self)  # again after Textual's auto-focus of a new screen
         if first:
             # The widgets were styled as they mounted: skip Textual's restyle of the whole screen on its first
             # show (it is there for screens that come back after a theme change).

@@ -1,0 +1,140 @@
+"""Keys that must never lose work (issue 18 items 1, 2, 4, 14, 16, 17): every way out asks while there are
+unsaved edits, Esc closes the innermost thing and never quits, the exit report names what was written, focus
+lands on the step's first field, palette entries show their title once, the top-level TUI options parse."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tui.helpers import edit_at_end_of, make_app
+from wizard.tui.screens.dialogs import HelpDialog, QuitDialog
+
+WORKSHOP = "workshop-0.5b-1gpu"
+
+
+async def _edited(app, pilot):
+    widget = await edit_at_end_of(app, pilot, "models.actor_path", step="models")
+    await pilot.press("x")
+    await pilot.pause()
+    assert widget.value.endswith("x")
+
+
+@pytest.mark.parametrize("key", ["ctrl+q", "escape", "ctrl+c"])
+async def test_every_key_out_asks_after_an_edit(tmp_path, key):
+    app = make_app(preset=WORKSHOP, out=str(tmp_path / "out"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await _edited(app, pilot)
+        if key == "escape":
+            app.screen.focus_next()  # Esc in an input is the app's; any focus
+        await pilot.press(key)
+        await pilot.pause()
+        assert isinstance(app.screen, QuitDialog), key
+        assert app.is_running
+        await pilot.press("escape")  # stay
+        await pilot.pause()
+        assert not isinstance(app.screen, QuitDialog) and app.is_running
+
+
+async def test_the_palettes_quit_asks_after_an_edit(tmp_path):
+    app = make_app(preset=WORKSHOP, out=str(tmp_path / "out"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await _edited(app, pilot)
+        await app.action_quit()  # what Textual's system command "Quit" calls
+        await pilot.pause()
+        assert isinstance(app.screen, QuitDialog) and app.is_running
+
+
+async def test_ctrl_q_with_nothing_unsaved_quits_at_once(tmp_path):
+    app = make_app(preset=WORKSHOP, out=str(tmp_path / "out"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_quit_after_saving_does_not_ask(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = make_app(preset=WORKSHOP, out=str(tmp_path / "out"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await _edited(app, pilot)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_esc_after_closing_help_does_not_quit(tmp_path):
+    app = make_app(preset=WORKSHOP, out=str(tmp_path / "out"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.goto("models")
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpDialog)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("escape")  # one too many, nothing unsaved: nothing happens
+        await pilot.pause()
+        assert app.is_running and app.step == "models"
+
+
+async def test_discard_and_quit_after_review_wrote_reports_the_written_folder(tmp_path):
+    from wizard.commands.tui import report_of
+
+    first, second = tmp_path / "written", tmp_path / "never"
+    app = make_app(preset=WORKSHOP, out=str(first))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.goto("review")
+        await pilot.pause()
+        app.request_write()
+        await pilot.pause()
+        assert (first / "run.sh").exists()
+        out_dir = app.screen.query_one("#out-dir")
+        out_dir.value = str(second)  # the field changes after the write; nothing is written there
+        await pilot.pause()
+        await pilot.press("ctrl+q")  # Textual's own quit: no result comes back from app.run()
+        await pilot.pause()
+    report = report_of(app, "verl-run")
+    assert str(first / "run.sh") in report
+    assert f"cd {first} &&" in report and str(second) not in report
+
+
+async def test_a_shown_step_focuses_its_first_visible_field(tmp_path):
+    app = make_app(preset=WORKSHOP, out=str(tmp_path / "out"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        await pilot.pause()
+        rows = [row for row in app.screen.rows() if row.display]
+        assert app.focused is rows[0].input_widget
+        await pilot.press("tab")
+        assert app.focused is rows[1].input_widget  # fields first, not the step list or the scroll box
+
+
+async def test_palette_entries_show_their_title_once(tmp_path):
+    from wizard.tui.commands import WizardCommands
+
+    app = make_app(preset=WORKSHOP, out=str(tmp_path / "out"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        provider = WizardCommands(app.screen)
+        hits = [hit async for hit in provider.discover()]
+        assert hits and all(hit.help is None for hit in hits)
+
+
+def test_the_tui_options_work_without_the_tui_command():
+    from wizard.cli import parse
+    from wizard.commands import tui
+
+    args = parse(["--lang", "zh", "--preset", WORKSHOP])
+    assert args.func is tui.run and args.lang == "zh" and args.preset == WORKSHOP
+    assert parse(["presets"]).func is not tui.run
+    assert parse([]).func is tui.run
