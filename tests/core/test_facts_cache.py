@@ -86,7 +86,18 @@ def test_findings_follow_a_changed_path_and_a_refresh(tmp_path):
 def test_every_inspector_names_its_inputs():
     from wizard.core.answers import Answers
 
-    names = [inspect.__name__ for inspect, _ in facts.INSPECTORS]
+    names = [inspect.__name__ for inspect, _ in facts.INSPECTORS + facts.ENVIRONMENT]
     assert names == ["inspect_data", "inspect_models", "inspect_paths", "inspect_env"]
-    for _, inputs in facts.INSPECTORS:
+    for _, inputs in facts.INSPECTORS + facts.ENVIRONMENT:
         hash(inputs(Answers(), "local"))  # a cache key
+
+
+def test_only_the_tuis_facts_say_which_secrets_are_set_here(monkeypatch):
+    from wizard.core.answers import Answers
+
+    monkeypatch.delenv("WANDB_API_KEY", raising=False)
+    answers = Answers.model_validate({"trainer": {"logger": ["console", "wandb"]}})
+    assert "env" not in facts.gather(answers, "local")  # new and check: this machine says nothing of the run's
+    assert facts.gather_with_environment(answers, "local")["env"] == frozenset()
+    monkeypatch.setenv("WANDB_API_KEY", "k")
+    assert facts.gather_with_environment(answers, "local")["env"] == frozenset({"WANDB_API_KEY"})

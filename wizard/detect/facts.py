@@ -16,11 +16,18 @@ INSPECTORS = (
     (data.inspect_data, data.data_inputs),
     (models.inspect_models, models.model_inputs),
     (paths.inspect_paths, paths.path_inputs),
-    (environment.inspect_env, environment.env_inputs),
 )
+# The TUI's alone: it runs on the machine that will start run.sh, while `new` and `check` often run in CI
+# or for a cluster template, where this machine's environment says nothing about the run's.
+ENVIRONMENT = ((environment.inspect_env, environment.env_inputs),)
 
 
-def gather(answers, mode: str, cache: dict | None = None) -> dict[str, Any]:
+def gather_with_environment(answers, mode: str, cache: dict | None = None) -> dict[str, Any]:
+    """gather(), plus which of the run's secret variables are set here (the TUI's facts: DEPLOY-016)."""
+    return gather(answers, mode, cache, INSPECTORS + ENVIRONMENT)
+
+
+def gather(answers, mode: str, cache: dict | None = None, inspectors=None) -> dict[str, Any]:
     """Facts read from local files (data files, model configs, paths) for the rules; nothing is downloaded.
 
     With ``cache`` (a dict the caller keeps, as the TUI's workspace does across edits) an inspector whose
@@ -28,7 +35,7 @@ def gather(answers, mode: str, cache: dict | None = None) -> dict[str, Any]:
     re-read data files. The caller empties the cache to read the files again.
     """
     facts: dict[str, Any] = {}
-    for inspect, inputs in INSPECTORS:
+    for inspect, inputs in INSPECTORS if inspectors is None else inspectors:
         if cache is None:
             facts.update(inspect(answers, mode))
             continue

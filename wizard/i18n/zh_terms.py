@@ -258,6 +258,14 @@ RULES: dict[str, tuple[str, str]] = {
         "pod 看不到的本地路径",
         "Kubernetes 的 pod 只能看到自己的镜像和挂载的卷：位于没有任何卷挂载的本地路径上的数据文件或模型目录在 pod 里并不存在，verl 会在集群启动之后、打开它时失败。",
     ),
+    "DATA-010": (
+        "没有设置训练数据（data.train_files 为空或仍是 verl 的占位路径）",
+        "没有 data.train_files 时，verl 会去读它自己的占位文件 ~/data/rlhf/gsm8k/train.parquet：那不是你的数据，通常也不存在，于是运行会在 worker 启动之后、构建数据集时停下。",
+    ),
+    "DEPLOY-016": (
+        "用 wandb 记录日志，但没有设置 WANDB_API_KEY",
+        "verl 的 wandb 日志需要在 trainer 启动的地方有 WANDB_API_KEY；没有它，run.sh 会在运行之前停下（跳过这项检查的运行会在启动时失败），所以只想先训练起来的第一次运行应该只记录到控制台（console）。",
+    ),
     # Schema
     "KEY-001": (
         "verl 中不存在的键",
@@ -276,6 +284,14 @@ RULES: dict[str, tuple[str, str]] = {
         "verl 会在注册表中查找这些名称，或在其配置 dataclass 中校验它们，遇到未知值时在启动阶段（或第一个 worker 启动时）停止。",
     ),
     "KEY-005": ("verl 在启动时拒绝的取值组合", "verl 的启动校验不允许在 rollout 温度为 0 时做基于采样的验证。"),
+    "KEY-006": (
+        "字段里输入的值对它无效",
+        "向导写出的就是字段显示的值：它不能接受的值（数字字段里的文字、为 0 的 batch size）不会被写出，旧值也不会被悄悄写出来代替它；在字段有一个有效值之前，文件不会写出。",
+    ),
+    "KEY-007": (
+        "verl 需要的字段被清空了",
+        "被清空的字段就显示为空，向导不会悄悄写出预设里的值来代替；verl 需要这个值（actor 模型、train batch size），所以在重新设置它之前，文件不会写出。",
+    ),
     # Launch scripts
     "SCRIPT-001": (
         "续行被打断",
@@ -669,6 +685,10 @@ TRANSLATED_FROM: dict[str, str] = {
     "KEY-003": "a0df194c",
     "KEY-004": "02b2a564",
     "KEY-005": "b58ffd39",
+    "DATA-010": "1eeaa8ae",
+    "DEPLOY-016": "a4dfb9a7",
+    "KEY-006": "e7027c4a",
+    "KEY-007": "1e30202e",
     "SCRIPT-001": "114aee04",
     "SCRIPT-002": "1161dbc7",
     "SCRIPT-003": "c7790842",

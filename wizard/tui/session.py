@@ -13,7 +13,7 @@ from pathlib import Path
 
 from wizard.core.workspace import Workspace
 from wizard.detect import inputs
-from wizard.detect.facts import gather
+from wizard.detect.facts import gather_with_environment
 from wizard.errors import UsageError
 
 
@@ -21,7 +21,7 @@ class Session(Workspace):
     """One wizard run: a workspace that learns about this machine, and the folder Review writes into."""
 
     def __init__(self, out_dir: str = "verl-run", mode: str = "cluster") -> None:
-        super().__init__(gather=gather, mode=mode)
+        super().__init__(gather=gather_with_environment, mode=mode)
         self.out_dir = out_dir
         self.write_notes: list[str] = []  # the last write's word on files of an earlier set
 
