@@ -142,7 +142,8 @@ def test_a_topology_is_the_detected_layer_unless_the_door_judges_a_config():
 
     ws = Workspace()
     ws.use_topology(fake_topology("2x8xH100"), "2x8xH100")
-    assert ws.value("trainer.nnodes") == 2 and ws.source_of("trainer.nnodes") == DETECTED
+    # A named (fake) topology is badged as such: nothing was detected; answers files still record DETECTED.
+    assert ws.value("trainer.nnodes") == 2 and ws.source_of("trainer.nnodes") == "topology"
     judged = Workspace()
     judged.use_topology(fake_topology("2x8xH100"), "2x8xH100", counts=False)
     assert judged.topology is not None and judged.source_of("trainer.nnodes") == "verl default"

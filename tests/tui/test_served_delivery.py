@@ -107,6 +107,7 @@ async def test_ctrl_s_downloads_the_answers_instead_of_saving_them(tmp_path):
 async def test_quit_with_save_exits_once_the_answers_are_delivered(tmp_path):
     app, downloads = served_app(tmp_path, preset="grpo-8b-1x8")
     async with app.run_test(size=(120, 40)) as pilot:
+        app.apply_edit("batch.train_batch_size", 512)  # something unsaved: quitting asks
         app.action_ask_quit()
         await pilot.pause()
         await pilot.click("#save")

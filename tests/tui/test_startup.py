@@ -5,6 +5,7 @@ core reads them; the garbage collector is held for the start and on again after 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,8 +21,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def probe(*args: str) -> dict:
     """Start the wizard headless in a fresh interpreter (tests/tui/startup_probe.py) and read its report."""
+    env = {name: value for name, value in os.environ.items() if name != "WANDB_API_KEY"}
     proc = subprocess.run(
-        [sys.executable, "-m", "tests.tui.startup_probe", *args], capture_output=True, text=True, cwd=ROOT, timeout=120
+        [sys.executable, "-m", "tests.tui.startup_probe", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env=env,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -48,7 +55,8 @@ def test_a_preset_start_paints_the_start_step_with_the_preset_chosen_then_its_fi
     assert first["highlighted"] == "preset-grpo-8b-1x8"
     assert "grpo-8b-1x8" in first["status"] and "8xH100" in first["status"]
     assert first["findings_shown"] is False  # every rule runs after the first paint
-    assert report["findings"]["ids"] == report["findings"]["session"] == ["ROLE-009"]  # the preset's, on 8xH100
+    # The preset's, on 8xH100; it logs to wandb, and the probe's environment has no WANDB_API_KEY (DEPLOY-016).
+    assert report["findings"]["ids"] == report["findings"]["session"] == ["DEPLOY-016", "ROLE-009"]
 
 
 async def test_the_form_of_a_preset_start_holds_the_preset_and_the_topology(tmp_path):

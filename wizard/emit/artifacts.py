@@ -87,12 +87,17 @@ def render_artifacts(
     return files
 
 
+# Findings about the machine the wizard runs on, not about the run (only the TUI gathers these facts): the files
+# leave them out, so that every door writes the same bytes for the same answers (RUN.md says how to set the key).
+OF_THIS_MACHINE = frozenset({"DEPLOY-016"})
+
+
 def workspace_files(workspace: Workspace) -> dict[str, str]:
     """Every file of the workspace's run (runs the rules if they have not run)."""
     return render_artifacts(
         workspace.layered,
         workspace.ctx.plan,
-        workspace.findings,
+        [f for f in workspace.findings if f.id not in OF_THIS_MACHINE],
         workspace.origin_of,
         workspace.migration,
         workspace.topology_spec,

@@ -98,6 +98,16 @@ class FieldInput(Input):
         self.set_reactive(Widget.virtual_size, Size(self.content_width, 1))
 
 
+def badge_width() -> int:
+    """Cells for the widest source word in the current language (+1 of padding): a badge that changes keeps its
+    width, so the change is a repaint and never a layout of the screen, and no word is cut."""
+    from rich.cells import cell_len
+
+    from wizard.i18n import en
+
+    return 1 + max(cell_len(t(key)) for key in en.STRINGS if key.startswith("source."))
+
+
 class FieldRow(Vertical):
     """A labelled input for one answer. Edits go to the app (`apply_edit`); `refresh_from` shows a new value and source.
 
@@ -121,9 +131,11 @@ class FieldRow(Vertical):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="field-head"):
             yield Static(label_of(self.field_name), classes="field-label")
-            yield Label(
+            badge = Label(
                 t("source." + self._source), classes=f"field-source source-{self._source.replace(' ', '-').strip('-')}"
             )
+            badge.styles.width = badge_width()
+            yield badge
         widget_id = "input-" + self.field_name.replace(".", "-")
         if self.kind == "bool":
             yield Switch(value=bool(self._value), id=widget_id)
