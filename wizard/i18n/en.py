@@ -14,6 +14,8 @@ STRINGS = {
     "findings.title": "Findings",
     "findings.none": "No findings: every rule passes.",
     "findings.count": "{errors} error(s) · {warnings} warning(s)",
+    "findings.to_do": "{n} to do",
+    "findings.to_do_mark": "to do",
     "findings.why": "Why: {why}",
     "findings.fix": "[{n}] {label}",
     "findings.keys": "enter: go to field · f: apply fix 1 · 1-9: apply fix n · w: why",

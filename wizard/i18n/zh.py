@@ -14,6 +14,8 @@ STRINGS = {
     "findings.title": "检查结果",
     "findings.none": "没有问题：所有规则都通过了。",
     "findings.count": "{errors} 个错误 · {warnings} 个警告",
+    "findings.to_do": "{n} 项待填",
+    "findings.to_do_mark": "待填",
     "findings.why": "原因：{why}",
     "findings.fix": "[{n}] {label}",
     "findings.keys": "回车：跳到字段 · f：应用修复 1 · 1-9：应用第 n 个修复 · w：原因",

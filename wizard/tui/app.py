@@ -100,6 +100,7 @@ class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]])
         self.delivered: list[Delivered] = []  # downloads sent to the browser (a served wizard)
         self._exit_when_delivered: str | None = None
         self.step = "start"  # every start paints the Start step first
+        self.visited: set[str] = set()  # steps shown so far (wizard/tui/visited.py)
 
     # -- the session --------------------------------------------------------------------------------
     @property
