@@ -151,7 +151,7 @@ async def test_start_step_preset_choice_and_answers_loading(tmp_path):
         app.screen.query_one("#answers-path").value = str(tmp_path / "missing.yaml")
         await pilot.click("#load-answers")
         await pilot.pause()
-        assert "no such file" in str(app.screen.query_one("#start-status").render())
+        assert "no such file" in str(app.screen.query_one("#answers-status").render())
 
 
 async def test_switch_to_chinese_shows_chinese_findings(tmp_path):
@@ -255,7 +255,7 @@ async def test_start_step_imports_an_old_launch_script(tmp_path):
         app.screen.query_one("#script-path").value = str(script)
         await pilot.click("#import-script")
         await pilot.pause()
-        assert "Imported" in str(app.screen.query_one("#start-status").render())
+        assert "Imported" in str(app.screen.query_one("#script-status").render())
         sources = {app.session.source_of(key) for key in app.session.layered.flat}
         assert "launch script" in sources
         assert "KEY-001" not in {f.id for f in app.session.findings}  # removed keys were carried over or dropped
@@ -272,7 +272,7 @@ async def test_the_start_step_switches_language_from_its_list_and_loads_by_keybo
             link.focus()
             await pilot.press("enter")  # the action link works without a mouse
             await pilot.pause()
-            assert "no such file" in str(app.screen.query_one("#start-status").render())
+            assert "no such file" in str(app.screen.query_one("#answers-status").render())
             languages.focus()
             languages.highlighted = 1
             await pilot.press("enter")

@@ -90,6 +90,8 @@ async def test_every_frame_after_a_keystroke_shows_the_findings_of_the_value_it_
 async def test_the_findings_count_says_the_worst_severity_in_the_themes_colour(tmp_path):
     app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
     async with app.run_test(size=(100, 40)) as pilot:
+        app.goto("review")  # every step seen: no finding is shown as to do (test_to_do.py)
+        await pilot.pause()
         app.goto("batch")
         await pilot.pause()
         panel = app.screen.query_one("#findings-panel")

@@ -21,7 +21,7 @@ from textual.binding import Binding
 from wizard import __version__
 from wizard.core.verl_target import TARGET_VERSION
 from wizard.errors import UsageError
-from wizard.i18n import set_language, t, term
+from wizard.i18n import set_language, t
 from wizard.i18n.text import msg, render
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.commands import WizardCommands
@@ -100,6 +100,7 @@ class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]])
         self.delivered: list[Delivered] = []  # downloads sent to the browser (a served wizard)
         self._exit_when_delivered: str | None = None
         self.step = "start"  # every start paints the Start step first
+        self.visited: set[str] = set()  # steps shown so far (wizard/tui/visited.py)
 
     # -- the session --------------------------------------------------------------------------------
     @property
@@ -263,28 +264,10 @@ class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]])
         self.sub_title = t("app.subtitle", version=TARGET_VERSION)
 
     def action_help(self) -> None:
+        from wizard.tui.field_help import help_for
         from wizard.tui.screens.dialogs import HelpDialog
 
-        focused = self.focused
-        row = next(
-            (a for a in ([focused] + list(focused.ancestors) if focused else []) if hasattr(a, "field_name")), None
-        )
-        if row is None:
-            self.push_screen(HelpDialog(t("key.help"), t("help.none")))
-            return
-        from wizard.core.keymap import field_help, specs
-        from wizard.tui.widgets.field_row import label_of, show_value
-
-        spec = specs()[row.field_name]
-        key = spec.verl or spec.name
-        source = t("source." + self.session.source_of(spec.name))
-        shown = getattr(row.input_widget, "value", None)  # the whole text on screen, however narrow the input
-        value = shown if isinstance(shown, str) else show_value(self.session.value(spec.name))
-        facts = "\n".join(
-            (t("help.value", value=value or "-"), t("help.key", verl_key=key), t("help.source", source=source))
-        )
-        body = f"{term(spec.help_key, field_help(spec.name))}\n\n{facts}"
-        self.push_screen(HelpDialog(t("help.title", field=label_of(spec.name)), body))
+        self.push_screen(HelpDialog(*help_for(self, self.focused)))
 
     def action_save_answers(self) -> bool:
         try:

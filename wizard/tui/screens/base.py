@@ -16,6 +16,7 @@ from wizard.i18n.text import render
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.steps import fields_of
 from wizard.tui.textual_compat import install_compositor
+from wizard.tui.visited import see
 from wizard.tui.widgets.findings_panel import FindingsPanel
 from wizard.tui.widgets.step_nav import StepNav
 
@@ -81,6 +82,7 @@ class StepScreen(LocalizedBindings, Screen):
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         # Also runs when the screen is first shown, after on_mount (and before Screen's own handler).
         first = not self._resumed
+        see(self.app.visited, self.STEP)
         if self.app.session_ready:
             # On its first show a step shows the answers at once and, if the rules have not run yet, the findings
             # a frame later (_after_first_show).
@@ -118,8 +120,9 @@ class StepScreen(LocalizedBindings, Screen):
                 row.display = show
             row.set_error(None if held is None else rejected_text(row.field_name, held))
         if findings:
-            self.part(StepNav).show(session.findings)
-            self.part(FindingsPanel).show(session.findings)
+            seen = frozenset(self.app.visited)
+            self.part(StepNav).show(session.findings, seen)
+            self.part(FindingsPanel).show(session.findings, seen)
         self.refresh_extra()
 
     def rows(self) -> list[FieldRow]:

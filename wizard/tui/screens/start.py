@@ -19,7 +19,7 @@ class StartScreen(StepScreen):
     STEP = "start"
 
     def compose_top(self) -> ComposeResult:
-        # Above the list: what the command line loaded, and later the outcome of a load or an import.
+        # Above the list: what the command line loaded, or the preset picked.
         yield Label(self._chosen_text(), id="start-status")
         yield Label(t("start.preset"), classes="section-title")
         options = [Option(t("start.blank"), id="preset-")]
@@ -36,10 +36,12 @@ class StartScreen(StepScreen):
         with Horizontal(classes="inline-form"):
             yield Input(placeholder="answers.yaml", id="answers-path")
             yield ActionLink(t("start.load"), id="load-answers", classes="action-link")
+        yield Label("", id="answers-status")  # the outcome of Load, right under it
         yield Label(t("start.script"), classes="section-title")
         with Horizontal(classes="inline-form"):
             yield Input(placeholder="run_grpo.sh", id="script-path")
             yield ActionLink(t("start.import"), id="import-script", classes="action-link")
+        yield Label("", id="script-status")  # the outcome of Import, right under it
         yield Label(t("start.language"), classes="section-title")
         yield OptionList(*[Option(name, id=f"lang-{code}") for code, name in LANGUAGE_NAMES.items()], id="language")
 
@@ -89,8 +91,8 @@ class StartScreen(StepScreen):
 
     def _load_answers(self) -> None:
         path = self.query_one("#answers-path", Input).value.strip()
-        self.query_one("#start-status", Label).update(self.app.load_answers(path))
+        self.query_one("#answers-status", Label).update(self.app.load_answers(path))
 
     def _import_script(self) -> None:
         path = self.query_one("#script-path", Input).value.strip()
-        self.query_one("#start-status", Label).update(self.app.import_script(path))
+        self.query_one("#script-status", Label).update(self.app.import_script(path))

@@ -15,6 +15,7 @@ from wizard.i18n.text import render
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.messages import FixRequested, JumpRequested
 from wizard.tui.textual_compat import KeptOptionsList
+from wizard.tui.visited import to_do
 from wizard.tui.widgets.wrapped_text import WrappedText
 
 MARK = {Severity.ERROR: "✗", Severity.WARNING: "!", Severity.INFO: "i"}
@@ -22,17 +23,22 @@ STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: 
 # The count line says the worst severity in its colour (a theme variable) and mark. It is the count's own
 # text style: a new border colour, or a CSS class on the panel, would repaint every line of the panel's
 # column on each edit that adds or clears an error, a sixth of a keystroke's frame.
-STATE_COLOUR = {"errors": "error", "warnings": "warning", "clean": "success"}
-STATE_MARK = {"errors": "✗", "warnings": "!", "clean": "✓"}
+STATE_COLOUR = {"errors": "error", "warnings": "warning", "to_do": "secondary", "clean": "success"}
+STATE_MARK = {"errors": "✗", "warnings": "!", "to_do": "○", "clean": "✓"}
 
 
-def finding_text(finding: Finding) -> Text:
+def finding_text(finding: Finding, pending: bool = False) -> Text:
     from wizard.core.rules.catalogue import (
         CATALOGUE,  # loads the rules package: not before the first paint
     )
 
     title, _ = rule_text(finding.id, CATALOGUE[finding.id].title if finding.id in CATALOGUE else "", finding.why)
     text = Text()
+    if pending:  # a step not shown yet: what is still to do, not a failure
+        text.append(f"○ {t('findings.to_do_mark')} {finding.id} ", style="dim")
+        text.append(title + "\n", style="dim bold")
+        text.append(render(finding.message), style="dim")
+        return text
     text.append(f"{MARK[finding.severity]} {finding.id} ", style=STYLE[finding.severity])
     text.append(title + "\n", style="bold")
     text.append(render(finding.message))
@@ -86,7 +92,8 @@ class FindingsPanel(Vertical):
         self.shown_once = (
             False  # False until the session's findings are shown (a plain start builds it after the first paint)
         )
-        self._counts = (0, 0)
+        self._counts = (0, 0, 0)
+        self._seen: frozenset[str] | None = None
         self._options: dict[tuple, Option] = {}  # reused across edits: an Option keeps its rendered text
 
     def on_mount(self) -> None:
@@ -107,14 +114,22 @@ class FindingsPanel(Vertical):
             parts[selector] = self.query_one(selector)
         return parts[selector]
 
-    def show(self, findings: list[Finding]) -> None:
+    def show(self, findings: list[Finding], seen: frozenset[str] | None = None) -> None:
+        """Show these findings; those of steps not in `seen` as to do (None: every step is seen)."""
         self.shown_once = True
-        if findings == self.findings and self._part("#findings-list").option_count:
+        if findings == self.findings and seen == self._seen and self._part("#findings-list").option_count:
             return  # nothing changed: keep the list and its highlight as they are
-        self.findings = list(findings)
-        errors = sum(f.severity is Severity.ERROR for f in findings)
-        warnings = sum(f.severity is Severity.WARNING for f in findings)
-        self._counts = (errors, warnings)
+        self.findings, self._seen = list(findings), seen
+        pending = [seen is not None and to_do(f, seen) for f in findings]
+        self._pending = pending
+        errors = sum(f.severity is Severity.ERROR and not p for f, p in zip(findings, pending, strict=True))
+        warnings = sum(f.severity is Severity.WARNING and not p for f, p in zip(findings, pending, strict=True))
+        severe = (Severity.ERROR, Severity.WARNING)
+        self._counts = (
+            errors,
+            warnings,
+            sum(p and f.severity in severe for f, p in zip(findings, pending, strict=True)),
+        )
         self._show_count()
         listing = self._part("#findings-list")
         keep = listing.highlighted
@@ -130,7 +145,12 @@ class FindingsPanel(Vertical):
 
     def _option(self, index: int, finding: Finding | None) -> Option:
         """The option of a finding at this index (None: the "no findings" line), the same object while it shows the same."""
-        key = (index, finding.id, finding.severity, finding.message, language()) if finding else (index, language())
+        pending = finding is not None and self._pending[index]
+        key = (
+            (index, finding.id, finding.severity, finding.message, pending, language())
+            if finding
+            else (index, language())
+        )
         option = self._options.get(key)
         if option is None:
             if len(self._options) > 200:
@@ -138,23 +158,23 @@ class FindingsPanel(Vertical):
             if finding is None:
                 option = Option(Text(t("findings.none"), style="green"), disabled=True)
             else:
-                option = Option(finding_text(finding), id=f"finding-{index}")
+                option = Option(finding_text(finding, pending), id=f"finding-{index}")
             self._options[key] = option
         return option
 
     @property
     def state(self) -> str:
-        """ "errors", "warnings" or "clean": the worst severity shown."""
-        errors, warnings = self._counts
-        return "errors" if errors else "warnings" if warnings else "clean"
+        """ "errors", "warnings", "to_do" (only steps not shown yet miss something) or "clean"."""
+        errors, warnings, _ = self._counts
+        return "errors" if errors else "warnings" if warnings else "to_do" if self._counts[2] else "clean"
 
     def _show_count(self) -> None:
-        errors, warnings = self._counts
+        errors, warnings, pending = self._counts
         colour = self.app.theme_variables.get(STATE_COLOUR[self.state], "")
-        text = Text(
-            f"{STATE_MARK[self.state]} " + t("findings.count", errors=errors, warnings=warnings),
-            style=f"bold {colour}".strip(),
-        )
+        count = t("findings.count", errors=errors, warnings=warnings)
+        if pending:
+            count += " · " + t("findings.to_do", n=pending)
+        text = Text(f"{STATE_MARK[self.state]} " + count, style=f"bold {colour}".strip())
         self._part("#findings-count").update(text)
 
     def _show_detail(self, index) -> None:

@@ -9,8 +9,11 @@ from textual.widgets.option_list import Option
 from wizard.core.findings import Finding, Severity
 from wizard.i18n import t
 from wizard.tui.messages import StepRequested
-from wizard.tui.steps import STEPS, step_of
+from wizard.tui.steps import STEPS
 from wizard.tui.textual_compat import replace_prompt
+from wizard.tui.visited import step_at as step_of
+
+TO_DO = "to do"  # the mark of a step not shown yet that still has something to fill in
 
 
 class StepNav(OptionList):
@@ -25,11 +28,16 @@ class StepNav(OptionList):
     def on_mount(self) -> None:
         self.highlighted = STEPS.index(self.current)
 
-    def show(self, findings: list[Finding]) -> None:
-        worst: dict[str, Severity] = {}
+    def show(self, findings: list[Finding], seen: frozenset[str] | None = None) -> None:
+        """Mark each step with its worst finding; a step not in `seen` with findings is marked to do."""
+        worst: dict[str, Severity | str] = {}
         for f in findings:
             for path in f.paths[:1]:
                 step = step_of(path)
+                if seen is not None and step not in seen:
+                    if f.severity in (Severity.ERROR, Severity.WARNING):
+                        worst[step] = TO_DO
+                    continue
                 if f.severity is Severity.ERROR or (
                     f.severity is Severity.WARNING and worst.get(step) is not Severity.ERROR
                 ):
@@ -45,7 +53,8 @@ class StepNav(OptionList):
                 replace_prompt(self, index, self._label(index + 1, step, worst))
 
     def _label(self, n: int, step: str, worst: dict[str, Severity]) -> Text:
-        mark = {Severity.ERROR: ("✗", "red"), Severity.WARNING: ("!", "yellow")}.get(worst.get(step), ("·", "green"))
+        marks = {Severity.ERROR: ("✗", "red"), Severity.WARNING: ("!", "yellow"), TO_DO: ("○", "dim")}
+        mark = marks.get(worst.get(step), ("·", "green"))
         text = Text()
         text.append(f"{mark[0]} ", style=mark[1])
         text.append(f"{n} {t('step.' + step)}", style="bold" if step == self.current else "")
