@@ -1,5 +1,6 @@
-"""The installed `verl-wizard` in a real terminal (tmux): bursts of typing keep every key, and quitting with
-unsaved edits asks (issue 18 items 1-3)."""
+"""The installed `verl-wizard` in a real terminal (tmux): bursts of 40 characters with no pauses keep every key
+in a text field, a number field and Review's Output folder, and every way out with unsaved edits asks
+(issue 18 items 1-3). One wizard process per test, not per burst."""
 
 from __future__ import annotations
 
@@ -9,24 +10,29 @@ import shlex
 import shutil
 import string
 import time
+from pathlib import Path
 
 import pytest
 import yaml
 
 from tests.tui.test_tmux import tmux, wait_for
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("tmux") is None or shutil.which("verl-wizard") is None, reason="tmux or verl-wizard missing"
-)
+WIZARD = shutil.which("verl-wizard")
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None or WIZARD is None, reason="tmux or verl-wizard missing")
+BURSTS = 20
+ASKS = "Save answers: verl-wizard-answers.yaml?"
 
 
 @pytest.fixture
 def wizard(tmp_path):
-    session = f"vwt-{os.getpid()}"
-    script = (
-        f"cd {shlex.quote(str(tmp_path))} && verl-wizard --preset workshop-0.5b-1gpu --out out; echo EXIT=$?; sleep 30"
-    )
-    tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "40", script)
+    session = f"vwt-{os.getpid()}-{tmp_path.name}"
+    # 200 columns: a field is wider than a 40-character burst, so the screen shows the whole value.
+    # the absolute path: a tmux server started elsewhere has its own PATH
+    script = f"cd {shlex.quote(str(tmp_path))} && env -u COLUMNS -u LINES {shlex.quote(WIZARD)} --preset workshop-0.5b-1gpu --out out; "
+    tmux("new-session", "-d", "-s", session, "-x", "200", "-y", "50", script + "echo EXIT=$?; sleep 30")
+    # a tmux server started without a client may keep 80x24 whatever -x/-y say: fix the size
+    tmux("set-option", "-t", session, "window-size", "manual")
+    tmux("resize-window", "-t", session, "-x", "200", "-y", "50")
     wait_for(session, "1/7 Start")
     yield session
     tmux("kill-session", "-t", session)
@@ -36,45 +42,141 @@ def keys(session, *names):
     tmux("send-keys", "-t", session, *names)
 
 
-@pytest.mark.xfail(reason="unfinished: in tmux the actor path is not reliably focused by this script yet", strict=False)
-def test_bursts_of_forty_characters_keep_every_key(wizard, tmp_path):
+def burst(session, text):
+    keys(session, "C-e")  # end of the field (tmux's End and C-u do not reach Textual's Input as such)
+    tmux("send-keys", "-t", session, "-N", "90", "BSpace")  # clears it
+    # bound keys (BSpace) are run after a burst's printable keys that follow them closely (open finding), so
+    # the clear settles first; the burst itself has no pauses
+    time.sleep(0.6)
+    tmux("send-keys", "-t", session, "-l", text)  # one burst, no pauses
+
+
+def until(probe, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    value = probe()
+    while time.monotonic() < deadline and not value:
+        time.sleep(0.15)
+        value = probe()
+    return value
+
+
+def saved(path: Path, section: str, name: str, expected):
+    def probe():
+        try:
+            value = (yaml.safe_load(path.read_text()) or {}).get(section, {}).get(name)
+        except (OSError, yaml.YAMLError):
+            return None
+        return value if value == expected else None
+
+    return until(probe)
+
+
+def _bursts_saved(wizard, tmp_path, step, section, name, texts, as_saved):
+    answers = tmp_path / "verl-wizard-answers.yaml"
+    for text in texts:
+        burst(wizard, text)
+        keys(wizard, "C-s")
+        got = saved(answers, section, name, as_saved(text))
+        assert got == as_saved(text), (text, (yaml.safe_load(answers.read_text()) or {}).get(section))
+        screen = tmux("capture-pane", "-p", "-t", wizard)
+        assert text in screen, screen  # the screen shows it whole
+        answers.unlink()
+
+
+def test_bursts_into_a_text_field_keep_every_key(wizard, tmp_path):
     keys(wizard, "C-n")
     wait_for(wizard, "2/7 Models")
     time.sleep(1)  # the step settles its focus on its first field
     keys(wizard, "Tab")  # the first field (adv estimator) has focus; the actor path is next
     time.sleep(0.5)
-    answers = tmp_path / "verl-wizard-answers.yaml"
     rng = random.Random(18)
-    for _ in range(20):
-        text = "m" + "".join(rng.choice(string.ascii_lowercase + "/-_.0123456789") for _ in range(39))
-        keys(wizard, "End")
-        keys(wizard, "C-u")
-        tmux("send-keys", "-t", wizard, "-l", text)  # one burst, no pauses
-        keys(wizard, "C-s")
-        deadline = time.monotonic() + 10
-        saved = None
-        while time.monotonic() < deadline:
-            if answers.exists():
-                saved = (yaml.safe_load(answers.read_text()) or {}).get("models", {}).get("actor_path")
-                if saved == text:
-                    break
-            time.sleep(0.2)
-        assert saved == text
-        answers.unlink()
+    alphabet = string.ascii_lowercase + "/-_.0123456789"
+    texts = ["m" + "".join(rng.choice(alphabet) for _ in range(39)) for _ in range(BURSTS)]
+    _bursts_saved(wizard, tmp_path, "models", "models", "actor_path", texts, str)
 
 
-def test_ctrl_q_with_unsaved_edits_asks(wizard):
+def test_bursts_into_a_number_field_keep_every_key(wizard, tmp_path):
+    # Prompts per step allows at most 16777216, so 40 random digits would only be rejected: each burst is 40
+    # digits of zeros then an allowed value; the saved number checks the value digits, the screen all 40
+    keys(wizard, "C-p")
+    time.sleep(0.5)
+    tmux("send-keys", "-t", wizard, "-l", "Batch")
+    time.sleep(0.5)
+    keys(wizard, "Enter")
+    wait_for(wizard, "Batch")
+    time.sleep(1)  # focus settles on the step's first field, Prompts per step
+    rng = random.Random(40)
+    texts = [str(rng.randint(1, 16777216)).rjust(40, "0") for _ in range(BURSTS)]
+    _bursts_saved(wizard, tmp_path, "batch", "batch", "train_batch_size", texts, int)
+
+
+def test_bursts_into_the_output_folder_write_where_typed(wizard, tmp_path):
+    keys(wizard, "C-p")
+    time.sleep(0.5)
+    tmux("send-keys", "-t", wizard, "-l", "Review")
+    time.sleep(0.5)
+    keys(wizard, "Enter")
+    wait_for(wizard, "Write files")
+    time.sleep(1)
+    rng = random.Random(3)
+    alphabet = string.ascii_lowercase + "-_0123456789"
+    texts = ["o" + "".join(rng.choice(alphabet) for _ in range(39)) for _ in range(BURSTS)]
+    for text in texts:
+        burst(wizard, text)
+        keys(wizard, "C-p")  # Write from the palette while the burst may still be queued
+        tmux("send-keys", "-t", wizard, "-l", "Write files")
+        time.sleep(0.4)
+        keys(wizard, "Enter")
+        run_sh = tmp_path / text / "run.sh"
+        assert until(run_sh.exists), sorted(p.name for p in tmp_path.iterdir())
+        assert text in wait_for(wizard, text)
+    written = {p.name for p in tmp_path.iterdir() if p.is_dir()}
+    assert written == set(texts)  # no folder named after a prefix
+
+
+def _edited(wizard):
     keys(wizard, "C-n")
     wait_for(wizard, "2/7 Models")
-    time.sleep(1)  # the step settles its focus on its first field
+    time.sleep(1)
     keys(wizard, "Tab")
     time.sleep(0.3)
     tmux("send-keys", "-t", wizard, "-l", "x")
     time.sleep(0.5)
+
+
+def test_ctrl_q_with_unsaved_edits_asks(wizard):
+    _edited(wizard)
     keys(wizard, "C-q")
-    wait_for(wizard, "Save answers: verl-wizard-answers.yaml?")
+    wait_for(wizard, ASKS)
     keys(wizard, "Escape")  # stay
     time.sleep(0.5)
     keys(wizard, "Escape")  # at top level with unsaved edits: asks again, never quits
-    screen = wait_for(wizard, "Save answers: verl-wizard-answers.yaml?")
+    screen = wait_for(wizard, ASKS)
     assert "EXIT=" not in screen
+
+
+def test_the_palettes_quit_with_unsaved_edits_asks(wizard):
+    _edited(wizard)
+    keys(wizard, "C-p")
+    time.sleep(0.5)
+    tmux("send-keys", "-t", wizard, "-l", "Quit")
+    time.sleep(0.5)
+    keys(wizard, "Enter")
+    screen = wait_for(wizard, ASKS)
+    assert "EXIT=" not in screen
+
+
+def test_esc_after_closing_a_dropdown_or_help_does_not_quit(wizard):
+    _edited(wizard)
+    keys(wizard, "BTab")  # back to the adv estimator, a dropdown
+    time.sleep(0.3)
+    keys(wizard, "Enter")  # opens it
+    time.sleep(0.5)
+    keys(wizard, "Escape")  # closes it
+    time.sleep(0.5)
+    keys(wizard, "F1")
+    time.sleep(0.8)
+    keys(wizard, "Escape")  # closes help
+    time.sleep(0.5)
+    screen = tmux("capture-pane", "-p", "-t", wizard)
+    assert ASKS not in screen and "EXIT=" not in screen and "2/7 Models" in screen

@@ -286,6 +286,7 @@ class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]])
     def request_write(self) -> None:
         from wizard.tui.screens.dialogs import ConfirmReplace
 
+        getattr(self.screen, "take_typed_folder", lambda: None)()
         session = self.session
         if session.blocked:
             self.bell()

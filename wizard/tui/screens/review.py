@@ -12,6 +12,8 @@ from textual.widgets.option_list import Option
 from wizard.i18n import t
 from wizard.tui.screens.base import StepScreen
 
+SETTLE_S = 0.25  # the files, their states and the preview re-render once typing in the folder pauses this long
+
 LEXER = {".yaml": "yaml", ".sh": "bash", ".md": "markdown", ".sbatch": "bash"}
 
 
@@ -21,6 +23,7 @@ def lexer_for(name: str) -> str:
 
 class ReviewScreen(StepScreen):
     STEP = "review"
+    _settle = None
 
     def compose_top(self) -> ComposeResult:
         yield Label(t("review.out"), classes="section-title")
@@ -86,9 +89,21 @@ class ReviewScreen(StepScreen):
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "out-dir":
             event.stop()
+            # per key only the folder changes; rendering every file and reading the disk per key let a burst
+            # fall behind the screen, so a Write pressed meanwhile looked like it took a prefix
             self.session.out_dir = event.value.strip() or "verl-run"
             self.query_one("#write-status", Label).remove_class("-done")
-            self.refresh_extra()
+            if self._settle is not None:
+                self._settle.stop()
+            self._settle = self.set_timer(SETTLE_S, self._settled)
+
+    def _settled(self) -> None:
+        self._settle = None
+        self.refresh_extra()
+
+    def take_typed_folder(self) -> None:
+        """Write's folder is the field's whole current value, even while its Changed messages are queued."""
+        self.session.out_dir = self.query_one("#out-dir", Input).value.strip() or "verl-run"
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "write":
