@@ -1,4 +1,4 @@
-"""Conformance tier: the workshop flow, `verl-wizard tui --preset workshop-grpo-0.5b-1gpu --lang zh`, to files verl takes.
+"""Conformance tier: the workshop flow, `verl-wizard --preset workshop-grpo-0.5b-1gpu --lang zh`, to files verl takes.
 
 tmux drives the installed wizard in Chinese from Start to Review and writes through the palette; the written
 config.yaml has no error finding (`check`) and verl 0.9.1 accepts it. Without tmux the same preset goes
@@ -18,31 +18,20 @@ from pathlib import Path
 
 import pytest
 
+from tests.tui.test_tmux import tmux as _tmux
+from tests.tui.test_tmux import wait_for as _wait
+
 pytestmark = [pytest.mark.conformance, pytest.mark.usefixtures("verl_python")]
 
 PRESET = "workshop-grpo-0.5b-1gpu"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
-
-
-def _wait(session: str, text: str, timeout: float = 60) -> str:
-    deadline, screen = time.monotonic() + timeout, ""
-    while time.monotonic() < deadline:
-        screen = _tmux("capture-pane", "-p", "-t", session)
-        if text in screen:
-            return screen
-        time.sleep(0.3)
-    raise AssertionError(f"{text!r} did not appear; the screen was:\n{screen}")
-
-
 def _write_through_tui(out: Path) -> None:
     command = shutil.which("verl-wizard")
     launcher = shlex.quote(command) if command else f"{shlex.quote(sys.executable)} -m wizard"
     session = f"vw-workshop-{os.getpid()}"
-    script = f"cd {shlex.quote(str(ROOT))} && {launcher} tui --preset {PRESET} --lang zh --out {shlex.quote(str(out))}"
+    script = f"cd {shlex.quote(str(ROOT))} && {launcher} --preset {PRESET} --lang zh --out {shlex.quote(str(out))}"
     _tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", script + "; echo EXIT=$?; sleep 30")
     try:
         _wait(session, "1/7")
