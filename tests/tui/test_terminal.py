@@ -45,9 +45,7 @@ def keys(session, *names):
 def burst(session, text):
     keys(session, "C-e")  # end of the field (tmux's End and C-u do not reach Textual's Input as such)
     tmux("send-keys", "-t", session, "-N", "90", "BSpace")  # clears it
-    # bound keys (BSpace) are run after a burst's printable keys that follow them closely (open finding), so
-    # the clear settles first; the burst itself has no pauses
-    time.sleep(0.6)
+    # no pause: the clear and the burst arrive together, and the backspaces must still apply first
     tmux("send-keys", "-t", session, "-l", text)  # one burst, no pauses
 
 

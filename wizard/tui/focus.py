@@ -14,9 +14,10 @@ def focus_first_field(screen) -> None:
         return  # a step shown again keeps its focus; a jump to a field focuses that field
     for row in screen.rows():
         if row.display:
-            row.input_widget.focus()
+            # No scroll: the step opens at its top (intro, chain, matrix), the same on every run and release.
+            row.input_widget.focus(scroll_visible=False)
             return
     body = screen.query_one("#step-body")
     first = next((w for w in body.query("*") if w.focusable), None)
     if first is not None:
-        first.focus()
+        first.focus(scroll_visible=False)

@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 
 from wizard.i18n import t
 from wizard.tui.screens.base import StepScreen
+from wizard.tui.widgets.ordered_input import OrderedInput
 
 SETTLE_S = 0.25  # the files, their states and the preview re-render once typing in the folder pauses this long
 
@@ -28,7 +29,7 @@ class ReviewScreen(StepScreen):
     def compose_top(self) -> ComposeResult:
         yield Label(t("review.out"), classes="section-title")
         with Horizontal(classes="inline-form"):
-            yield Input(self.session.out_dir, id="out-dir")
+            yield OrderedInput(self.session.out_dir, id="out-dir")
             yield Button(t("review.write"), id="write", variant="primary")
         yield Label("", id="write-status")
         yield Static("", id="launch-info")

@@ -11,6 +11,7 @@ from wizard.i18n import LANGUAGES, language, preset_description, t
 from wizard.tui.preset_list import preset_summaries
 from wizard.tui.screens.base import StepScreen
 from wizard.tui.widgets.action_link import ActionLink
+from wizard.tui.widgets.ordered_input import OrderedInput
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}  # each in its own language
 
@@ -34,12 +35,12 @@ class StartScreen(StepScreen):
         yield OptionList(*options, id="preset-list")
         yield Label(t("start.answers"), classes="section-title")
         with Horizontal(classes="inline-form"):
-            yield Input(placeholder="answers.yaml", id="answers-path")
+            yield OrderedInput(placeholder="answers.yaml", id="answers-path")
             yield ActionLink(t("start.load"), id="load-answers", classes="action-link")
         yield Label("", id="answers-status")  # the outcome of Load, right under it
         yield Label(t("start.script"), classes="section-title")
         with Horizontal(classes="inline-form"):
-            yield Input(placeholder="run_grpo.sh", id="script-path")
+            yield OrderedInput(placeholder="run_grpo.sh", id="script-path")
             yield ActionLink(t("start.import"), id="import-script", classes="action-link")
         yield Label("", id="script-status")  # the outcome of Import, right under it
         yield Label(t("start.language"), classes="section-title")

@@ -12,6 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static, Switch
 
 from wizard.i18n import t, term
+from wizard.tui.widgets.ordered_input import OrderedInput
 from wizard.tui.widgets.repaint import update_static
 
 
@@ -73,7 +74,7 @@ def show_value(value: Any) -> str:
     return str(value)
 
 
-class FieldInput(Input):
+class FieldInput(OrderedInput):
     """The text input of a field row: hands each edit to its row as the value changes.
 
     The row applies the edit in the same call, so the input's own repaint and everything the edit changes
