@@ -279,9 +279,6 @@ class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]])
         self.notify(note)
         return True
 
-    def action_quit_now(self) -> None:
-        self.exit(self.written)
-
     # -- writing -----------------------------------------------------------------------------------
     def request_write(self) -> None:
         from wizard.tui.screens.dialogs import ConfirmReplace
