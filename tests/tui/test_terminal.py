@@ -69,6 +69,10 @@ def saved(path: Path, section: str, name: str, expected):
     return until(probe)
 
 
+def shown(session, text, timeout=5.0):
+    return until(lambda: text in tmux("capture-pane", "-p", "-t", session), timeout)
+
+
 def _bursts_saved(wizard, tmp_path, step, section, name, texts, as_saved):
     answers = tmp_path / "verl-wizard-answers.yaml"
     for text in texts:
@@ -76,8 +80,8 @@ def _bursts_saved(wizard, tmp_path, step, section, name, texts, as_saved):
         keys(wizard, "C-s")
         got = saved(answers, section, name, as_saved(text))
         assert got == as_saved(text), (text, (yaml.safe_load(answers.read_text()) or {}).get(section))
-        screen = tmux("capture-pane", "-p", "-t", wizard)
-        assert text in screen, screen  # the screen shows it whole
+        # the file is written before the next frame is painted: give the screen a moment to catch up
+        assert shown(wizard, text), tmux("capture-pane", "-p", "-t", wizard)  # the screen shows it whole
         answers.unlink()
 
 

@@ -111,7 +111,7 @@ async def run_through(tmp_path, name: str) -> tuple[dict[str, list], dict]:
     return pictures, ran
 
 
-@pytest.mark.xfail(strict=False, reason="screens not yet stable between runs since issue 18's focus change")
+@pytest.mark.usefixtures("steady_cursor")
 async def test_another_textual_release_shows_the_same_screens_with_stock_textual(tmp_path, textual_version):
     textual_version(textual_compat.TESTED_WITH)
     pinned, pinned_ran = await run_through(tmp_path, "pinned")
