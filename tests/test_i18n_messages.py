@@ -43,6 +43,7 @@ DYNAMIC_KEYS = {
     ("wizard/core/migrations.py", 'hand["reason"]'): "renames.yaml names the reason's key",
     ("wizard/core/memory.py", "PHASE_NAMES[self.role, self.phase]"): "a key per phase, none with parameters",
     ("wizard/core/rules/placement.py", "POOL_NAMES[name]"): "a key per pool, none with parameters",
+    ("wizard/core/value_reasons.py", "key"): "a key per pydantic error type (tests/core/test_value_reasons.py)",
 }
 # Rule ids whose messages may stay plain English text, with the reason.
 ENGLISH_ONLY: dict[str, str] = {}

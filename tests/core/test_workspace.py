@@ -147,3 +147,19 @@ def test_a_topology_is_the_detected_layer_unless_the_door_judges_a_config():
     judged = Workspace()
     judged.use_topology(fake_topology("2x8xH100"), "2x8xH100", counts=False)
     assert judged.topology is not None and judged.source_of("trainer.nnodes") == "verl default"
+
+
+def test_a_finding_about_this_machine_is_shown_but_not_written():
+    from wizard.core.rules.catalogue import CATALOGUE, about_this_machine
+    from wizard.emit.artifacts import workspace_files
+
+    assert {doc.about for doc in CATALOGUE.values()} == {"run", "machine"}
+    assert about_this_machine("DEPLOY-016") and not about_this_machine("BATCH-001")
+    answers = {"trainer.logger": ["console", "wandb"], "actor_rollout_ref.model.path": "Qwen/Qwen3-8B"}
+    told = Workspace(gather=lambda answers, mode, cache: {"env": {}})  # the TUI's facts: no WANDB_API_KEY here
+    told.use_flags(answers)
+    untold = Workspace()  # new and check: no facts about this machine
+    untold.use_flags(answers)
+    assert "DEPLOY-016" in {f.id for f in told.findings}
+    assert "DEPLOY-016" not in {f.id for f in untold.findings}
+    assert workspace_files(told) == workspace_files(untold)  # same answers, same bytes

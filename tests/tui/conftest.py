@@ -14,3 +14,12 @@ def steady_cursor(monkeypatch):
     so two runs of the same screens differ by one cell; the blink is a timer, not what these tests judge.
     """
     monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+
+
+@pytest.fixture(autouse=True)
+def english_after_each_test():
+    """A test that opens the wizard in Chinese leaves the next test in English (the language is module state)."""
+    yield
+    from wizard.i18n import set_language
+
+    set_language("en")

@@ -138,3 +138,43 @@ def test_the_tui_options_work_without_the_tui_command():
     assert args.func is tui.run and args.lang == "zh" and args.preset == WORKSHOP
     assert parse(["presets"]).func is not tui.run
     assert parse([]).func is tui.run
+
+
+@pytest.mark.parametrize(
+    ("lang", "labels"),
+    [("en", ["Save and quit", "Quit without saving", "Stay"]), ("zh", ["保存并退出", "不保存，直接退出", "留下"])],
+)
+async def test_the_quit_question_offers_save_discard_and_stay(tmp_path, monkeypatch, lang, labels):
+    from textual.widgets import Button
+
+    monkeypatch.chdir(tmp_path)
+    app = make_app(preset=WORKSHOP, out=str(tmp_path / "out"), lang=lang)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await _edited(app, pilot)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        buttons = list(app.screen.query(Button))
+        assert [str(b.label) for b in buttons] == labels
+        await pilot.click("#stay")
+        await pilot.pause()
+        assert app.is_running and not isinstance(app.screen, QuitDialog)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.click("#discard")
+        await pilot.pause()
+    assert not app.is_running and not (tmp_path / app.answers_path).exists()
+
+
+async def test_save_and_quit_writes_the_answers_then_quits(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = make_app(preset=WORKSHOP, out=str(tmp_path / "out"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await _edited(app, pilot)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.click("#save")
+        await pilot.pause()
+    assert not app.is_running
+    assert "x" in (tmp_path / app.answers_path).read_text(encoding="utf-8")

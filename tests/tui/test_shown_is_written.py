@@ -5,13 +5,6 @@ from __future__ import annotations
 import pytest
 
 from tests.tui.helpers import make_app
-from wizard.i18n import set_language
-
-
-@pytest.fixture(autouse=True)
-def english_after_each_test():
-    yield
-    set_language("en")
 
 
 def ids(app) -> set[str]:
@@ -72,6 +65,20 @@ async def test_an_invalid_batch_size_is_an_error_at_its_field_that_blocks_writin
         await pilot.pause()
         assert "KEY-006" not in ids(app) and _error_lines(app) == []
         assert app.session.value("batch.train_batch_size") == 128
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [("0", "应大于或等于 1"), ("-5", "应大于或等于 1"), ("abc", "应为整数"), ("1.5", "应为整数")],
+)
+async def test_in_chinese_the_reason_under_the_field_and_the_finding_are_chinese(tmp_path, text, reason):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"), lang="zh")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(app, pilot, "batch.train_batch_size", "batch", text)
+        lines = _error_lines(app)
+        assert len(lines) == 1 and reason in lines[0] and "should" not in lines[0], lines
+        finding = next(f for f in app.session.findings if f.id == "KEY-006")
+        assert reason in str(finding.message) and "should" not in str(finding.message)
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,9 @@ from pydantic import ValidationError
 from wizard.core import verl_schema
 from wizard.core.answers import SECTIONS, Answers
 from wizard.core.keymap import all_fields, field_to_verl, verl_to_field
+from wizard.core.value_reasons import reason_of
 from wizard.errors import UsageError
+from wizard.i18n.text import Msg, msg
 
 # Hydra's config-group choice, accepted where launch scripts write it as an override.
 ENGINE_GROUP = "model_engine"
@@ -111,7 +113,7 @@ def answers_from_flat(flat: dict[str, Any]) -> Answers:
         raise UsageError(_one_line(exc)) from None
 
 
-def _one_line(exc: ValidationError) -> str:
+def _one_line(exc: ValidationError) -> Msg:
     err = exc.errors()[0]
     loc = [str(part) for part in err["loc"]]
     field_name = ".".join(loc[:2])
@@ -119,7 +121,7 @@ def _one_line(exc: ValidationError) -> str:
     got = err.get("input")
     # reprlib bounds the text: a value built from YAML aliases can be astronomically large when expanded.
     shown = reprlib.repr(got) if not isinstance(got, (dict, list)) else type(got).__name__
-    return f"{address}: {err['msg'][0].lower()}{err['msg'][1:]} (got {shown})"
+    return msg("value.refused", field=address, reason=reason_of(err), got=shown)
 
 
 def flatten_answers_doc(doc: Any, origin: str) -> dict[str, Any]:

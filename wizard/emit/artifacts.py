@@ -18,6 +18,7 @@ from wizard.core.answers_doc import MIGRATED, ORIGINS, PROVENANCE, TOPOLOGY, Mig
 from wizard.core.findings import Finding
 from wizard.core.layers import LayeredAnswers
 from wizard.core.plan import Plan
+from wizard.core.rules.catalogue import about_this_machine
 from wizard.emit.manifests import render_manifests
 from wizard.emit.run_md import render_run_md
 from wizard.emit.run_script import render_run_script
@@ -87,17 +88,12 @@ def render_artifacts(
     return files
 
 
-# Findings about the machine the wizard runs on, not about the run (only the TUI gathers these facts): the files
-# leave them out, so that every door writes the same bytes for the same answers (RUN.md says how to set the key).
-OF_THIS_MACHINE = frozenset({"DEPLOY-016"})
-
-
 def workspace_files(workspace: Workspace) -> dict[str, str]:
     """Every file of the workspace's run (runs the rules if they have not run)."""
     return render_artifacts(
         workspace.layered,
         workspace.ctx.plan,
-        [f for f in workspace.findings if f.id not in OF_THIS_MACHINE],
+        [f for f in workspace.findings if not about_this_machine(f.id)],
         workspace.origin_of,
         workspace.migration,
         workspace.topology_spec,

@@ -185,11 +185,12 @@ class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]])
         try:
             self.session.set(address, value) if value is not None else self.session.empty(address)
         except UsageError as exc:
-            self.reject_edit(address, text if text is not None else str(value), str(exc))
+            # the reason stays a message (not its English text): it is shown in the language of the screen
+            self.reject_edit(address, text if text is not None else str(value), exc.args[0])
             return
         self.refresh_step()
 
-    def reject_edit(self, address: str, text: str, reason: str) -> None:
+    def reject_edit(self, address: str, text: str, reason) -> None:
         self.session.reject(address, text, reason)  # a finding at the field; no rule runs again
         self.refresh_step()
 

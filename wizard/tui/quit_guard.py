@@ -46,7 +46,7 @@ class QuitGuard:
             elif choice == "save":
                 if self.action_save_answers():
                     self.exit(self.written)
-            elif choice == "quit":
+            elif choice == "discard":
                 self.exit(self.written)
 
         self.push_screen(QuitDialog(self.answers_path), decide)

@@ -29,6 +29,9 @@ class RuleDoc:
     severity: str
     title: str
     why: str
+    # "run": about the run the files describe; "machine": about the machine the wizard runs on (only the TUI
+    # gathers those facts), so the written files leave such findings out and every door writes the same bytes.
+    about: str = "run"
 
 
 _RULES = [
@@ -46,3 +49,9 @@ CATALOGUE: dict[str, RuleDoc] = {r[0]: RuleDoc(*r) for r in _RULES}
 
 def why(rule_id: str) -> str:
     return CATALOGUE[rule_id].why
+
+
+def about_this_machine(rule_id: str) -> bool:
+    """Whether the rule judges the machine the wizard runs on rather than the run (its findings stay out of RUN.md)."""
+    doc = CATALOGUE.get(rule_id)
+    return doc is not None and doc.about == "machine"

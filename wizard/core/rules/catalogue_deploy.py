@@ -100,5 +100,6 @@ ENTRIES = [
         "warning",
         "Logging to wandb without WANDB_API_KEY set",
         "verl's wandb logger needs WANDB_API_KEY where the trainer starts; without it run.sh stops before the run (and a run that skips the check fails at start-up), so a first run that only needs to train should log to the console.",
+        "machine",  # the key of the wizard's own environment; RUN.md says how to set it where the run starts
     ),
 ]

@@ -2,6 +2,19 @@
 
 EN: dict[str, str] = {
     # KEY-006 / KEY-007: what a field shows but cannot be written (wizard.core.workspace)
+    # why the answers' schema refused a value (wizard.core.value_reasons): the one line of `new`/`check`, KEY-006
+    "value.refused": "{field}: {reason} (got {got})",
+    "value.greater_than": "input should be greater than {limit}",
+    "value.greater_than_equal": "input should be greater than or equal to {limit}",
+    "value.less_than": "input should be less than {limit}",
+    "value.less_than_equal": "input should be less than or equal to {limit}",
+    "value.not_integer": "input should be a valid integer",
+    "value.fractional": "input should be a valid integer, got a number with a fractional part",
+    "value.not_number": "input should be a valid number",
+    "value.not_finite": "input should be a finite number",
+    "value.not_boolean": "input should be true or false",
+    "value.not_text": "input should be text",
+    "value.one_of": "input should be one of: {allowed:comma}",
     "key.rejected_edit": "{field}: {text!r} is not taken ({reason}); type a valid value or empty the field",
     "key.required_empty": "{field} is empty and verl needs it: type a value",
     # what became of a key (KeyFate.describe), the finding of KEY-001 and a line of RUN.md
@@ -45,6 +58,18 @@ EN: dict[str, str] = {
 }
 
 ZH: dict[str, str] = {
+    "value.refused": "{field}：{reason}（输入的是 {got}）",
+    "value.greater_than": "应大于 {limit}",
+    "value.greater_than_equal": "应大于或等于 {limit}",
+    "value.less_than": "应小于 {limit}",
+    "value.less_than_equal": "应小于或等于 {limit}",
+    "value.not_integer": "应为整数",
+    "value.fractional": "应为整数，而输入带有小数部分",
+    "value.not_number": "应为数字",
+    "value.not_finite": "应为有限的数字",
+    "value.not_boolean": "应为 true 或 false",
+    "value.not_text": "应为文本",
+    "value.one_of": "应为以下之一：{allowed:comma}",
     "key.rejected_edit": "{field}：{text!r} 无法采用（{reason}）；请输入有效的值，或清空该字段",
     "key.required_empty": "{field} 是空的，而 verl 需要它：请输入一个值",
     "key.fate.moved": "{key} 已在 verl {version} 中移到 {target}{why}{had}",

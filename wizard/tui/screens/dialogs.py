@@ -57,9 +57,9 @@ class HelpDialog(LocalizedBindings, ModalScreen[None]):
 
 
 class QuitDialog(LocalizedBindings, ModalScreen[str]):
-    """Ask whether to save the answers: dismisses with "save", "quit" or "cancel"."""
+    """Ask what to do with unsaved edits: dismisses with "save", "discard" or "stay"."""
 
-    BINDINGS = [Binding("escape", "cancel", "dialog.cancel")]
+    BINDINGS = [Binding("escape", "stay", "quit.stay")]
 
     def __init__(self, path: str) -> None:
         super().__init__(id="quit-dialog")
@@ -67,14 +67,14 @@ class QuitDialog(LocalizedBindings, ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(f"{t('key.save')}: {self.path}?", classes="dialog-title")
+            yield Label(t("quit.question", path=self.path), classes="dialog-title")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(t("key.save"), id="save", variant="primary")
-                yield Button(t("key.quit"), id="quit")
-                yield Button(t("dialog.cancel"), id="cancel")
+                yield Button(t("quit.save"), id="save", variant="primary")
+                yield Button(t("quit.discard"), id="discard", variant="error")
+                yield Button(t("quit.stay"), id="stay")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id)
 
-    def action_cancel(self) -> None:
-        self.dismiss("cancel")
+    def action_stay(self) -> None:
+        self.dismiss("stay")

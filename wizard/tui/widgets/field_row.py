@@ -12,6 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static, Switch
 
 from wizard.i18n import t, term
+from wizard.i18n.text import msg
 from wizard.tui.widgets.ordered_input import OrderedInput
 from wizard.tui.widgets.repaint import update_static
 
@@ -197,7 +198,8 @@ class FieldRow(Vertical):
             value = parse_text(self.kind, text)
         except ValueError:
             # The text is recorded, not dropped: an error at the field that blocks writing (KEY-006).
-            self.app.reject_edit(self.field_name, text, t("field.invalid", kind=self.kind))
+            reason = msg("value.not_integer" if self.kind == "int" else "value.not_number")
+            self.app.reject_edit(self.field_name, text, reason)
             return
         self._post_if_changed(value, text)
 

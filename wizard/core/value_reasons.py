@@ -1,0 +1,53 @@
+"""Why a value was refused by the answers' schema, as a catalogue message in the user's language.
+
+Pydantic words its reasons in English only; the wizard shows them at the field (KEY-006) and in the one-line
+error of `new`/`check`, so each common refusal is a message key with the numbers as parameters. A refusal with
+no key here (rare: a type no field has) keeps pydantic's English text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from wizard.i18n.text import Msg, msg
+
+# pydantic error type -> (message key, the ctx parameter it names)
+_KEYS: dict[str, tuple[str, str | None]] = {
+    "greater_than": ("value.greater_than", "gt"),
+    "greater_than_equal": ("value.greater_than_equal", "ge"),
+    "less_than": ("value.less_than", "lt"),
+    "less_than_equal": ("value.less_than_equal", "le"),
+    "int_parsing": ("value.not_integer", None),
+    "int_type": ("value.not_integer", None),
+    "int_from_float": ("value.fractional", None),
+    "float_parsing": ("value.not_number", None),
+    "float_type": ("value.not_number", None),
+    "finite_number": ("value.not_finite", None),
+    "bool_parsing": ("value.not_boolean", None),
+    "bool_type": ("value.not_boolean", None),
+    "string_type": ("value.not_text", None),
+    "bool_for_number": ("answers.bool_for_number", None),
+}
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'")
+
+
+def reason_of(err: dict[str, Any]) -> Msg | str:
+    """The reason of one pydantic error (an item of ValidationError.errors()), as a message where one exists."""
+    kind, ctx = err.get("type"), err.get("ctx") or {}
+    if kind in ("literal_error", "enum") and "expected" in ctx:
+        return msg("value.one_of", allowed=_QUOTED.findall(str(ctx["expected"])) or [str(ctx["expected"])])
+    if kind not in _KEYS:
+        text = str(err.get("msg", ""))
+        return text[:1].lower() + text[1:]
+    key, param = _KEYS[kind]
+    if param is None:
+        return msg(key)
+    return msg(key, limit=_plain_number(ctx.get(param)))
+
+
+def _plain_number(value: Any) -> Any:
+    # pydantic keeps the bound as declared (gt=0 on a float field is 0.0) but says "0": so do we.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
