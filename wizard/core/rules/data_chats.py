@@ -1,0 +1,162 @@
+"""The rows' content (DATA-003, DATA-006, DATA-007): prompts that are not chats, reward-model pairs with a side
+missing or empty, SFT rows without usable messages. Reads `ctx.data` as wizard.core.rules.data describes."""
+
+from __future__ import annotations
+
+from wizard.core.findings import error, warning
+from wizard.core.rules.catalogue import why
+from wizard.core.rules.data import PROMPT_KEY, columns_text, read_reports, row_text, rows_count
+from wizard.i18n.text import msg
+
+ROLE_HINTS = {
+    "human": "user",
+    "gpt": "assistant",
+    "bot": "assistant",
+    "model": "assistant",
+    "ai": "assistant",
+    "chatgpt": "assistant",
+    "function": "tool",
+    "observation": "tool",
+    "developer": "system",
+}
+
+
+CHAT_PROBLEMS = {  # problem -> (what is wrong, what to do)
+    "plain_string": (msg("data.chat.plain_string"), msg("data.advice.plain_string")),
+    "missing": (msg("data.chat.missing"), msg("data.advice.missing")),
+    "not_list": (msg("data.chat.not_list"), msg("data.advice.not_list")),
+    "empty_list": (msg("data.chat.empty_list"), msg("data.advice.empty_list")),
+    "bad_message": (msg("data.chat.bad_message"), msg("data.advice.bad_message")),
+    "sharegpt": (msg("data.chat.sharegpt"), msg("data.advice.sharegpt")),
+    "empty_content": (msg("data.chat.empty_content"), msg("data.advice.empty_content")),
+    "no_user": (msg("data.chat.no_user"), msg("data.advice.no_user")),
+    "no_assistant": (msg("data.chat.no_assistant"), msg("data.advice.no_assistant")),
+}
+
+
+def _chat_findings(rule_id, paths, path, column, facts, report):
+    for problem, (what, advice) in CHAT_PROBLEMS.items():
+        n = facts.problems[problem]
+        if not n:
+            continue
+        first = row_text(facts.problems.first.get(problem))
+        yield error(
+            rule_id,
+            paths,
+            msg(
+                "data.chat_problem",
+                path=path,
+                column=column,
+                what=what,
+                count=rows_count(report, n),
+                first=first,
+                advice=advice,
+            ),
+            why(rule_id),
+        )
+    if facts.unknown_roles:
+        roles = [
+            msg("data.role_hint", role=r, hint=ROLE_HINTS[r]) if r in ROLE_HINTS else repr(r)
+            for r, _ in facts.unknown_roles.most_common(4)
+        ]
+        n = facts.problems["unknown_role"]
+        first = row_text(facts.problems.first.get("unknown_role"))
+        yield error(
+            rule_id,
+            paths,
+            msg(
+                "data.chat_problem",
+                path=path,
+                column=column,
+                what=msg("data.chat.unknown_roles", roles=roles),
+                count=rows_count(report, n),
+                first=first,
+                advice=msg("data.advice.unknown_roles"),
+            ),
+            why(rule_id),
+        )
+
+
+def check_prompt_shape(ctx):
+    prompt_key = ctx.answers.data.prompt_key
+    for key, path, report in read_reports(ctx, ("rl",)):
+        facts = report.chats.get(prompt_key)
+        if facts is not None and prompt_key in report.columns:
+            yield from _chat_findings("DATA-003", [PROMPT_KEY, key], path, prompt_key, facts, report)
+
+
+PAIR_PROBLEMS = {
+    "no_prompt": msg("data.pair.no_prompt"),
+    "no_chosen": msg("data.pair.no_chosen"),
+    "no_rejected": msg("data.pair.no_rejected"),
+    "empty_prompt": msg("data.pair.empty_prompt"),
+    "empty_chosen": msg("data.pair.empty_chosen"),
+    "empty_rejected": msg("data.pair.empty_rejected"),
+}
+
+
+def check_pairs(ctx):
+    for key, path, report in read_reports(ctx, ("rm",)):
+        missing = [c for c in ("prompt", "chosen", "rejected") if c not in report.columns]
+        if missing:
+            yield error(
+                "DATA-006",
+                [key],
+                msg("data.pairs_columns", path=path, missing=missing, columns=report.columns[:12]),
+                why("DATA-006"),
+            )
+            continue
+        pairs = report.pairs
+        for problem, text in PAIR_PROBLEMS.items():
+            if pairs.problems[problem]:
+                yield error(
+                    "DATA-006",
+                    [key],
+                    msg(
+                        "data.pair_problem",
+                        path=path,
+                        what=text,
+                        count=rows_count(report, pairs.problems[problem]),
+                        first=row_text(pairs.problems.first.get(problem)),
+                    ),
+                    why("DATA-006"),
+                )
+        if pairs.problems["identical"]:
+            yield warning(
+                "DATA-006",
+                [key],
+                msg(
+                    "data.pairs_identical",
+                    path=path,
+                    count=rows_count(report, pairs.problems["identical"]),
+                    first=row_text(pairs.problems.first.get("identical")),
+                ),
+                why("DATA-006"),
+            )
+
+
+def check_messages(ctx):
+    for key, path, report in read_reports(ctx, ("sft",)):
+        column = getattr(report, "messages_key", "messages")
+        facts = report.chats.get(column)
+        if column not in report.columns or facts is None:
+            close = [c for c in report.chats if c != column]
+            closest = msg("data.closest_column", column=close[0]) if close else ""
+            yield error(
+                "DATA-007",
+                [key],
+                msg(
+                    "data.no_messages_column",
+                    path=path,
+                    column=column,
+                    columns=columns_text(report.columns),
+                    closest=closest,
+                ),
+                why("DATA-007"),
+            )
+            continue
+        yield from _chat_findings("DATA-007", [key], path, column, facts, report)
+
+
+FAMILIES = ("DATA",)  # the id prefixes these rules emit (fix checks run only a family's modules)
+RULES = [check_prompt_shape, check_pairs, check_messages]
