@@ -11,12 +11,13 @@ from __future__ import annotations
 import shlex
 
 from wizard.core.answers import Answers
+from wizard.core.keymap import address_of
 from wizard.core.plan import Plan
 from wizard.core.rules.deploy_facts import local_ray_cpus_needed, node_env
 from wizard.emit.yaml_text import one_line
 
 ENTRY = "verl.trainer.main_ppo"
-NUM_CPUS_KEY = "ray_kwargs.ray_init.num_cpus"
+NUM_CPUS_KEY = address_of("deploy.ray_init_num_cpus")  # the verl key its Spec declares
 
 
 def uses_wandb(answers: Answers) -> bool:

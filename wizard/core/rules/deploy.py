@@ -1,5 +1,9 @@
 """Environment and deployment rules (DEPLOY-001 .. DEPLOY-014), over what a deployment provides.
 
+This module runs every DEPLOY check over one set of facts; the CPUs per node (deploy_cpus), Ray's token
+authentication (deploy_auth), secrets (deploy_secrets) and what one machine or pod offers (deploy_node) are
+checked in modules of their own.
+
 The facts come from the answers (what the wizard would render; wizard.core.rules.deploy_facts), from a
 manifest read back from disk (`check job.sbatch`, `check rayjob.yaml`: ctx.deploy) or from a live Ray
 cluster (`preflight`: ctx.deploy), so a hand-edited manifest is judged by the same code as a fresh one.
@@ -11,36 +15,29 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from wizard.core import verl_schema
 from wizard.core.answers import Deploy
 from wizard.core.findings import Fix, error, warning
 from wizard.core.rules.catalogue import why
+from wizard.core.rules.deploy_auth import check_auth
+from wizard.core.rules.deploy_common import env_fix, finding_paths, multi_node, places
+from wizard.core.rules.deploy_cpus import check_cpus
 from wizard.core.rules.deploy_facts import (
     CLUSTER_TARGETS,
-    CPUS_PER_GPU_BUNDLE,
     DNS_1035,
     DNS_LABEL,
     DNS_SUBDOMAIN,
-    KUBERAY_TARGETS,
     NAME_LIMITS,
-    TASK_RUNNER_CPUS,
-    TQ_CONTROLLER_CPUS,
     DeployFacts,
     dns_label,
     facts_from_answers,
     gpu_nodes_needed,
-    pairs,
-    tq_share,
-    tq_storage_units,
 )
-from wizard.core.rules.deploy_node import OWN_RAY_TARGETS, check_own_ray_cpus, check_pod_paths, visible_count
+from wizard.core.rules.deploy_node import NUM_CPUS_KEY, check_pod_paths, visible_count
 from wizard.core.rules.deploy_secrets import check_inline_secrets
 from wizard.i18n.text import Msg, msg
 
 BAD_VISIBILITY = ("CUDA_VISIBLE_DEVICES", "RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES")
 IFACE_VARS = ("NCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME")
-AUTH_VARS = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
-NUM_CPUS_KEY = "ray_kwargs.ray_init.num_cpus"
 DEFAULT_IMAGE = Deploy.model_fields["image"].default
 IMAGE_REF = re.compile(
     r"^(?:[A-Za-z0-9.-]+(?::[0-9]+)?/)?[a-z0-9]+(?:[._-]+[a-z0-9]+)*(?:/[a-z0-9]+(?:[._-]+[a-z0-9]+)*)*"
@@ -54,30 +51,6 @@ def facts_of(ctx) -> DeployFacts:
     if isinstance(ctx.deploy, DeployFacts):
         return ctx.deploy
     return facts_from_answers(ctx.answers, ctx.plan)
-
-
-def _env_without(ctx, names) -> list[str]:
-    return [f"{k}={v}" for k, v in pairs(ctx.answers.deploy.env).items() if k not in names]
-
-
-def _env_fix(ctx, facts, names, label, extra=None):
-    """A fix that drops `names` from deploy.env; only where the answers are what is rendered."""
-    if facts.origin != "answers" or not any(k in names for k in pairs(ctx.answers.deploy.env)):
-        return []
-    return [Fix({"deploy.env": _env_without(ctx, names), **(extra or {})}, label)]
-
-
-def _where(facts, default: str) -> list[str]:
-    return [default] if facts.origin == "answers" else [f"{facts.source}"]
-
-
-def _places(wheres) -> list:
-    """Each place once, in order (a place is a message or a name; equal ones are the same place)."""
-    return list(dict.fromkeys(wheres))
-
-
-def _multi_node(ctx, facts) -> bool:
-    return ctx.plan.nnodes > 1 or gpu_nodes_needed(ctx.plan) > 1 or facts.nodes > 1
 
 
 def check_visible_devices(ctx, facts):
@@ -96,18 +69,18 @@ def check_visible_devices(ctx, facts):
             fixes = [Fix({"trainer.n_gpus_per_node": count}, msg("deploy.visible_fix", count=count))] if count else []
             yield error(
                 "DEPLOY-001",
-                ["trainer.n_gpus_per_node", *_where(facts, "deploy.env")],
+                ["trainer.n_gpus_per_node", *finding_paths(facts, "deploy.env")],
                 msg("deploy.visible_count", setting=setting, count=count, need=need),
                 why("DEPLOY-001"),
-                fixes + _env_fix(ctx, facts, (name,), msg("fix.remove", key=name)),
+                fixes + env_fix(ctx, facts, (name,), msg("fix.remove", key=name)),
             )
             continue
         yield error(
             "DEPLOY-001",
-            _where(facts, "deploy.env"),
-            msg("deploy.visible_devices", setting=setting, places=_places(wheres)),
+            finding_paths(facts, "deploy.env"),
+            msg("deploy.visible_devices", setting=setting, places=places(wheres)),
             why("DEPLOY-001"),
-            _env_fix(ctx, facts, (name,), msg("fix.remove", key=name)),
+            env_fix(ctx, facts, (name,), msg("fix.remove", key=name)),
         )
 
 
@@ -138,7 +111,7 @@ def check_addresses(ctx, facts):
             host = urlsplit(value).hostname if "://" in value else value.rsplit(":", 1)[0] or None
             fixes = [Fix({"deploy.ray_address": f"http://{host or '127.0.0.1'}:8265"}, msg("deploy.fix.jobs_api_port"))]
         elif facts.origin == "answers" and where == "deploy.env":
-            fixes = _env_fix(ctx, facts, ("RAY_ADDRESS",), msg("deploy.fix.remove_ray_address"))
+            fixes = env_fix(ctx, facts, ("RAY_ADDRESS",), msg("deploy.fix.remove_ray_address"))
         yield error(
             "DEPLOY-002",
             [where] if facts.origin == "answers" else [f"{facts.source}: {where}"],
@@ -149,16 +122,16 @@ def check_addresses(ctx, facts):
 
 
 def check_dedup_logs(ctx, facts):
-    if not _multi_node(ctx, facts):
+    if not multi_node(ctx, facts):
         return
     wheres = [w for w, name, value in facts.all_env() if name == "RAY_DEDUP_LOGS" and value.strip() == "0"]
     if wheres:
         yield warning(
             "DEPLOY-003",
-            _where(facts, "deploy.env"),
-            msg("deploy.dedup_logs", nodes=facts.nodes or ctx.plan.nnodes, places=_places(wheres)),
+            finding_paths(facts, "deploy.env"),
+            msg("deploy.dedup_logs", nodes=facts.nodes or ctx.plan.nnodes, places=places(wheres)),
             why("DEPLOY-003"),
-            _env_fix(ctx, facts, ("RAY_DEDUP_LOGS",), msg("deploy.fix.keep_dedup")),
+            env_fix(ctx, facts, ("RAY_DEDUP_LOGS",), msg("deploy.fix.keep_dedup")),
         )
 
 
@@ -229,89 +202,6 @@ def check_node_shape(ctx, facts):
         )
 
 
-def check_cpus(ctx, facts):
-    yield from check_own_ray_cpus(ctx, facts)
-    own_num_cpus = (
-        facts.origin == "answers"
-        and facts.target in OWN_RAY_TARGETS
-        and ctx.answers.deploy.ray_init_num_cpus is not None
-    )
-    if not facts.groups or own_num_cpus:
-        return  # the answers' own num_cpus is judged by check_own_ray_cpus (with its fix)
-    per_node = ctx.plan.gpus_per_node
-    fixes = (
-        [
-            Fix(
-                {"deploy.cpus_per_gpu": CPUS_PER_GPU_BUNDLE + 1},
-                msg("deploy.fix.cpus_per_gpu", cpus=CPUS_PER_GPU_BUNDLE + 1),
-            )
-        ]
-        if facts.origin == "answers"
-        else []
-    )
-    paths = ["deploy.cpus_per_gpu"] if facts.origin == "answers" else [facts.source]
-    units = tq_storage_units(ctx.answers)
-    share = tq_share(ctx.answers, facts.nodes)
-    spare, known = 0.0, True
-    for g in facts.groups:
-        used = min(g.gpus, per_node) if facts.origin == "cluster" else g.gpus
-        if g.cpus is None:
-            known = False
-            continue
-        need = CPUS_PER_GPU_BUNDLE * used
-        if used and g.cpus < need:
-            yield error(
-                "DEPLOY-005",
-                paths,
-                msg(
-                    "deploy.cpus_short",
-                    where=g.where or g.role,
-                    cpus=g.cpus,
-                    gpus=used,
-                    per_gpu=CPUS_PER_GPU_BUNDLE,
-                    need=need,
-                ),
-                why("DEPLOY-005"),
-                fixes,
-            )
-            return
-        if units and g.cpus - need < share:
-            yield error(
-                "DEPLOY-005",
-                paths,
-                msg(
-                    "deploy.cpus_tq_node",
-                    where=g.where or g.role,
-                    cpus=f"{g.cpus:g}",
-                    bundles=need,
-                    share=share,
-                    units=units,
-                    nodes=facts.nodes,
-                    version=verl_schema.TARGET_VERSION,
-                ),
-                why("DEPLOY-005"),
-                fixes,
-            )
-            return
-        spare += g.replicas * (g.cpus - need)
-    held = units + TQ_CONTROLLER_CPUS if units else 0
-    if known and spare < held + TASK_RUNNER_CPUS:
-        message = (
-            msg(
-                "deploy.cpus_tq_total",
-                spare=f"{spare:g}",
-                per=CPUS_PER_GPU_BUNDLE,
-                held=held,
-                units=units,
-                free=TASK_RUNNER_CPUS,
-                version=verl_schema.TARGET_VERSION,
-            )
-            if units
-            else msg("deploy.no_cpu_for_task_runner", per_gpu=CPUS_PER_GPU_BUNDLE, n=TASK_RUNNER_CPUS)
-        )
-        yield error("DEPLOY-005", paths, message, why("DEPLOY-005"), fixes)
-
-
 def _name_problem(kind: str, name: str) -> Msg | None:
     if kind in NAME_LIMITS:
         if not DNS_1035.match(name) or len(name) > NAME_LIMITS[kind]:
@@ -357,7 +247,7 @@ def check_num_cpus(ctx, facts):
 
 
 def check_interfaces(ctx, facts):
-    if facts.origin == "cluster" or facts.target not in CLUSTER_TARGETS or not _multi_node(ctx, facts):
+    if facts.origin == "cluster" or facts.target not in CLUSTER_TARGETS or not multi_node(ctx, facts):
         return
     if any(name in IFACE_VARS for _, name, _ in facts.all_env()):
         return
@@ -398,78 +288,6 @@ def check_shm(ctx, facts):
             why("DEPLOY-011"),
             fixes,
         )
-
-
-def _auth_parties(facts):
-    parties = [(g.where or g.role, g.auth_mode, g.token_source) for g in facts.groups]
-    if facts.groups or facts.target == "ray-job":
-        parties.append((facts.driver_where, facts.driver_auth_mode, facts.driver_token_source))
-    return parties
-
-
-def check_auth(ctx, facts):
-    d = ctx.answers.deploy
-    set_in_env = [k for k in pairs(d.env) if k in AUTH_VARS] if facts.origin == "answers" else []
-    if set_in_env:
-        yield error(
-            "DEPLOY-012",
-            ["deploy.env", "deploy.auth_mode"],
-            msg("deploy.auth_in_env", names=set_in_env, mode=d.auth_mode),
-            why("DEPLOY-012"),
-            _env_fix(ctx, facts, AUTH_VARS, msg("deploy.fix.auth_mode")),
-        )
-        return
-    if facts.origin == "answers" and facts.target in KUBERAY_TARGETS and d.auth_mode == "token":
-        major, minor = (int(x) for x in d.ray_version.split(".")[:2])
-        if (major, minor) < (2, 52):
-            yield error(
-                "DEPLOY-012",
-                ["deploy.ray_version", "deploy.auth_mode"],
-                msg("deploy.auth_old_ray", version=d.ray_version),
-                why("DEPLOY-012"),
-                [Fix({"deploy.auth_mode": "disabled"}, msg("deploy.fix.no_auth"))],
-            )
-    if facts.origin == "cluster" or facts.target in ("local", "k8s-job"):
-        return  # a live cluster's auth is tried by connecting; with local/k8s-job verl starts Ray itself: one process tree
-    parties = _auth_parties(facts)
-    if len(parties) < 2:
-        return
-    modes = {mode or "unset" for _, mode, _ in parties}
-    if modes == {"unset"} and facts.target == "slurm" and _multi_node(ctx, facts):
-        yield error(
-            "DEPLOY-012",
-            _where(facts, "deploy.auth_mode"),
-            msg("deploy.auth_nowhere"),
-            why("DEPLOY-012"),
-        )
-        return
-    if len(modes) > 1:
-        shown = [msg("deploy.party", where=where, value=mode or msg("deploy.mode_unset")) for where, mode, _ in parties]
-        yield error(
-            "DEPLOY-012",
-            _where(facts, "deploy.auth_mode"),
-            msg("deploy.auth_modes_differ", modes=shown),
-            why("DEPLOY-012"),
-        )
-        return
-    if modes == {"token"}:
-        missing = [where for where, _, source in parties if not source]
-        sources = {source for _, _, source in parties if source}
-        if missing or len(sources) > 1:
-            message = (
-                msg("deploy.token_missing", places=missing)
-                if missing
-                else msg(
-                    "deploy.token_sources_differ",
-                    sources=[msg("deploy.party", where=w, value=s) for w, _, s in parties],
-                )
-            )
-            yield error(
-                "DEPLOY-012",
-                _where(facts, "deploy.auth_mode"),
-                message,
-                why("DEPLOY-012"),
-            )
 
 
 def check_images(ctx, facts):

@@ -35,6 +35,8 @@ ENTRYPOINT = f"python3 -m verl.trainer.main_ppo --config-path={CONFIG_DIR} --con
 
 
 DRIVER = msg("deploy.place.driver")  # how a message names verl's driver where the facts say no more
+# The variables of Ray's token authentication: set by deploy.auth_mode (and its secret), never through deploy.env.
+AUTH_VARS = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ import posixpath
 
 from wizard.core import verl_schema
 from wizard.core.findings import Fix, error, warning
+from wizard.core.keymap import address_of
 from wizard.core.plan import need_critic
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.deploy_facts import (
@@ -21,7 +22,7 @@ from wizard.core.rules.deploy_facts import (
 )
 from wizard.i18n.text import msg
 
-NUM_CPUS_KEY = "ray_kwargs.ray_init.num_cpus"
+NUM_CPUS_KEY = address_of("deploy.ray_init_num_cpus")  # the verl key its Spec declares
 OWN_RAY_TARGETS = ("local", "k8s-job")  # verl's ray.init starts Ray itself, with ray_kwargs.ray_init.num_cpus
 
 

@@ -15,7 +15,7 @@ import re
 from wizard.core.findings import Fix, error
 from wizard.core.keymap import field_to_verl
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.deploy_facts import KUBERAY_TARGETS, pairs, secret_env_names
+from wizard.core.rules.deploy_facts import AUTH_VARS, KUBERAY_TARGETS, pairs, secret_env_names
 from wizard.core.secrets import (
     credential_in,
     is_secret_name,
@@ -26,7 +26,6 @@ from wizard.core.secrets import (
 )
 from wizard.i18n.text import msg
 
-AUTH_VARS = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
 SHELL_REFERENCE = re.compile(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$")
 SHELL_EXPANDED = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*\}$")
 SHELL_COMPUTED = re.compile(r"^(\$\(.*\)|`.*`)$", re.DOTALL)
