@@ -29,7 +29,7 @@ def render() -> str:
     lines = [
         "# Answer fields",
         "",
-        "Generated from the field declarations in `wizard/core/answers.py` by `scripts/write_field_docs.py`.",
+        "Generated from the field declarations in `wizard/core/answers_*.py` by `scripts/write_field_docs.py`.",
         "Each field is set in an answers file as `section: {field: value}`, with `--set` by its verl key (or,",
         "without one, by its field name), or on the TUI step named here. The TUI shows a field when its",
         "condition holds; `-` in the step column means only files and flags set it.",

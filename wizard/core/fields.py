@@ -12,7 +12,7 @@ keys of its label and help. What is derived from it:
 - docs/fields.md (scripts/write_field_docs.py) and the Chinese labels and help (keyed by `label_key` and
   `help_key` in the zh catalogue).
 
-A field's English help is its docstring in answers.py; its English label is its `title` (plain words; the
+A field's English help is its docstring in its answers_* module; its English label is its `title` (plain words; the
 verl key is shown in its help), else its name with spaces.
 Imports only the standard library (and pydantic-core, when pydantic builds the model).
 """

@@ -74,24 +74,25 @@ def address_of(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def _docstrings() -> dict[str, str]:
-    """`section.field` -> the docstring written under the field in answers.py."""
+    """`section.field` -> the docstring written under the field where its section is declared."""
     import ast
     import inspect
-
-    from wizard.core import answers
+    import sys
 
     sections = {model.__name__: section for section, model in SECTIONS.items()}
+    modules = dict.fromkeys(sys.modules[model.__module__] for model in SECTIONS.values())
     docs: dict[str, str] = {}
-    for node in ast.parse(inspect.getsource(answers)).body:
-        if not isinstance(node, ast.ClassDef) or node.name not in sections:
-            continue
-        for stmt, after in zip(node.body, node.body[1:], strict=False):
-            if (
-                isinstance(stmt, ast.AnnAssign)
-                and isinstance(after, ast.Expr)
-                and isinstance(getattr(after, "value", None), ast.Constant)
-            ):
-                docs[f"{sections[node.name]}.{stmt.target.id}"] = inspect.cleandoc(after.value.value)
+    for module in modules:
+        for node in ast.parse(inspect.getsource(module)).body:
+            if not isinstance(node, ast.ClassDef) or node.name not in sections:
+                continue
+            for stmt, after in zip(node.body, node.body[1:], strict=False):
+                if (
+                    isinstance(stmt, ast.AnnAssign)
+                    and isinstance(after, ast.Expr)
+                    and isinstance(getattr(after, "value", None), ast.Constant)
+                ):
+                    docs[f"{sections[node.name]}.{stmt.target.id}"] = inspect.cleandoc(after.value.value)
     return docs
 
 

@@ -1,0 +1,50 @@
+"""What every section of the answers shares: the base model (no boolean for a number), the size limits
+and the conditions on the deployment target that decide which answers a target reads."""
+
+from __future__ import annotations
+
+from typing import Any, get_args
+
+from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
+
+from wizard.core.choices import (
+    KUBERAY_TARGETS,
+    KUBERNETES_TARGETS,
+    REMOTE_TARGETS,
+    Target,
+)
+from wizard.core.fields import (
+    on_targets,
+)
+from wizard.i18n.text import msg
+
+MAX_SIZE = 1 << 24  # no real run has more prompts, tokens or GPUs than this per step
+PositiveSize = dict(ge=1, le=MAX_SIZE)
+
+# Which deployment answers each target reads (the Deployment step shows the chosen target's).
+KUBE = on_targets(*KUBERNETES_TARGETS)
+KUBERAY = on_targets(*KUBERAY_TARGETS)
+RAYJOB = on_targets(Target.RAY_JOB.value)
+SLURM = on_targets(Target.SLURM.value)
+K8S_JOB = on_targets(Target.K8S_JOB.value)
+REMOTE = on_targets(*REMOTE_TARGETS)
+LOCAL_SLURM = on_targets(Target.LOCAL.value, Target.SLURM.value)
+
+
+def _numeric_not_bool(annotation: Any) -> bool:
+    """Whether a field's type takes numbers but not booleans (int, float, int | None, str | int, ...)."""
+    members = set(get_args(annotation)) if get_args(annotation) else {annotation}
+    return bool(members & {int, float}) and bool not in members
+
+
+class Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_for_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        """`true` is not 1: pydantic's lax mode would take a boolean for an integer or float field."""
+        if isinstance(value, bool) and _numeric_not_bool(cls.model_fields[info.field_name].annotation):
+            raise PydanticCustomError("bool_for_number", str(msg("answers.bool_for_number")))
+        return value
