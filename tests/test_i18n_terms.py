@@ -35,7 +35,7 @@ def identifiers(text: str) -> set[str]:
 
 @pytest.mark.parametrize("rule_id", sorted(CATALOGUE))
 def test_every_rule_has_a_chinese_title_and_reason(rule_id):
-    assert rule_id in RULES, f"{rule_id} has no Chinese title/reason in wizard/i18n/zh_terms.py"
+    assert rule_id in RULES, f"{rule_id} has no Chinese title/reason in wizard/i18n/zh_rule_terms.py"
     title, why = RULES[rule_id]
     assert title.strip() and why.strip()
     assert has_cjk(title), f"{rule_id} title has no Chinese: {title!r}"
@@ -57,7 +57,7 @@ def test_rule_translation_is_not_stale(rule_id):
     now = fingerprint(f"{doc.title}\n{doc.why}")
     assert TRANSLATED_FROM.get(rule_id) == now, (
         f"the English of {rule_id} changed since it was translated: update RULES[{rule_id!r}] in "
-        f"wizard/i18n/zh_terms.py, then set TRANSLATED_FROM[{rule_id!r}] = {now!r}"
+        f"wizard/i18n/zh_rule_terms.py, then set TRANSLATED_FROM[{rule_id!r}] = {now!r}"
     )
 
 
@@ -70,7 +70,7 @@ def test_no_rule_translation_without_a_rule():
 
 @pytest.mark.parametrize("name", all_fields())
 def test_every_field_has_a_chinese_label_and_help(name):
-    assert name in FIELDS, f"{name} has no Chinese label/help in wizard/i18n/zh_terms.py"
+    assert name in FIELDS, f"{name} has no Chinese label/help in wizard/i18n/zh_field_terms.py"
     label, help_text = FIELDS[name]
     assert label.strip() and help_text.strip()
     assert has_cjk(label), f"{name} label has no Chinese: {label!r}"
@@ -91,7 +91,7 @@ def test_field_translation_is_not_stale(name):
     now = fingerprint(field_help(name))
     assert TRANSLATED_FROM.get(name) == now, (
         f"the help of {name} changed since it was translated: update FIELDS[{name!r}] in "
-        f"wizard/i18n/zh_terms.py, then set TRANSLATED_FROM[{name!r}] = {now!r}"
+        f"wizard/i18n/zh_field_terms.py, then set TRANSLATED_FROM[{name!r}] = {now!r}"
     )
 
 
