@@ -77,8 +77,10 @@ async def test_in_chinese_the_reason_under_the_field_and_the_finding_are_chinese
         await _type(app, pilot, "batch.train_batch_size", "batch", text)
         lines = _error_lines(app)
         assert len(lines) == 1 and reason in lines[0] and "should" not in lines[0], lines
-        finding = next(f for f in app.session.findings if f.id == "KEY-006")
-        assert reason in str(finding.message) and "should" not in str(finding.message)
+        assert lines[0].startswith(repr(text)) and "train_batch_size" not in lines[0], lines  # said once, above
+        finding = str(next(f for f in app.session.findings if f.id == "KEY-006").message)
+        assert reason in finding and "should" not in finding
+        assert finding.count("data.train_batch_size") == 1 and finding.count(text) == 1, finding
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ from tests.tui.test_tmux import tmux, wait_for
 WIZARD = shutil.which("verl-wizard")
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None or WIZARD is None, reason="tmux or verl-wizard missing")
 BURSTS = 20
-ASKS = "Save answers: verl-wizard-answers.yaml?"
+ASKS = "Quit without saving"  # the quit question's discard button
 
 
 @pytest.fixture

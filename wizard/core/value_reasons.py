@@ -46,6 +46,13 @@ def reason_of(err: dict[str, Any]) -> Msg | str:
     return msg(key, limit=_plain_number(ctx.get(param)))
 
 
+def bare_reason(refusal: Msg | str) -> Msg | str:
+    """The reason alone of a refusal ("should be >= 1"), for a place that already names the field and the text."""
+    if isinstance(refusal, Msg) and refusal.key == "value.refused":
+        return refusal.args["reason"]
+    return refusal
+
+
 def _plain_number(value: Any) -> Any:
     # pydantic keeps the bound as declared (gt=0 on a float field is 0.0) but says "0": so do we.
     if isinstance(value, float) and value.is_integer():

@@ -19,6 +19,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from wizard import __version__
+from wizard.core.value_reasons import bare_reason
 from wizard.core.verl_target import TARGET_VERSION
 from wizard.errors import UsageError
 from wizard.i18n import set_language, t
@@ -185,8 +186,9 @@ class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]])
         try:
             self.session.set(address, value) if value is not None else self.session.empty(address)
         except UsageError as exc:
-            # the reason stays a message (not its English text): it is shown in the language of the screen
-            self.reject_edit(address, text if text is not None else str(value), exc.args[0])
+            # the reason stays a message (not its English text): it is shown in the language of the screen;
+            # the field and the text are said beside it, so only the reason itself
+            self.reject_edit(address, text if text is not None else str(value), bare_reason(exc.args[0]))
             return
         self.refresh_step()
 
