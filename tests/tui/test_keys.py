@@ -140,6 +140,14 @@ def test_the_tui_options_work_without_the_tui_command():
     assert parse([]).func is tui.run
 
 
+async def _asked_after_an_edit(app, pilot):
+    await pilot.pause()
+    await _edited(app, pilot)
+    await pilot.press("ctrl+q")
+    await pilot.pause()
+    assert isinstance(app.screen, QuitDialog)
+
+
 @pytest.mark.parametrize(
     ("lang", "labels"),
     [("en", ["Save and quit", "Quit without saving", "Stay"]), ("zh", ["保存并退出", "不保存，直接退出", "留下"])],
@@ -150,10 +158,7 @@ async def test_the_quit_question_offers_save_discard_and_stay(tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     app = make_app(preset=WORKSHOP, out=str(tmp_path / "out"), lang=lang)
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause()
-        await _edited(app, pilot)
-        await pilot.press("ctrl+q")
-        await pilot.pause()
+        await _asked_after_an_edit(app, pilot)
         buttons = list(app.screen.query(Button))
         assert [str(b.label) for b in buttons] == labels
         await pilot.click("#stay")
@@ -170,10 +175,7 @@ async def test_save_and_quit_writes_the_answers_then_quits(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     app = make_app(preset=WORKSHOP, out=str(tmp_path / "out"))
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause()
-        await _edited(app, pilot)
-        await pilot.press("ctrl+q")
-        await pilot.pause()
+        await _asked_after_an_edit(app, pilot)
         await pilot.click("#save")
         await pilot.pause()
     assert not app.is_running
