@@ -301,7 +301,7 @@ async def test_review_shows_the_install_line_and_the_targets_launch(tmp_path):
 
 def test_the_exit_report_prints_the_launch_of_the_target():
     from wizard.core.layers import build
-    from wizard.tui.app import exit_report
+    from wizard.tui.exit_report import exit_report
 
     answers = build([("test", {"deploy.target": "kuberay-job"})]).answers
     report = exit_report(["/o/config.yaml", "/o/rayjob.yaml"], "/o", answers)

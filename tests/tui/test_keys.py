@@ -5,6 +5,7 @@ lands on the step's first field, palette entries show their title once, the top-
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from tests.tui.helpers import edit_at_end_of, make_app
 from wizard.tui.screens.dialogs import HelpDialog, QuitDialog
@@ -180,3 +181,52 @@ async def test_save_and_quit_writes_the_answers_then_quits(tmp_path, monkeypatch
         await pilot.pause()
     assert not app.is_running
     assert "x" in (tmp_path / app.answers_path).read_text(encoding="utf-8")
+
+
+async def test_the_exit_report_after_save_and_quit_names_the_answers_and_how_to_resume(tmp_path, monkeypatch):
+    from wizard.commands.tui import report_of
+
+    monkeypatch.chdir(tmp_path)
+    app = make_app(preset=WORKSHOP, out=str(tmp_path / "out"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await _asked_after_an_edit(app, pilot)
+        await pilot.click("#save")
+        await pilot.pause()
+    report = report_of(app, "verl-run")
+    assert "nothing written" not in report
+    assert report == f"Answers saved to {app.answers_path}; resume with: verl-wizard --answers {app.answers_path}"
+
+
+async def test_saving_with_a_text_that_is_not_a_value_says_what_the_file_keeps(tmp_path, monkeypatch):
+    from wizard.commands.tui import report_of
+
+    monkeypatch.chdir(tmp_path)
+    app = make_app(preset=WORKSHOP, out=str(tmp_path / "out"))
+    notes = []
+    monkeypatch.setattr(app, "notify", lambda message, **kw: notes.append(str(message)))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        before = app.session.value("batch.train_batch_size")
+        widget = await edit_at_end_of(app, pilot, "batch.train_batch_size", step="batch")
+        widget.value = "0"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("ctrl+q")  # saved: quits without asking
+        await pilot.pause()
+    assert any("data.train_batch_size '0'" in note and "earlier values" in note for note in notes), notes
+    saved = yaml.safe_load((tmp_path / app.answers_path).read_text(encoding="utf-8"))
+    assert saved["batch"]["train_batch_size"] == before  # the preset's, as the note says
+    assert "not in the answers file, not valid values: data.train_batch_size '0'" in report_of(app, "verl-run")
+
+
+def test_the_exit_report_quotes_the_resume_command_and_keeps_the_written_files():
+    from wizard.core.layers import build
+    from wizard.tui.exit_report import SavedAnswers, exit_report
+
+    answers = build([("test", {"deploy.target": "local"})]).answers
+    saved = SavedAnswers("my answers.yaml")
+    report = exit_report(["/o/run.sh"], "/o", answers, saved=saved).splitlines()
+    assert report[0] == "Written by verl-wizard:" and report[1] == "/o/run.sh"
+    assert report[-1] == "Answers saved to my answers.yaml; resume with: verl-wizard --answers 'my answers.yaml'"
+    assert exit_report([], "/o", answers) == "verl-wizard: nothing written."

@@ -19,8 +19,8 @@ from tests.tui.helpers import make_app
 from wizard.emit.bundle import folder_name
 from wizard.i18n import set_language
 from wizard.i18n.text import msg
-from wizard.tui.app import exit_report
 from wizard.tui.delivery import BrowserDelivery, DiskDelivery, delivery_from_environment
+from wizard.tui.exit_report import exit_report
 
 FILES = ["config.yaml", "run.sh", "answers.yaml", "RUN.md"]
 

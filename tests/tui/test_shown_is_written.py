@@ -45,6 +45,10 @@ async def _type(app, pilot, field: str, step: str, text: str):
     return widget
 
 
+def _badge(app, field: str) -> str:
+    return str(app.screen.row_for(field).query_one(".field-source").render()).strip()
+
+
 def _error_lines(app) -> list[str]:
     return [str(label.render()) for label in app.screen.query(".field-error")]
 
@@ -94,6 +98,7 @@ async def test_emptying_a_required_field_shows_it_empty_and_blocks_writing(tmp_p
         found = [f for f in app.session.findings if f.id == "KEY-007"]
         assert len(found) == 1 and app.session.blocked and widget.value == ""
         assert len(_error_lines(app)) == 1
+        assert _badge(app, field) == "edited"  # the empty field is the user's, not the preset's
         widget.value = "Qwen/Qwen3-8B" if field == "models.actor_path" else "64"
         await pilot.pause()
         await pilot.pause()

@@ -102,7 +102,7 @@ def _build_app(args: argparse.Namespace, hold_gc: bool):
 def report_of(app, default_out: str) -> str:
     """The exit report of a closed app: what it wrote, whichever way it was left (Textual's own quit returns
     no result), with the launch command of the folder the files went to (not the one the field shows now)."""
-    from wizard.tui.app import exit_report
+    from wizard.tui.exit_report import exit_report
 
     ready = app.session_ready
     return exit_report(
@@ -110,6 +110,7 @@ def report_of(app, default_out: str) -> str:
         app.written_dir or (app.session.out_dir if ready else default_out),
         app.session.layered.answers if ready else None,
         app.delivered,
+        app.saved_answers,
     )
 
 

@@ -96,6 +96,7 @@ STRINGS = {
     "key.why": "Why",
     "exit.written": "Written by verl-wizard:",
     "exit.launch": "Launch: {command}",
+    "exit.answers": "Answers saved to {path}; resume with: {resume}",
     "exit.nothing": "verl-wizard: nothing written.",
     "error.value": "{address}: {message}",
     "topo.group": "TP group {i}: {group}  worst link {quality}",

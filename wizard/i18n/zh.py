@@ -96,6 +96,7 @@ STRINGS = {
     "key.why": "原因",
     "exit.written": "verl-wizard 已写出：",
     "exit.launch": "启动命令：{command}",
+    "exit.answers": "答案已保存到 {path}；继续时运行：{resume}",
     "exit.nothing": "verl-wizard：没有写出任何文件。",
     "error.value": "{address}：{message}",
     "topo.group": "TP 分组 {i}：{group}  最弱链路 {quality}",

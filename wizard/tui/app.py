@@ -26,6 +26,7 @@ from wizard.i18n import set_language, t
 from wizard.i18n.text import msg, render
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.commands import WizardCommands
+from wizard.tui.exit_report import SavedAnswers, kept_out
 from wizard.tui.messages import AnswerChanged, FixRequested, JumpRequested, StepRequested
 from wizard.tui.palette import PaletteInLanguage
 from wizard.tui.quit_guard import QuitGuard
@@ -93,6 +94,7 @@ class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]])
         self.chosen = chosen or {}
         self.start_error: str | None = None
         self.written: list[str] = []
+        self.saved_answers: SavedAnswers | None = None  # the last "save the answers" to this machine's disk
         if delivery is None:
             from wizard.tui.delivery import DiskDelivery
 
@@ -279,7 +281,10 @@ class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]])
             self.notify(str(exc), severity="error")
             return False
         self.mark_saved()
-        self.notify(note)
+        left_out = kept_out(self.session)
+        if not self.delivery.to_browser:
+            self.saved_answers = SavedAnswers(self.answers_path, left_out)
+        self.notify(f"{note}\n{msg('save.kept_out', items=list(left_out))}" if left_out else note)
         return True
 
     # -- writing -----------------------------------------------------------------------------------
@@ -354,35 +359,4 @@ class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]])
 DELIVERY_WAIT_S = 10.0  # how long quitting waits for the browser to fetch the answers before it exits anyway
 
 
-def exit_report(written: list[str], out_dir: str, answers=None, delivered: list[Delivered] | tuple = ()) -> str:
-    """What the CLI prints after the TUI closes: the written paths (and the launch command of the answers'
-    target) or the downloads."""
-    if delivered:
-        return delivery_report(delivered, answers)
-    if not written:
-        return t("exit.nothing")
-    from wizard.core.answers import Answers
-    from wizard.emit.launch import launch_line
-
-    command = launch_line(answers if answers is not None else Answers(), out_dir)
-    return "\n".join([t("exit.written"), *written, t("exit.launch", command=command)])
-
-
-def delivery_report(delivered: list[Delivered] | tuple, answers=None) -> str:
-    """The exit report of a served wizard: what went to the browser (nothing was written on this machine), and
-    the launch command of the answers' target once the zip is unpacked."""
-    lines = [str(msg("serve.exit_delivered"))]
-    for item in delivered:
-        lines.append(str(msg("serve.exit_zip", zip=item.name, files=list(item.files))) if item.files else item.name)
-    folders = [item for item in delivered if item.folder]
-    if folders:
-        last = folders[-1]
-        from wizard.core.answers import Answers
-        from wizard.emit.launch import launch_line
-
-        launch = launch_line(answers if answers is not None else Answers(), last.folder)
-        lines.append(t("exit.launch", command=f"unzip {last.name} && {launch}"))
-    return "\n".join(lines)
-
-
-__all__ = ["WizardApp", "__version__", "delivery_report", "exit_report"]
+__all__ = ["WizardApp", "__version__"]

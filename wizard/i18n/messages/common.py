@@ -7,6 +7,8 @@ EN: dict[str, str] = {
     "fix.set": "{key} {value}",
     "fix.remove": "remove {key}",
     "fix.use": "use {value}",
+    # the TUI's saved answers (wizard/tui/exit_report.py): typed texts that are not values stay out of the file
+    "save.kept_out": "not in the answers file, not valid values: {items:comma} (it keeps their earlier values)",
 }
 
 ZH: dict[str, str] = {
@@ -16,4 +18,5 @@ ZH: dict[str, str] = {
     "fix.set": "{key} {value}",
     "fix.remove": "删除 {key}",
     "fix.use": "使用 {value}",
+    "save.kept_out": "未写入答案文件（不是有效的值）：{items:comma}（文件中保留它们之前的值）",
 }

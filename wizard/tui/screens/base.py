@@ -115,6 +115,8 @@ class StepScreen(LocalizedBindings, Screen):
             held = session.rejected_at(row.field_name)
             if held is None:
                 row.refresh_from(session.value(row.field_name), session.source_of(row.field_name))
+            else:
+                row.show_source("edited")  # the text on screen is the user's, not the layer below's
             show = row.spec.shown_for(answers)  # progressive disclosure: the field's `when`
             if row.display != show:
                 row.display = show

@@ -168,6 +168,10 @@ class FieldRow(Vertical):
                 widget.value = show_value(value)
         finally:
             self._quiet = False
+        self.show_source(source)
+
+    def show_source(self, source: str) -> None:
+        """The badge: where the value on screen came from (an edit, the preset, verl's default, ...)."""
         if source != self._shown_source:
             # Restyling is the costly part of a repaint: touch the badge only when the source changed.
             badge = self.query_one(".field-source", Label)

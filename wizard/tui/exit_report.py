@@ -1,0 +1,69 @@
+"""What the CLI prints after the TUI closes, whichever way it was left: the files written and the launch
+command of the folder they went to, the answers saved (and how to resume them), or the downloads of a served
+wizard. "Nothing written" only when nothing was."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from wizard.i18n import t
+from wizard.i18n.text import msg
+
+if TYPE_CHECKING:
+    from wizard.tui.delivery import Delivered
+
+
+@dataclass(frozen=True)
+class SavedAnswers:
+    """An answers file saved to this machine, and the typed texts it could not hold (not valid values)."""
+
+    path: str
+    left_out: tuple[str, ...] = ()
+
+
+def kept_out(session) -> tuple[str, ...]:
+    """The fields whose typed text is not a value (KEY-006/007): an answers file keeps their earlier value."""
+    return tuple(f"{address} {text!r}" for address, (text, _) in session.rejected.items())
+
+
+def exit_report(
+    written: list[str],
+    out_dir: str,
+    answers=None,
+    delivered: list[Delivered] | tuple = (),
+    saved: SavedAnswers | None = None,
+) -> str:
+    """The written paths and the launch command of the answers' target, the saved answers, or the downloads."""
+    if delivered:
+        return delivery_report(delivered, answers)
+    lines = []
+    if written:
+        from wizard.core.answers import Answers
+        from wizard.emit.launch import launch_line
+
+        command = launch_line(answers if answers is not None else Answers(), out_dir)
+        lines += [t("exit.written"), *written, t("exit.launch", command=command)]
+    if saved is not None:
+        lines.append(t("exit.answers", path=saved.path, resume=f"verl-wizard --answers {shlex.quote(saved.path)}"))
+        if saved.left_out:
+            lines.append(str(msg("save.kept_out", items=list(saved.left_out))))
+    return "\n".join(lines) if lines else t("exit.nothing")
+
+
+def delivery_report(delivered: list[Delivered] | tuple, answers=None) -> str:
+    """The exit report of a served wizard: what went to the browser (nothing was written on this machine), and
+    the launch command of the answers' target once the zip is unpacked."""
+    lines = [str(msg("serve.exit_delivered"))]
+    for item in delivered:
+        lines.append(str(msg("serve.exit_zip", zip=item.name, files=list(item.files))) if item.files else item.name)
+    folders = [item for item in delivered if item.folder]
+    if folders:
+        last = folders[-1]
+        from wizard.core.answers import Answers
+        from wizard.emit.launch import launch_line
+
+        launch = launch_line(answers if answers is not None else Answers(), last.folder)
+        lines.append(t("exit.launch", command=f"unzip {last.name} && {launch}"))
+    return "\n".join(lines)
