@@ -68,6 +68,7 @@ CONFIG_CASES = [(f"verl {name}", rule, cfg(overrides, base)) for name, base, ove
     ("critic unused", "ROLE-006", cfg({"critic.enable": True, "critic.model.path": "Qwen/Qwen3-8B"})),
     ("actor ~ path", "ROLE-007", cfg({"actor_rollout_ref.model.path": "~/models/qwen"})),
     ("actor missing locally", "ROLE-007", cfg({"actor_rollout_ref.model.path": "/no/such/model"}, mode="local")),
+    ("actor path pasted with a shell tail", "ROLE-007", cfg({"actor_rollout_ref.model.path": "Qwen/Qwen3-8B; echo"})),
     (
         "reference copy",
         "ROLE-009",

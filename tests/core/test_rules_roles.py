@@ -95,6 +95,35 @@ def test_role_007_judges_the_path_facts_it_is_given_and_looks_nothing_up(tmp_pat
     assert not next(f for f in unknown if f.id == "ROLE-007").fixes  # where ~ leads is not known: no fix to offer
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "Qwen/Qwen2.5-0.5B-Instruct'; echo $HOME",  # a paste that took the shell line's tail
+        "Qwen/Qwen3 8B",
+        "`id`/model",
+        "meta-llama/Llama-3.1-8B\n",
+    ],
+)
+def test_role_007_a_name_that_is_neither_a_repo_id_nor_a_path(path):
+    found = [f for f in findings_for({"actor_rollout_ref.model.path": path}) if f.id == "ROLE-007"]
+    assert len(found) == 1 and "neither a Hugging Face repo id" in str(found[0].message)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "Qwen/Qwen3-8B",
+        "gpt2",
+        "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B",
+        "checkpoints/run_3/global_step_100/actor",  # a folder relative to where the run starts
+        "${oc.env:MODEL_PATH}",  # an interpolation verl resolves (a script's unknown variable)
+        "/models/Qwen 3 (copy)",  # a local path may hold anything; it is judged by whether it exists
+    ],
+)
+def test_role_007_repo_ids_relative_folders_and_interpolations_pass(path):
+    assert "ROLE-007" not in ids({"actor_rollout_ref.model.path": path}, mode="cluster")
+
+
 def test_role_009_reference_note_only_when_reference_used():
     assert any(
         f.id == "ROLE-009"

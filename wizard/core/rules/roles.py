@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from wizard.core.findings import Fix, error, info, warning
 from wizard.core.paths import home_expanded, missing_here
 from wizard.core.rules.catalogue import why
@@ -31,6 +33,12 @@ BUILTIN_PREFIXES = ("aime", "numina_", "searchR1_")
 
 def is_builtin_source(source: str) -> bool:
     return source in BUILTIN_SOURCES or source.startswith(BUILTIN_PREFIXES)
+
+
+# What a model path that is not a local one may hold: Hugging Face repo ids are namespace/name of letters,
+# digits, '_', '-' and '.'; a folder relative to where the run starts may have more segments. Anything else
+# (a space, a quote, a '$', a ';', from a paste) is neither, and transformers stops verl at start-up with it.
+MODEL_NAME = re.compile(r"[\w.\-]+(/[\w.\-]+)*")
 
 
 def looks_local(path: str) -> bool:
@@ -123,6 +131,9 @@ def check_model_paths(ctx):
                 msg("role.missing_path", key=key, path=path),
                 why("ROLE-007"),
             )
+        elif key != CUSTOM_REWARD and not looks_local(path) and "${" not in path and not MODEL_NAME.fullmatch(path):
+            # ${...}: an interpolation verl resolves at start-up (a script's unknown environment variable)
+            yield error("ROLE-007", [key], msg("role.not_a_model_name", key=key, path=path), why("ROLE-007"))
 
 
 def info_reference(ctx):
