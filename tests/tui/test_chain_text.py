@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-
 from tests.conftest import BASE
 from wizard.core.layers import build
 from wizard.core.plan import build_plan
 from wizard.i18n import set_language
 from wizard.tui.widgets.chain_view import chain_line
-
-
-@pytest.fixture(autouse=True)
-def _english_after():
-    yield
-    set_language("en")
 
 
 def chain(lang: str, **overrides):

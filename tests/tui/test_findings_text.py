@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from tests.conftest import findings_for
 from wizard.i18n import set_language
 from wizard.tui.widgets.findings_panel import finding_text
-
-
-@pytest.fixture(autouse=True)
-def _english_after():
-    yield
-    set_language("en")
 
 
 def _batch_002():

@@ -3,16 +3,8 @@ resume from answers, switch to Chinese."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.tui.helpers import make_app
 from wizard.i18n import set_language
-
-
-@pytest.fixture(autouse=True)
-def english_after_each_test():
-    yield
-    set_language("en")
 
 
 async def go(pilot, step: str) -> None:

@@ -17,18 +17,11 @@ from textual import events
 from tests.cli.helpers import cli
 from tests.tui.helpers import make_app
 from wizard.emit.bundle import folder_name
-from wizard.i18n import set_language
 from wizard.i18n.text import msg
 from wizard.tui.delivery import BrowserDelivery, DiskDelivery, delivery_from_environment
 from wizard.tui.exit_report import exit_report
 
 FILES = ["config.yaml", "run.sh", "answers.yaml", "RUN.md"]
-
-
-@pytest.fixture(autouse=True)
-def english_after_each_test():
-    yield
-    set_language("en")
 
 
 class Downloads:
