@@ -23,10 +23,10 @@ from wizard.core.value_reasons import bare_reason
 from wizard.core.verl_target import TARGET_VERSION
 from wizard.errors import UsageError
 from wizard.i18n import set_language, t
-from wizard.i18n.text import msg, render
+from wizard.i18n.text import Msg, msg, render
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.commands import WizardCommands
-from wizard.tui.exit_report import SavedAnswers, kept_out
+from wizard.tui.exit_report import SavedAnswers, kept_out, kept_out_line
 from wizard.tui.messages import AnswerChanged, FixRequested, JumpRequested, StepRequested
 from wizard.tui.palette import PaletteInLanguage
 from wizard.tui.quit_guard import QuitGuard
@@ -194,7 +194,7 @@ class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]])
             return
         self.refresh_step()
 
-    def reject_edit(self, address: str, text: str, reason) -> None:
+    def reject_edit(self, address: str, text: str, reason: Msg | str) -> None:
         self.session.reject(address, text, reason)  # a finding at the field; no rule runs again
         self.refresh_step()
 
@@ -284,7 +284,7 @@ class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]])
         left_out = kept_out(self.session)
         if not self.delivery.to_browser:
             self.saved_answers = SavedAnswers(self.answers_path, left_out)
-        self.notify(f"{note}\n{msg('save.kept_out', items=list(left_out))}" if left_out else note)
+        self.notify(f"{note}\n{kept_out_line(left_out)}" if left_out else note)
         return True
 
     # -- writing -----------------------------------------------------------------------------------

@@ -28,6 +28,11 @@ def kept_out(session) -> tuple[str, ...]:
     return tuple(f"{address} {text!r}" for address, (text, _) in session.rejected.items())
 
 
+def kept_out_line(left_out: tuple[str, ...]) -> str:
+    """The line that names them, after the save's note and in the exit report."""
+    return str(msg("save.kept_out", items=list(left_out)))
+
+
 def exit_report(
     written: list[str],
     out_dir: str,
@@ -48,7 +53,7 @@ def exit_report(
     if saved is not None:
         lines.append(t("exit.answers", path=saved.path, resume=f"verl-wizard --answers {shlex.quote(saved.path)}"))
         if saved.left_out:
-            lines.append(str(msg("save.kept_out", items=list(saved.left_out))))
+            lines.append(kept_out_line(saved.left_out))
     return "\n".join(lines) if lines else t("exit.nothing")
 
 
