@@ -35,12 +35,9 @@ CHAT_PROBLEMS = {  # problem -> (what is wrong, what to do)
 
 
 def _chat_findings(rule_id, paths, path, column, facts, report):
-    for problem, (what, advice) in CHAT_PROBLEMS.items():
-        n = facts.problems[problem]
-        if not n:
-            continue
-        first = row_text(facts.problems.first.get(problem))
-        yield error(
+    def problem(name: str, what, advice):
+        """One finding for the rows with this problem: how many, the first of them, what to do."""
+        return error(
             rule_id,
             paths,
             msg(
@@ -48,33 +45,22 @@ def _chat_findings(rule_id, paths, path, column, facts, report):
                 path=path,
                 column=column,
                 what=what,
-                count=rows_count(report, n),
-                first=first,
+                count=rows_count(report, facts.problems[name]),
+                first=row_text(facts.problems.first.get(name)),
                 advice=advice,
             ),
             why(rule_id),
         )
+
+    for name, (what, advice) in CHAT_PROBLEMS.items():
+        if facts.problems[name]:
+            yield problem(name, what, advice)
     if facts.unknown_roles:
         roles = [
             msg("data.role_hint", role=r, hint=ROLE_HINTS[r]) if r in ROLE_HINTS else repr(r)
             for r, _ in facts.unknown_roles.most_common(4)
         ]
-        n = facts.problems["unknown_role"]
-        first = row_text(facts.problems.first.get("unknown_role"))
-        yield error(
-            rule_id,
-            paths,
-            msg(
-                "data.chat_problem",
-                path=path,
-                column=column,
-                what=msg("data.chat.unknown_roles", roles=roles),
-                count=rows_count(report, n),
-                first=first,
-                advice=msg("data.advice.unknown_roles"),
-            ),
-            why(rule_id),
-        )
+        yield problem("unknown_role", msg("data.chat.unknown_roles", roles=roles), msg("data.advice.unknown_roles"))
 
 
 def check_prompt_shape(ctx):
