@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tui.helpers import make_app
+from tests.tui.helpers import edit_at_end_of, make_app
 
 
 def ids(app) -> set[str]:
@@ -160,3 +160,32 @@ async def test_a_new_target_written_to_the_same_folder_removes_the_old_manifest_
         assert not (out / "rayjob.yaml").exists() and (out / "run.sh").is_file()
         status = str(app.screen.query_one("#write-status").render())
         assert "rayjob.yaml" in status  # said on screen, not only in RUN.md
+
+
+async def test_a_fix_from_the_palette_shows_in_the_focused_field_it_changed(tmp_path):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        widget = await _type(app, pilot, "batch.ppo_mini_batch_size", "batch", "5000")  # BATCH-002, fix 1024
+        assert app.focused is widget
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        for key in "first error":
+            await pilot.press("space" if key == " " else key)
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.5)
+        assert app.focused is widget and app.session.value("batch.ppo_mini_batch_size") == 1024
+        assert widget.value == "1024"  # the screen showed 5000 while 1024 was written
+
+
+async def test_typing_in_a_focused_field_keeps_the_text_as_typed(tmp_path):
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        widget = await _type(app, pilot, "algorithm.lr", "models", "1e-6")
+        assert widget.value == "1e-6" and app.session.value("algorithm.lr") == 1e-6
+        widget = await edit_at_end_of(app, pilot, "trainer.experiment_name", step="deployment")
+        assert app.focused is widget
+        widget.value = ""  # an optional field emptied to type anew: the preset answers, the field stays empty
+        await pilot.pause()
+        await pilot.pause()
+        assert widget.value == "" and app.session.source_of("trainer.experiment_name") == "preset"

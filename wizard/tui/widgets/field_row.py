@@ -164,7 +164,11 @@ class FieldRow(Vertical):
                 widget.value = bool(value)
             elif self.kind == "choice":
                 widget.value = value if value in self.choices else Select.NULL
-            elif not widget.has_focus:
+            elif not widget.has_focus or widget.value.strip():
+                # The value changed from what this row last knew: typing here already set it (refresh_from
+                # returns above), so a fix, the palette or a load changed it, and the screen shows the new
+                # value even in the focused field. Only an emptied focused field stays empty while the
+                # layer below answers (the user is about to type there).
                 widget.value = show_value(value)
         finally:
             self._quiet = False
