@@ -162,6 +162,8 @@ async def test_the_quit_question_offers_save_discard_and_stay(tmp_path, monkeypa
         await _asked_after_an_edit(app, pilot)
         buttons = list(app.screen.query(Button))
         assert [str(b.label) for b in buttons] == labels
+        for button in buttons:  # each label readable on its button's face (the red one's was not)
+            assert button.styles.color != button.styles.background, button.id
         await pilot.click("#stay")
         await pilot.pause()
         assert app.is_running and not isinstance(app.screen, QuitDialog)

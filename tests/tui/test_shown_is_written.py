@@ -189,3 +189,19 @@ async def test_typing_in_a_focused_field_keeps_the_text_as_typed(tmp_path):
         await pilot.pause()
         await pilot.pause()
         assert widget.value == "" and app.session.source_of("trainer.experiment_name") == "preset"
+
+
+async def test_a_blocked_write_says_so_in_the_error_colour_and_the_buttons_stay_readable(tmp_path):
+    from textual.color import Color
+    from textual.widgets import Button
+
+    app = make_app("grpo-8b-1x8", out=str(tmp_path / "o"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(app, pilot, "batch.train_batch_size", "batch", "0")  # KEY-006 blocks writing
+        app.goto("review")
+        await pilot.pause()
+        await pilot.pause()
+        status = app.screen.query_one("#write-status")
+        assert status.has_class("-error") and status.styles.color == Color.parse(app.get_css_variables()["error"])
+        for button in app.screen.query(Button):
+            assert button.styles.color != button.styles.background, button.id
