@@ -253,6 +253,11 @@ SCRIPT_CASES = [
     ("not an override", "SCRIPT-010", script_case(["trainer.total_epochs=1", "VERBOSE"])),
     ("quote never closed", "SCRIPT-011", script_case(["trainer.project_name='math rl"])),
     ("config-group option verl lacks", "SCRIPT-013", script_case(["model_engine=megatorn", "trainer.total_epochs=1"])),
+    (
+        "overrides after the pipe to tee",
+        "SCRIPT-014",
+        script_case(["trainer.total_epochs=1 2>&1 | tee train.log", "trainer.resume_mode=disable"]),
+    ),
     ("double quote never closed", "SCRIPT-011", script_case(['trainer.project_name="math rl'])),
     (
         "second verl command",

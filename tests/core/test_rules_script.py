@@ -224,3 +224,17 @@ def test_mappings_verl_config_classes_leave_open_take_new_entries_with_plus():
     assert by_id(script_findings([entry]), "SCRIPT-006")
     # a key under a config class that is not a dict field is still refused at start-up
     assert by_id(script_findings(["+actor_rollout_ref.actor.fsdp_config.no_such_knob=1"]), "SCRIPT-007")
+
+
+def test_script_014_overrides_after_the_pipe_go_to_tee():
+    cut = "python3 -m verl.trainer.main_ppo trainer.total_epochs=1 2>&1 | tee run.log \\\n    trainer.resume_mode=disable\n"
+    [f] = by_id(findings_of_text(cut), "SCRIPT-014")
+    assert "trainer.resume_mode" in str(f.message) and "tee" in str(f.message)
+    whole = (
+        "python3 -m verl.trainer.main_ppo trainer.total_epochs=1 trainer.resume_mode=disable 2>&1 | tee -a run.log\n"
+    )
+    assert not by_id(findings_of_text(whole), "SCRIPT-014")  # a log pipe at the end loses nothing
+    after = "python3 -m verl.trainer.main_ppo trainer.total_epochs=1; echo trainer.done=1\n"
+    assert not by_id(findings_of_text(after), "SCRIPT-014")  # another command, not a pipe
+    either = "python3 -m verl.trainer.main_ppo trainer.total_epochs=1 || echo trainer.failed=1\n"
+    assert not by_id(findings_of_text(either), "SCRIPT-014")

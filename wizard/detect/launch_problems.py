@@ -7,6 +7,8 @@ quote; a key given twice with different values.
 
 from __future__ import annotations
 
+import re
+
 from wizard.detect.bash import tree
 from wizard.detect.bash.scan import split_raw
 from wizard.detect.hydra_values import split_override
@@ -55,6 +57,26 @@ def _quotes(text: str) -> list:
         ScriptProblem("unterminated-quote", line, msg("script.unclosed_quote", line=line, quote=quote))
         for line, quote in tree.missing_quotes(root)
     ]
+
+
+def piped_away(text: str, step, verl_step):
+    """A problem when `step` is the next command of verl's pipe (`... | tee log key=value`) and takes overrides."""
+    from wizard.detect.launch_script import ScriptProblem
+
+    if step.file != verl_step.file or step.line != verl_step.end_line or not step.raws:
+        return None
+    lines = text.split("\n")
+    on_line = lines[step.line - 1] if step.line - 1 < len(lines) else ""
+    # a pipe into this command (not `||`, not `;` or `&&` before another command on the same line)
+    if not re.search(r"(?<!\|)\|&?\s*" + re.escape(step.raws[0]) + r"(\s|$)", on_line):
+        return None
+    keys = [split_override(w.strip("'\""))[1] for w in step.raws[1:] if _looks_like_override(w)]
+    if not keys:
+        return None
+    line = step.line
+    return ScriptProblem(
+        "piped-away", line, msg("script.piped_away", line=line, keys=keys, n=len(keys), command=step.raws[0])
+    )
 
 
 def _looks_like_override(word: str) -> bool:

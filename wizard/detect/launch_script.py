@@ -176,7 +176,7 @@ def parse_launch_script(
     Raises UsageError when the text is not a shell script or has no verl command.
     """
     from wizard.detect.bash.run import TooComplex
-    from wizard.detect.launch_problems import problems_of
+    from wizard.detect.launch_problems import piped_away, problems_of
     from wizard.detect.launch_read import follow
 
     text = check_text(text, source)
@@ -186,10 +186,13 @@ def parse_launch_script(
         raise UsageError(msg("script.expands_too_much", source=source)) from None
     except (TooComplex, RecursionError):
         raise UsageError(msg("script.too_complex", source=source)) from None
-    script = None
+    script = verl_step = None
     for step in trace:
         entry = find_entry(step.fields)
         if entry is None:
+            lost = piped_away(text, step, verl_step) if verl_step is not None else None
+            if lost is not None:
+                script.problems.append(lost)
             continue
         if script is not None:
             script.problems.append(
@@ -202,6 +205,7 @@ def parse_launch_script(
         script.env = {**step.env, **step.assigns}
         _read_args(script, step, entry[0])
         script.problems.extend(problems_of(text, step, script))
+        verl_step = step
     if script is None:
         raise UsageError(msg("script.no_verl_command", source=source))
     script.problems.sort(key=lambda problem: problem.line)

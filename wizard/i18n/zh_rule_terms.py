@@ -335,4 +335,8 @@ RULES: dict[str, tuple[str, str]] = {
         "verl 没有的配置组选项",
         "命令行上的 Hydra 配置组选择（model_engine=...、actor@actor_rollout_ref.actor=...）必须指向该组里的一个文件；否则 Hydra 会在一切开始之前报 'Could not find' 并停止。",
     ),
+    "SCRIPT-014": (
+        "管道符之后的覆盖项交给了下一条命令",
+        "管道符结束了 verl 的命令：写在管道 `tee train.log` 之后的覆盖项成了 tee 的参数（tee 会按每个名字创建一个文件），所以 verl 启动时没有它们，也没有任何提示。",
+    ),
 }

@@ -109,6 +109,7 @@ TRANSLATED_FROM: dict[str, str] = {
     "SCRIPT-011": "e0ee22d5",
     "SCRIPT-012": "89b5f225",
     "SCRIPT-013": "ea49681e",
+    "SCRIPT-014": "45cf28f0",
     "algorithm.adv_estimator": "e6ac5cc5",
     "algorithm.use_kl_in_reward": "e2dcaf33",
     "algorithm.kl_coef": "c53dc657",

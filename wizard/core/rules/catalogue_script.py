@@ -83,4 +83,10 @@ ENTRIES = [
         "A config-group option verl does not have",
         "A Hydra config-group choice on the command line (model_engine=..., actor@actor_rollout_ref.actor=...) must name a file of that group; Hydra stops with 'Could not find' before anything runs.",
     ),
+    (
+        "SCRIPT-014",
+        "error",
+        "Overrides after a pipe go to the next command",
+        "A pipe ends verl's command: the overrides written after a pipe into `tee train.log` are arguments of tee (which creates a file of each name), so verl starts without them and nothing says so.",
+    ),
 ]

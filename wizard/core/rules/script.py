@@ -27,6 +27,7 @@ _PROBLEM_RULES = {
     "not-an-override": "SCRIPT-010",
     "unterminated-quote": "SCRIPT-011",
     "multiple-commands": "SCRIPT-012",
+    "piped-away": "SCRIPT-014",
 }
 _MAKE = {"error": error, "warning": warning, "info": info}
 
@@ -60,7 +61,7 @@ def keys_for_script_rules(ctx) -> set[str]:
 
 
 def check_shell_problems(ctx):
-    """SCRIPT-001..004 and 010..012: the shell-level problems the reader found, one finding each."""
+    """SCRIPT-001..004, 010..012 and 014: the shell-level problems the reader found, one finding each."""
     script = ctx.script
     if script is None:
         return
