@@ -222,3 +222,22 @@ def test_the_exit_report_quotes_the_resume_command_and_keeps_the_written_files()
     assert report[0] == "Written by verl-wizard:" and report[1] == "/o/run.sh"
     assert report[-1] == "Answers saved to my answers.yaml; resume with: verl-wizard --answers 'my answers.yaml'"
     assert exit_report([], "/o", answers) == "verl-wizard: nothing written."
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(80, 24), (100, 40)])
+async def test_every_step_focuses_a_control_the_user_can_see(tmp_path, lang, size):
+    from wizard.tui.steps import STEPS
+
+    app = make_app(preset="grpo-8b-1x8", out=str(tmp_path / "out"), lang=lang)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        for step in STEPS[1:]:
+            app.goto(step)
+            await pilot.pause()
+            await pilot.pause()
+            focused = app.focused
+            body = app.screen.query_one("#step-body").region
+            assert focused is not None and focused.region, step
+            # Hardware's first field sat under the link matrix and budgets: keys went into a field out of sight
+            assert body.contains_region(focused.region), (step, focused.id, focused.region, body)
