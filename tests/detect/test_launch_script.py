@@ -388,3 +388,29 @@ def test_arguments_match_what_bash_passes(name: str, tmp_path: Path) -> None:
         o.prefix + o.key + ("" if o.value is None and o.prefix == "~" else "=" + o.raw_value) for o in script.overrides
     ]
     assert passed == ours
+
+
+def test_a_brace_before_a_high_plane_character_does_not_crash_the_parser() -> None:
+    """tree-sitter-bash's scanner read out of bounds there: the process died about one run in two."""
+    import sys
+
+    probe = (
+        "from wizard.detect.bash import tree\n"
+        "for cp in (0x70000, 0xC8626, 0xD0000, 0xE0000, 0xF0000, 0x10D841, 0x10FFFF):\n"
+        "    tree.parse(b'\"\"{' + chr(cp).encode())\n"
+    )
+    for _ in range(8):
+        root = Path(__file__).resolve().parents[2]
+        run = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, timeout=60)
+        assert run.returncode == 0, run.stderr.decode()[-400:]
+
+
+def test_characters_outside_the_basic_plane_are_kept_in_values_as_written() -> None:
+    text = (
+        "python3 -m verl.trainer.main_ppo trainer.experiment_name={run\U0010d841} trainer.project_name=rl\U0001f600"
+        " trainer.total_epochs=2\n"
+    )
+    script = parse_launch_script(text)
+    values = {o.key: o.raw_value for o in script.overrides}
+    assert values["trainer.experiment_name"] == "{run\U0010d841}" and values["trainer.project_name"] == "rl\U0001f600"
+    assert values["trainer.total_epochs"] == "2"
