@@ -11,15 +11,15 @@ import json
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.tui.test_tmux import tmux as _tmux
-from tests.tui.test_tmux import wait_for as _wait
+from tests.tui.tmux_server import kill_session, new_session
+from tests.tui.tmux_server import tmux as _tmux
+from tests.tui.tmux_server import wait_for as _wait
 
 pytestmark = [pytest.mark.conformance, pytest.mark.usefixtures("verl_python")]
 
@@ -32,7 +32,7 @@ def _write_through_tui(out: Path) -> None:
     launcher = shlex.quote(command) if command else f"{shlex.quote(sys.executable)} -m wizard"
     session = f"vw-workshop-{os.getpid()}"
     script = f"cd {shlex.quote(str(ROOT))} && {launcher} --preset {PRESET} --lang zh --out {shlex.quote(str(out))}"
-    _tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", script + "; echo EXIT=$?; sleep 30")
+    new_session(session, 120, 40, script + "; echo EXIT=$?; sleep 30")
     try:
         _wait(session, "1/7")
         for step in range(2, 8):
@@ -48,7 +48,7 @@ def _write_through_tui(out: Path) -> None:
             time.sleep(0.3)
         assert (out / "config.yaml").is_file(), _tmux("capture-pane", "-p", "-t", session)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, check=False)
+        kill_session(session)
 
 
 def test_workshop_grpo_preset_in_chinese_to_files_verl_accepts(tmp_path, run_wizard, start_harness):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.tui.test_tmux import tmux, wait_for
+from tests.tui.tmux_server import kill_session, new_session, tmux, wait_for
 
 WIZARD = shutil.which("verl-wizard")
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None or WIZARD is None, reason="tmux or verl-wizard missing")
@@ -29,13 +29,13 @@ def wizard(tmp_path):
     # 200 columns: a field is wider than a 40-character burst, so the screen shows the whole value.
     # the absolute path: a tmux server started elsewhere has its own PATH
     script = f"cd {shlex.quote(str(tmp_path))} && env -u COLUMNS -u LINES {shlex.quote(WIZARD)} --preset workshop-0.5b-1gpu --out out; "
-    tmux("new-session", "-d", "-s", session, "-x", "200", "-y", "50", script + "echo EXIT=$?; sleep 30")
+    new_session(session, 200, 50, script + "echo EXIT=$?; sleep 30")
     # a tmux server started without a client may keep 80x24 whatever -x/-y say: fix the size
     tmux("set-option", "-t", session, "window-size", "manual")
     tmux("resize-window", "-t", session, "-x", "200", "-y", "50")
     wait_for(session, "1/7 Start")
     yield session
-    tmux("kill-session", "-t", session)
+    kill_session(session)
 
 
 def keys(session, *names):

@@ -5,30 +5,16 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.tui.tmux_server import kill_session, new_session, tmux, wait_for
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-
-
-def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
-
-
-def wait_for(session: str, text: str, timeout: float = 60) -> str:
-    deadline = time.monotonic() + timeout
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = tmux("capture-pane", "-p", "-t", session)
-        if text in screen:
-            return screen
-        time.sleep(0.3)
-    raise AssertionError(f"{text!r} did not appear; the screen was:\n{screen}")
 
 
 def test_workshop_preset_to_written_files_in_a_real_terminal(tmp_path):
@@ -37,7 +23,7 @@ def test_workshop_preset_to_written_files_in_a_real_terminal(tmp_path):
     launcher = shlex.quote(command) if command else f"{shlex.quote(sys.executable)} -m wizard"
     session = f"vw-{os.getpid()}"
     script = f"cd {shlex.quote(str(ROOT))} && {launcher} tui --preset workshop-0.5b-1gpu --out {shlex.quote(str(out))}; echo EXIT=$?; sleep 30"
-    tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", script)
+    new_session(session, 120, 40, script)
     try:
         start = wait_for(session, "1/7 Start")
         assert "Loaded workshop-0.5b-1gpu" in start  # the preset shows as chosen on the Start step
@@ -66,4 +52,4 @@ def test_workshop_preset_to_written_files_in_a_real_terminal(tmp_path):
         screen = wait_for(session, "EXIT=0")
         assert "Written by verl-wizard:" in screen and "./run.sh" in screen
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        kill_session(session)
