@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import ROOT, bytecode_env, load_line, machine_line, table, verdict
 from tests.serve.chromium import CHROMIUM, context_options
+from tests.serve.helpers import descendants
 
 MARKER = b"1/7 Start"
 CASES = {
@@ -133,24 +134,6 @@ def busy_cpu_seconds() -> float:
 def own_cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
-
-
-def descendants(pid: int) -> list[int]:
-    parents: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                parents.setdefault(
-                    int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1]), []
-                ).append(int(entry))
-            except OSError:
-                continue
-    found, todo = [], [pid]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
 
 
 def sample(server_pid: int) -> dict:

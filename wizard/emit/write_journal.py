@@ -127,16 +127,16 @@ def commit(dir_fd: int, journal: dict) -> None:
 def finish(dir_fd: int, journal: dict) -> None:
     """Do what a committed journal lists (again, if need be: every step may already be done), then drop it."""
     for tmp, name in journal["place"]:
-        if _exists(dir_fd, tmp):
+        if exists(dir_fd, tmp):
             step("rename", name)
             os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     for name in journal["remove"]:
-        if _exists(dir_fd, name):
+        if exists(dir_fd, name):
             step("unlink", name)
             os.unlink(name, dir_fd=dir_fd)
     fsync_dir(dir_fd)
     for name in journal["aside"]:
-        if _exists(dir_fd, aside_name(name)):
+        if exists(dir_fd, aside_name(name)):
             step("unlink", aside_name(name))
             os.unlink(aside_name(name), dir_fd=dir_fd)
     step("unlink", JOURNAL)
@@ -176,7 +176,7 @@ def recover(dir_fd: int, names: set[str]) -> str | None:
         if not (temp or aside) or (temp or aside).group("name") not in ours:
             continue
         step("unlink", entry)
-        if aside and not _exists(dir_fd, aside.group("name")):  # never lose the only copy of an old file
+        if aside and not exists(dir_fd, aside.group("name")):  # never lose the only copy of an old file
             os.rename(entry, aside.group("name"), src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         else:
             with contextlib.suppress(FileNotFoundError):
@@ -215,7 +215,8 @@ def _plain(name: object) -> bool:
     return isinstance(name, str) and name not in ("", ".", "..") and "/" not in name and "\x00" not in name
 
 
-def _exists(dir_fd: int, name: str) -> bool:
+def exists(dir_fd: int, name: str) -> bool:
+    """Whether `name` is in the folder open as dir_fd (a link counts as itself, not its target)."""
     try:
         os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
     except FileNotFoundError:

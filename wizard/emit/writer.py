@@ -247,8 +247,8 @@ def _write_locked(out: Path, dir_fd: int, data: dict[str, bytes], force: bool) -
         raise _fail(msg("write.folder_in_the_way", out=_short(str(out)), names=folders, n=len(folders)))
     leftovers = [n for n in sorted(previous) if n not in data and n != RECORD]
     removable = [n for n in leftovers if _digest_of(dir_fd, n) == previous[n]]
-    kept = [n for n in leftovers if n not in removable and _exists(dir_fd, n)]
-    kept += [n for n in sorted(ARTEFACTS - set(data) - set(previous) - {RECORD}) if _exists(dir_fd, n)]
+    kept = [n for n in leftovers if n not in removable and journal.exists(dir_fd, n)]
+    kept += [n for n in sorted(ARTEFACTS - set(data) - set(previous) - {RECORD}) if journal.exists(dir_fd, n)]
     clashing = [n for n, s in states.items() if s == "other"]
     if (clashing or removable) and not force:
         raise _fail(msg("write.would_replace", out=_short(str(out)), names=clashing + removable))
@@ -260,14 +260,6 @@ def _write_locked(out: Path, dir_fd: int, data: dict[str, bytes], force: bool) -
     return WriteResult([n for n in data if n != RECORD], removable, kept)
 
 
-def _exists(dir_fd: int, name: str) -> bool:
-    try:
-        os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-    except FileNotFoundError:
-        return False
-    return True
-
-
 def _replace_set(out: Path, dir_fd: int, changed: dict[str, bytes], removable: list[str]) -> None:
     mask = _umask()
     temps: dict[str, str] = {}
@@ -275,7 +267,7 @@ def _replace_set(out: Path, dir_fd: int, changed: dict[str, bytes], removable: l
         for name, blob in changed.items():
             mode = (0o777 if is_executable(name) else 0o666) & ~mask
             temps[name] = journal.write_temp(dir_fd, name, blob, mode)
-        aside = [n for n in changed if _exists(dir_fd, n)] + removable
+        aside = [n for n in changed if journal.exists(dir_fd, n)] + removable
         plan = {"place": [[temps[n], n] for n in changed], "aside": aside, "remove": removable}
         journal.commit(dir_fd, plan)
     except OSError as exc:
