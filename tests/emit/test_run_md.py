@@ -10,6 +10,7 @@ import pytest
 
 from tests.cli.helpers import cli
 from tests.emit.manifests_kit import docs_of, render
+from tests.emit.runbook_kit import blocks
 from wizard.core import verl_schema
 from wizard.core.layers import build
 from wizard.core.presets import load_preset, preset_names
@@ -27,6 +28,8 @@ FIRST_COMMAND = {
     "slurm": "sbatch job.sbatch",
     "k8s-job": "kubectl apply -f k8s-job.yaml",
 }
+# Where RUN.md's launch differs from `new`'s one line: sbatch gives the job's number to the commands after it.
+RUN_MD_LAUNCH = {**FIRST_COMMAND, "slurm": 'JOBID="$(sbatch --parsable job.sbatch)"'}
 WATCH_WORD = {
     "local": "ray status",
     "ray-job": "ray job logs --follow",
@@ -67,7 +70,7 @@ def test_run_md_names_verls_extras_and_the_targets_launch(preset, target):
     declared = json.loads(SNAPSHOT.read_text())["extras"]
     assert set(extras) <= set(declared), "every extra of the install line exists in verl's metadata snapshot"
     launch = text.split("## Launch", 1)[1].split("## Watch", 1)[0]
-    assert FIRST_COMMAND[target] in launch
+    assert RUN_MD_LAUNCH[target] in launch
     assert WATCH_WORD[target] in text.split("## Watch", 1)[1]
     if target != "local":
         assert "./run.sh" not in launch, "a cluster target is not launched with run.sh"
@@ -118,8 +121,13 @@ def test_manifests_headers_carry_the_same_commands_as_run_md():
     for target, name in (("kuberay-job", "rayjob.yaml"), ("slurm", "job.sbatch"), ("ray-job", "ray-job.sh")):
         files, _ = render("grpo-7b-2x8", target)
         launch = launch_for(answers_of("grpo-7b-2x8", **{"deploy.target": target}))
+        typed = {line for block in blocks(files["RUN.md"]) for line in block.text.splitlines()}
         for command, _ in launch.watch:
-            assert f"`{command}`" in files["RUN.md"] and command in files[name]
+            assert command in files[name]
+            assert (
+                command in typed
+                or command.replace("JOBID", '"$JOBID"').replace("SUBMISSION_ID", '"$SUBMISSION_ID"') in typed
+            )
 
 
 def test_kubernetes_staging_mounts_the_data_volume_and_says_so():

@@ -74,8 +74,9 @@ def render_artifacts(
     origin_of: OriginOf | None = None,
     migration: Migration | None = None,
     topology: str | None = None,
+    lang: str = "en",
 ) -> dict[str, str]:
-    """File name -> text for every artefact of the chosen target."""
+    """File name -> text for every artefact of the chosen target; `lang` is RUN.md's language."""
     files = {
         "config.yaml": render_config(layered, plan),
         "run.sh": render_run_script(layered.answers, plan),
@@ -83,13 +84,18 @@ def render_artifacts(
     }
     files.update(render_manifests(layered.answers, plan, files["config.yaml"]))
     files["RUN.md"] = render_run_md(
-        layered.answers, plan, findings, [*files, "RUN.md"], migrated=migration.as_dict() if migration else None
+        layered.answers,
+        plan,
+        findings,
+        [*files, "RUN.md"],
+        migrated=migration.as_dict() if migration else None,
+        lang=lang,
     )
     return files
 
 
-def workspace_files(workspace: Workspace) -> dict[str, str]:
-    """Every file of the workspace's run (runs the rules if they have not run)."""
+def workspace_files(workspace: Workspace, lang: str = "en") -> dict[str, str]:
+    """Every file of the workspace's run (runs the rules if they have not run); RUN.md in `lang`."""
     return render_artifacts(
         workspace.layered,
         workspace.ctx.plan,
@@ -97,6 +103,7 @@ def workspace_files(workspace: Workspace) -> dict[str, str]:
         workspace.origin_of,
         workspace.migration,
         workspace.topology_spec,
+        lang,
     )
 
 
@@ -105,8 +112,11 @@ def workspace_answers(workspace: Workspace) -> str:
     return render_answers_file(workspace.layered, workspace.origin_of, workspace.migration, workspace.topology_spec)
 
 
-def write_workspace(workspace: Workspace, out_dir: str | Path, force: bool = False) -> WriteResult:
-    """Write the workspace's files into out_dir, all or none (wizard.emit.writer.write_all): what was written."""
+def write_workspace(workspace: Workspace, out_dir: str | Path, force: bool = False, lang: str = "en") -> WriteResult:
+    """Write the workspace's files into out_dir, all or none (wizard.emit.writer.write_all): what was written.
+    `lang` is RUN.md's language: the TUI gives its interface's, `new` its --lang."""
     from wizard.emit.writer import write_all
 
-    return write_all(out_dir, workspace_files(workspace), force=force)  # a str as given: `--out ""` is refused there
+    return write_all(
+        out_dir, workspace_files(workspace, lang), force=force
+    )  # a str as given: `--out ""` is refused there

@@ -1,7 +1,10 @@
-"""RUN.md: what was written, how to install verl, stage the data and launch on the target, what to watch,
-and the warnings left open."""
+"""RUN.md: what was written, how to install verl, stage the data, the secrets, launch on the target, what to
+watch, how to stop, and the warnings left open, in the language asked for (`lang`: prose only; commands stay
+commands). Its ```bash blocks, read in order, are what the user types (wizard.emit.runbook)."""
 
 from __future__ import annotations
+
+import re
 
 from wizard.core import verl_schema
 from wizard.core.answers import Answers
@@ -10,137 +13,212 @@ from wizard.core.plan import Plan
 from wizard.core.rules.deploy_facts import KUBE_TARGETS, hf_home
 from wizard.core.rules.deploy_node import run_paths
 from wizard.emit.install import install_for
-from wizard.emit.launch import launch_for
-from wizard.emit.run_script import uses_wandb
-from wizard.emit.verl_config import chain_summary
+from wizard.emit.runbook import Commands, Section, multi_node_local, runbook_sections
 from wizard.emit.yaml_text import one_line
-from wizard.i18n.text import render
+from wizard.i18n.text import Msg, msg, render
 
-INSTALL_WHERE = {
-    "local": "on this machine",
-    "ray-job": "on every node of the cluster (the machine that submits needs only `ray`)",
-    "kuberay-job": "in the image every pod runs (deploy.image: {image})",
-    "kuberay-cluster": "in the image every pod runs (deploy.image: {image})",
-    "k8s-job": "in the image of the Job (deploy.image: {image})",
-    "slurm": "in the environment the job's steps run in on every node",
-}
+# Keys whose values are files verl opens by path: never a Hugging Face id (verl downloads no dataset by name).
+FILE_KEYS = ("data.train_files", "data.val_files", "reward.custom_reward_function.path")
+WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]|\\")
 
 
 def render_run_md(
-    answers: Answers, plan: Plan, findings: list[Finding], files: list[str], migrated: dict | None = None
+    answers: Answers,
+    plan: Plan,
+    findings: list[Finding],
+    files: list[str],
+    migrated: dict | None = None,
+    lang: str = "en",
 ) -> str:
-    """RUN.md; `migrated` ({source, changed, dropped, notes}) adds the "Migrated from" section of an import."""
+    """RUN.md in `lang`; `migrated` ({source, changed, dropped, notes}) adds the "Migrated from" section of an
+    import. The language is given, never read from the interface: every door writes the same file for the
+    same answers and language."""
+
+    def say(message: Msg) -> str:
+        return one_line(render(message, lang))
+
     v = verl_schema.TARGET_VERSION
     target = answers.deploy.target
-    out = [
-        f"# {one_line(answers.trainer.experiment_name)}: a verl {v} run ({target})",
-        "",
-        "## Files",
-        *[f"- `{name}`" for name in files],
-        "",
-        *_install_section(answers, v),
-        "",
-        *_staging_section(answers),
-        "",
-        *_launch_section(answers),
-    ]
-    out += ["", "## What to expect", *[f"- {line}" for line in chain_summary(answers, plan)]]
+    title = msg("runbook.title", name=one_line(answers.trainer.experiment_name), version=v, target=target)
+    out = [f"# {say(title)}", "", f"## {say(msg('runbook.files'))}", *[f"- `{name}`" for name in files]]
+    out += ["", *_install_section(answers, plan, v, say), "", *_staging_section(answers, plan, say)]
+    for section in runbook_sections(answers, plan):
+        out += ["", *_section(section, say)]
+    out += ["", f"## {say(msg('runbook.expect'))}", *[f"- {say(line)}" for line in expect_lines(answers, plan)]]
     if migrated:
-        out += ["", *_migrated_section(migrated, v)]
+        out += ["", *_migrated_section(migrated, v, say)]
     open_items = [f for f in findings if f.severity is not Severity.ERROR]
     if open_items:
-        out += ["", "## Open warnings and notes"]
-        # In English whatever the interface's language: every door writes the same RUN.md for the same answers.
-        out += [f"- **{f.id}** ({f.severity.value}): {one_line(render(f.message, 'en'))}" for f in open_items]
+        out += ["", f"## {say(msg('runbook.warnings'))}"]
+        out += [f"- **{f.id}** ({say(_severity(f.severity))}): {say(f.message)}" for f in open_items]
     return "\n".join(out) + "\n"
 
 
-def _install_section(answers: Answers, version: str) -> list[str]:
-    install = install_for(answers, version)
-    where = INSTALL_WHERE[answers.deploy.target].format(image=one_line(answers.deploy.image))
-    out = ["## Install", f"Where: {where}.", "```bash", install.line, "```"]
-    if install.extras:
-        named = " and ".join(f"`{name}`" for name in install.extras)
-        out.append(
-            f"{named}: the extras verl {version} declares for this run's rollout and training engine; they pull in "
-            f"`verl-core`, which verl's default (V1) trainer needs (a bare `pip install verl` fails at run time with "
-            f"`No module named 'transfer_queue'`)."
-        )
-    if install.pins:
-        out.append(f"They pin {', '.join(f'`{pin}`' for pin in install.pins)}.")
-    for name in install.undeclared:
-        out.append(f"verl {version} declares no extra for `{name}`: install it yourself, at a version verl supports.")
+def _severity(severity: Severity) -> Msg:
+    return msg("runbook.severity.warning") if severity is Severity.WARNING else msg("runbook.severity.info")
+
+
+def _section(section: Section, say) -> list[str]:
+    out = [f"## {say(section.title)}"]
+    for item in section.items:
+        # a blank line between items: Markdown would join two lines of prose into one paragraph
+        out += ["", "```bash", *item.lines, "```"] if isinstance(item, Commands) else ["", say(item)]
     return out
 
 
-def _path_line(key: str, value: str) -> str:
+def _install_section(answers: Answers, plan: Plan, version: str, say) -> list[str]:
+    install = install_for(answers, version)
+    image = one_line(answers.deploy.image)
+    where = {
+        "local": msg("runbook.where.local_nodes") if multi_node_local(answers, plan) else msg("runbook.where.local"),
+        "ray-job": msg("runbook.where.ray_job"),
+        "kuberay-job": msg("runbook.where.pods", image=image),
+        "kuberay-cluster": msg("runbook.where.pods", image=image),
+        "k8s-job": msg("runbook.where.job", image=image),
+        "slurm": msg("runbook.where.slurm"),
+    }[answers.deploy.target]
+    out = [f"## {say(msg('runbook.install'))}", say(msg("runbook.install.where", where=where))]
+    out += ["```bash", install.line, "```"]
+    if install.extras:
+        out.append(say(msg("runbook.install.extras", extras=[f"`{n}`" for n in install.extras], version=version)))
+    if install.pins:
+        out.append(say(msg("runbook.install.pins", pins=[f"`{pin}`" for pin in install.pins])))
+    for name in install.undeclared:
+        out.append(say(msg("runbook.install.undeclared", version=version, name=name)))
+    return out
+
+
+def _relative_base(answers: Answers) -> Msg:
+    """What a relative path is relative to, where verl runs for this target."""
+    target = answers.deploy.target
+    if target in KUBE_TARGETS:
+        return msg("runbook.base.pods", mount=answers.deploy.data_mount)
+    return {
+        "ray-job": msg("runbook.base.ray_job"),
+        "slurm": msg("runbook.base.slurm"),
+    }.get(target, msg("runbook.base.local"))
+
+
+def path_note(answers: Answers, key: str, value: str) -> Msg | None:
+    """What RUN.md says after a path: remote, a Windows path, relative (to what), a Hugging Face id, or nothing."""
     if "://" in value:
-        return f"- `{key}`: `{one_line(value)}` (remote: read by every process that needs it)"
+        return msg("runbook.path.remote")
+    if WINDOWS_PATH.search(value):
+        return msg("runbook.path.windows")
     if value.startswith("/"):
-        return f"- `{key}`: `{one_line(value)}`"
-    return f"- `{key}`: `{one_line(value)}` (a Hugging Face id: downloaded into HF_HOME on first use)"
+        return None
+    if key in FILE_KEYS:
+        return msg("runbook.path.relative", base=_relative_base(answers))
+    # A model: `org/name` is how Hugging Face names one; anything else relative is a folder.
+    if re.fullmatch(r"[\w.-]+/[\w.-]+", value) and not value.startswith("."):
+        return msg("runbook.path.hf_id")
+    return msg("runbook.path.relative_model", base=_relative_base(answers))
 
 
-def _staging_section(answers: Answers) -> list[str]:
+def _staging_section(answers: Answers, plan: Plan, say) -> list[str]:
     d, target = answers.deploy, answers.deploy.target
     home = hf_home(answers)
-    out = ["## Data and models"]
+    out = [f"## {say(msg('runbook.data'))}"]
     if target in KUBE_TARGETS:
         if d.data_volume:
             source = (
-                f"the folder `{one_line(d.data_volume)}` of every GPU node (hostPath)"
+                msg("runbook.data.host_folder", path=one_line(d.data_volume))
                 if d.data_volume.startswith("/")
-                else f"the PersistentVolumeClaim `{one_line(d.data_volume)}`"
+                else msg("runbook.data.pvc", name=one_line(d.data_volume))
             )
-            out.append(
-                f"Every pod mounts {source} at `{one_line(d.data_mount)}`: put the data files and local models there "
-                "before the launch (for a PVC: `kubectl cp` into any pod that mounts it)."
-            )
+            out.append(say(msg("runbook.data.mounted", source=source, mount=one_line(d.data_mount))))
         else:
-            out.append(
-                "Nothing is mounted in the pods (deploy.data_volume is unset): they see only the image. Set "
-                "deploy.data_volume to a PersistentVolumeClaim or a host folder that holds these paths."
-            )
+            out.append(say(msg("runbook.data.nothing_mounted")))
     elif target == "ray-job":
-        out.append(
-            "The job runs on the cluster's nodes, not where you submit: these paths must exist on every node (a "
-            "shared filesystem). This folder is uploaded as the job's working_dir: keep data out of it."
-        )
+        out.append(say(msg("runbook.data.ray_job")))
     elif target == "slurm":
-        out.append("Every node reads these paths: keep them, and this folder, on a filesystem all nodes share.")
+        out.append(say(msg("runbook.data.slurm")))
     else:
-        out.append("verl reads these on this machine:")
-    out += [_path_line(key, value) for key, value in run_paths(answers)]
-    if home:
-        out.append(f"HF_HOME is `{one_line(home)}` on every node: Hugging Face downloads are cached there.")
-    else:
-        out.append("HF_HOME is each machine's own (default `~/.cache/huggingface`); deploy.hf_home sets one.")
+        out.append(
+            say(msg("runbook.data.local_nodes") if multi_node_local(answers, plan) else msg("runbook.data.local"))
+        )
+    for key, value in run_paths(answers):
+        note = path_note(answers, key, value)
+        out.append(f"- `{key}`: `{one_line(value)}`" + (f" ({say(note)})" if note else ""))
+    out.append(say(msg("runbook.hf_home.set", home=one_line(home)) if home else msg("runbook.hf_home.unset")))
     return out
 
 
-def _launch_section(answers: Answers) -> list[str]:
-    launch = launch_for(answers)
-    out = ["## Launch", f"From this folder, on {launch.where}:", "```bash", *launch.start, "```"]
-    if uses_wandb(answers):
-        out.append("`trainer.logger` includes wandb: export `WANDB_API_KEY` first.")
-    out += ["", "## Watch", launch.follow + ".", *[f"- `{command}`: {what}" for command, what in launch.watch]]
-    if launch.stop:
-        out.append(f"- stop early: `{launch.stop}`")
-    return out
+def _g(value) -> str:
+    return f"{float(value):g}"
 
 
-def _migrated_section(migrated: dict, version: str) -> list[str]:
-    """Every change and every dropped key of a launch-script import, so nothing is lost silently."""
-    out = [
-        f"## Migrated from `{one_line(migrated['source'])}`",
-        "",
-        f"The run was read from that launch script and carried over to verl {version}.",
+def expect_lines(answers: Answers, plan: Plan) -> list[Msg]:
+    """The batch chain and the parallel layout (the numbers of wizard.emit.verl_config.chain_summary) as messages."""
+    c = plan.actor
+    micro = (
+        msg("runbook.expect.micro", n=_g(c.micro_steps_per_mini_batch), size=c.micro_batch_per_gpu)
+        if c.micro_steps_per_mini_batch is not None
+        else ""
+    )
+    packed = msg("runbook.expect.packed", tokens=c.token_budget_per_gpu) if c.dynamic else ""
+    lines = [
+        msg(
+            "runbook.expect.chain",
+            prompts=c.prompts_per_step,
+            n=answers.batch.rollout_n,
+            responses=c.responses_per_step,
+            minis=_g(c.mini_batches_per_step),
+            mini=c.mini_batch_responses,
+            per_gpu=_g(c.mini_batch_per_gpu),
+            dp=c.dp,
+            micro=micro,
+            packed=packed,
+            steps=_g(c.optimizer_steps_per_step),
+        ),
     ]
+    megatron = msg("runbook.expect.megatron", size=plan.model_parallel) if plan.engine == "megatron" else ""
+    pools = msg("runbook.expect.pools", total=plan.total_gpus) if len(plan.pools) > 1 else ""
+    lines.append(
+        msg(
+            "runbook.expect.gpus",
+            nodes=plan.nnodes,
+            per=plan.gpus_per_node,
+            gpus=plan.n_gpus,
+            replicas=_g(plan.rollout_replicas),
+            tp=plan.rollout_tp,
+            megatron=megatron,
+            pools=pools,
+        )
+    )
+    if plan.critic is not None:
+        k = plan.critic
+        critic_micro = (
+            msg("runbook.expect.micro", n=_g(k.micro_steps_per_mini_batch), size=k.micro_batch_per_gpu)
+            if k.micro_steps_per_mini_batch is not None
+            else ""
+        )
+        lines.append(
+            msg(
+                "runbook.expect.critic",
+                mini=k.mini_batch_responses,
+                per_gpu=_g(k.mini_batch_per_gpu),
+                dp=k.dp,
+                micro=critic_micro,
+            )
+        )
+    return lines
+
+
+def _migrated_section(migrated: dict, version: str, say) -> list[str]:
+    """Every change and every dropped key of a launch-script import, so nothing is lost silently (the items are
+    the import's own words)."""
+    out = [
+        f"## {say(msg('runbook.migrated', source=one_line(migrated['source'])))}",
+        "",
+        say(msg("runbook.migrated.intro", version=version)),
+    ]
+    none = say(msg("runbook.migrated.none"))
     for title, items, empty in (
-        ("Keys changed", migrated.get("changed"), "none"),
-        ("Keys dropped (no verl " + version + " equivalent)", migrated.get("dropped"), "none"),
-        ("Notes", migrated.get("notes"), None),
+        (msg("runbook.migrated.changed"), migrated.get("changed"), none),
+        (msg("runbook.migrated.dropped", version=version), migrated.get("dropped"), none),
+        (msg("runbook.migrated.notes"), migrated.get("notes"), None),
     ):
         if items or empty:
-            out += ["", f"### {title}", *([f"- {one_line(item)}" for item in items] if items else [f"- {empty}"])]
+            out += ["", f"### {say(title)}", *([f"- {one_line(item)}" for item in items] if items else [f"- {empty}"])]
     return out

@@ -1,0 +1,233 @@
+"""RUN.md's runbook sections per target: what the user types, in order, with the prose around it as messages.
+
+A section is a title and a list of items: a message (a line of prose, rendered in RUN.md's language) or a
+`Commands` (one ```bash block, the same in every language). The blocks, read top to bottom, are the whole
+way from this folder to a running job on the target: the secrets it reads, made from the user's environment
+by reference (a value is never written); a Ray cluster where a local run needs several nodes; the launch;
+what to watch; how to stop. The launch and watch commands come from wizard.emit.launch, so that RUN.md, `new`,
+the TUI and the manifests' headers say the same.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+
+from wizard.core.answers import Answers
+from wizard.core.plan import Plan
+from wizard.core.rules.deploy_facts import (
+    KUBERAY_TARGETS,
+    dns_label,
+    gpu_nodes_needed,
+    k8s_name,
+    ray_cpus,
+    secret_env_names,
+)
+from wizard.emit.launch import launch_for
+from wizard.i18n.text import Msg, msg
+
+
+@dataclass(frozen=True)
+class Commands:
+    """One ```bash block of RUN.md: lines the user types, in order."""
+
+    lines: tuple[str, ...]
+
+
+Item = Msg | Commands
+
+
+@dataclass(frozen=True)
+class Section:
+    title: Msg
+    items: tuple[Item, ...]
+
+
+KUBE_SECRET_TARGETS = (*KUBERAY_TARGETS, "k8s-job")
+
+
+def _ns(answers: Answers) -> str:
+    ns = answers.deploy.namespace
+    return f" -n {shlex.quote(ns)}" if ns else ""
+
+
+def multi_node_local(answers: Answers, plan: Plan) -> bool:
+    """A local run of several nodes: run.sh is the driver on the head of a Ray cluster the user starts."""
+    return answers.deploy.target == "local" and gpu_nodes_needed(plan) > 1
+
+
+def required(name: str) -> str:
+    """The variable's value by reference; the command does not run when it is unset or empty (even pasted into
+    an interactive shell, which does not exit on the error)."""
+    return f'"${{{name}:?export {name} first}}"'
+
+
+def require(name: str) -> str:
+    """A line that stops (with what to do) when the variable is unset or empty in the user's shell."""
+    return f": {required(name)}"
+
+
+def from_env(secret: str, keys: dict[str, str], ns: str) -> str:
+    """`kubectl create secret generic` of keys -> variables whose values the shell expands from its environment:
+    never a value."""
+    literals = " ".join(f"--from-literal={key}={required(name)}" for key, name in keys.items())
+    return f"kubectl create secret generic{ns} {shlex.quote(secret)} {literals}"
+
+
+def _secrets(answers: Answers) -> Section | None:
+    d, target = answers.deploy, answers.deploy.target
+    names = secret_env_names(answers)
+    items: list[Item] = []
+    token_mode = d.auth_mode == "token"
+    if target in KUBE_SECRET_TARGETS:
+        lines: list[str] = []
+        if names:
+            items.append(msg("runbook.secrets.kube", names=[f"`{n}`" for n in names], secret=d.k8s_secret))
+            lines.append(from_env(d.k8s_secret, {n: n for n in names}, _ns(answers)))
+        if target in KUBERAY_TARGETS and token_mode and d.auth_secret:
+            items.append(msg("runbook.secrets.auth_secret", secret=d.auth_secret))
+            lines.append(from_env(d.auth_secret, {"auth_token": "RAY_AUTH_TOKEN"}, _ns(answers)))
+        elif target in KUBERAY_TARGETS and token_mode:
+            items.append(msg("runbook.secrets.kuberay_token"))
+        if lines:
+            items.append(Commands(tuple(lines)))
+    else:
+        if names:
+            items += [
+                msg("runbook.secrets.shell", names=[f"`{n}`" for n in names]),
+                Commands(tuple(map(require, names))),
+            ]
+        if token_mode and target == "ray-job":
+            items.append(msg("runbook.secrets.ray_job_token"))
+        elif token_mode and target == "slurm":
+            items.append(msg("runbook.secrets.slurm_token"))
+    return Section(msg("runbook.secrets"), tuple(items)) if items else None
+
+
+def _cluster(answers: Answers, plan: Plan) -> Section | None:
+    """A local run of several nodes: start Ray on the head, join it from every other node, check the count."""
+    if not multi_node_local(answers, plan):
+        return None
+    d = answers.deploy
+    nodes, per = gpu_nodes_needed(plan), plan.gpus_per_node
+    cpus = ray_cpus(answers, plan, d.cpus_per_gpu * per)
+    token = d.auth_mode == "token"
+    mode = [f"export RAY_AUTH_MODE={'token' if token else 'disabled'}"]
+    head = [
+        *mode,
+        *(
+            [
+                "export RAY_AUTH_TOKEN=\"${RAY_AUTH_TOKEN:-$(python3 -c 'import secrets; print(secrets.token_hex(32))')}\"",
+            ]
+            if token
+            else []
+        ),
+        f"HEAD_ADDRESS=\"$(hostname -I | awk '{{print $1}}'):{d.ray_port}\"",
+        f'ray start --head --node-ip-address="${{HEAD_ADDRESS%:*}}" --port={d.ray_port} --num-cpus={cpus} '
+        "--disable-usage-stats",
+        'echo "HEAD_ADDRESS=$HEAD_ADDRESS"' + (' "RAY_AUTH_TOKEN=$RAY_AUTH_TOKEN"' if token else ""),
+    ]
+    worker = [
+        *mode,
+        require("HEAD_ADDRESS"),
+        *([require("RAY_AUTH_TOKEN")] if token else []),
+        f'ray start --address="$HEAD_ADDRESS" --num-cpus={cpus} --disable-usage-stats',
+    ]
+    return Section(
+        msg("runbook.cluster"),
+        (
+            msg("runbook.cluster.why", nnodes=nodes, gpus=per),
+            msg("runbook.cluster.head", nnodes=nodes) if token else msg("runbook.cluster.head_open", nnodes=nodes),
+            Commands(tuple(head)),
+            msg("runbook.cluster.worker", workers=nodes - 1)
+            if token
+            else msg("runbook.cluster.worker_open", workers=nodes - 1),
+            Commands(tuple(worker)),
+            msg("runbook.cluster.check", nodes=nodes, gpus=nodes * per),
+            Commands(("ray status",)),
+        ),
+    )
+
+
+def _launch(answers: Answers, plan: Plan) -> Section:
+    target, ns, name = answers.deploy.target, _ns(answers), k8s_name(answers)
+    start = launch_for(answers).start
+    notes: list[Item] = []
+    if target == "slurm":
+        lines = ('JOBID="$(sbatch --parsable job.sbatch)"', 'JOBID="${JOBID%%;*}"', 'echo "JOBID=$JOBID"')
+        notes.append(msg("runbook.launch.slurm_id"))
+    elif target == "kuberay-cluster":
+        apply, execute = start
+        wait = f"kubectl wait{ns} raycluster/{name} --for=jsonpath='{{.status.state}}'=ready --timeout=30m"
+        lines = (apply, wait, execute)
+        notes.append(msg("runbook.launch.kuberay_cluster"))
+    elif multi_node_local(answers, plan):
+        lines = ('export RAY_ADDRESS="$HEAD_ADDRESS"', *start)
+    else:
+        lines = start
+    if target == "ray-job":
+        notes.append(msg("runbook.launch.ray_job_id"))
+    where = {
+        "local": msg("runbook.on.local_head") if multi_node_local(answers, plan) else msg("runbook.on.local"),
+        "ray-job": msg("runbook.on.ray_job"),
+        "kuberay-job": msg("runbook.on.kuberay"),
+        "kuberay-cluster": msg("runbook.on.kuberay"),
+        "slurm": msg("runbook.on.slurm"),
+        "k8s-job": msg("runbook.on.k8s"),
+    }[target]
+    return Section(msg("runbook.launch"), (msg("runbook.launch.from", where=where), Commands(lines), *notes))
+
+
+def _watch(answers: Answers, plan: Plan) -> Section:
+    """What shows the run's progress: each command with what it shows, one block each (some never return)."""
+    target = answers.deploy.target
+    launch = launch_for(answers)
+    commands = [command for command, _ in launch.watch]
+    if target == "local":
+        follow = msg("runbook.follow.local_head") if multi_node_local(answers, plan) else msg("runbook.follow.local")
+        shows = [
+            msg("runbook.shows.cluster_status") if multi_node_local(answers, plan) else msg("runbook.shows.ray_status")
+        ]
+    elif target == "ray-job":
+        follow, shows = msg("runbook.follow.ray_job"), [msg("runbook.shows.job_list"), msg("runbook.shows.job_logs")]
+        commands = [c.replace("SUBMISSION_ID", '"$SUBMISSION_ID"') for c in commands]
+    elif target == "kuberay-job":
+        follow, shows = (
+            msg("runbook.follow.kuberay_job"),
+            [msg("runbook.shows.rayjob"), msg("runbook.shows.driver_log")],
+        )
+    elif target == "kuberay-cluster":
+        follow, shows = msg("runbook.follow.kuberay_cluster"), [msg("runbook.shows.raycluster")]
+    elif target == "slurm":
+        job = dns_label(k8s_name(answers))
+        follow = msg("runbook.follow.slurm", file=f"`{job}-JOBID.out`")
+        shows = [msg("runbook.shows.squeue"), msg("runbook.shows.tail")]
+        commands = [c.replace("JOBID", '"$JOBID"') for c in commands]
+    else:
+        follow, shows = msg("runbook.follow.k8s"), [msg("runbook.shows.job"), msg("runbook.shows.verl_log")]
+    items: list[Item] = [follow]
+    for command, what in zip(commands, shows, strict=True):
+        items += [what, Commands((command,))]
+    return Section(msg("runbook.watch"), tuple(items))
+
+
+def _stop(answers: Answers, plan: Plan) -> Section | None:
+    launch = launch_for(answers)
+    if multi_node_local(answers, plan):
+        return Section(msg("runbook.stop"), (msg("runbook.stop.local_nodes"), Commands(("ray stop",))))
+    if not launch.stop:
+        return None
+    stop = launch.stop.replace("SUBMISSION_ID", '"$SUBMISSION_ID"').replace("JOBID", '"$JOBID"')
+    return Section(msg("runbook.stop"), (Commands((stop,)),))
+
+
+def runbook_sections(answers: Answers, plan: Plan) -> list[Section]:
+    """The sections after Data and models, in the order the user follows them."""
+    parts = [
+        _secrets(answers),
+        _cluster(answers, plan),
+        _launch(answers, plan),
+        _watch(answers, plan),
+        _stop(answers, plan),
+    ]
+    return [part for part in parts if part is not None]
