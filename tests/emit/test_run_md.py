@@ -13,9 +13,11 @@ from tests.emit.manifests_kit import docs_of, render
 from tests.emit.runbook_kit import blocks
 from wizard.core import verl_schema
 from wizard.core.layers import build
+from wizard.core.plan import build_plan
 from wizard.core.presets import load_preset, preset_names
 from wizard.emit.install import install_for
 from wizard.emit.launch import launch_for
+from wizard.emit.run_md import render_run_md
 
 TARGETS = ("local", "ray-job", "kuberay-job", "kuberay-cluster", "slurm", "k8s-job")
 SNAPSHOT = verl_schema.DATA_DIR / f"verl-{verl_schema.TARGET_VERSION}.json"
@@ -160,3 +162,45 @@ def test_hf_home_reaches_every_target_that_sets_it():
     assert "export HF_HOME=/shared/hf" in render("workshop-0.5b-1gpu", "local", **home)[0]["run.sh"]
     assert "HF_HOME is `/shared/hf` on every node" in render("workshop-0.5b-1gpu", "local", **home)[0]["RUN.md"]
     assert "HF_HOME" not in render("workshop-0.5b-1gpu", "slurm")[0]["job.sbatch"]
+
+
+def run_md_of(preset: str, target: str, **values) -> str:
+    """RUN.md whatever the rules say of these values (a rule may block writing them; RUN.md's words are tested)."""
+    answers = answers_of(preset, **{"deploy.target": target, **values})
+    return render_run_md(answers, build_plan(answers), [], ["config.yaml"])
+
+
+def _path_lines(text: str) -> dict[str, str]:
+    return {line.split("`")[3]: line for line in text.splitlines() if line.startswith("- `") and line.count("`") >= 4}
+
+
+def test_a_relative_data_file_is_relative_to_where_verl_runs_never_a_hugging_face_id():
+    paths = {"data.train_files": "data/train.parquet", "data.val_files": "C:\\\\Users\\\\me\\\\test.parquet"}
+    for target, base in (
+        ("local", "the folder you start ./run.sh in"),
+        ("slurm", "the folder you submit from"),
+        ("ray-job", "uploaded by ./ray-job.sh"),
+        ("kuberay-job", "not this machine: give a path under /data instead"),
+    ):
+        lines = _path_lines(run_md_of("workshop-0.5b-1gpu", target, **paths))
+        train = lines["data/train.parquet"]
+        assert "Hugging Face" not in train and "a relative path: verl opens it from" in train and base in train
+        windows = next(line for value, line in lines.items() if value.startswith("C:"))
+        assert "a Windows path: verl runs on Linux and cannot open it" in windows
+        # neighbours: the model id is still one, an absolute data file needs no word
+        assert "(a Hugging Face id: downloaded into HF_HOME on first use)" in lines["Qwen/Qwen2.5-0.5B-Instruct"]
+    text = run_md_of("workshop-0.5b-1gpu", "local", **{"data.train_files": "/srv/train.parquet"})
+    assert _path_lines(text)["/srv/train.parquet"] == "- `data.train_files`: `/srv/train.parquet`"
+
+
+def test_new_lang_zh_writes_run_md_in_chinese_with_the_same_commands(tmp_path):
+    for lang in ("en", "zh"):
+        args = ("new", "--preset", "grpo-7b-2x8", "--target", "kuberay-job", "--out", str(tmp_path / lang))
+        proc = cli(*args, "--lang", lang)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    en, zh = ((tmp_path / lang / "RUN.md").read_text() for lang in ("en", "zh"))
+    assert [b.text for b in blocks(zh)] == [b.text for b in blocks(en)]
+    assert "## 密钥" in zh and "## Secrets" in en and "## Secrets" not in zh
+    assert "pod 从 Kubernetes Secret `verl-secrets` 读取 `WANDB_API_KEY`" in zh
+    assert "**DEPLOY-009** (警告)" in zh and "**DEPLOY-009** (warning)" in en
+    assert (tmp_path / "zh" / "config.yaml").read_bytes() == (tmp_path / "en" / "config.yaml").read_bytes()

@@ -156,3 +156,35 @@ def test_the_delivery_comes_from_the_environment_serve_sets():
 )
 def test_the_zip_is_named_after_the_last_part_of_the_output_folder(typed, name):
     assert folder_name(typed) == name
+
+
+async def test_served_review_shows_the_unzip_launch_and_delivers_run_md_in_the_wizards_language(tmp_path):
+    """The served Review's launch line starts with the unzip of the download it names; under --lang zh the zip's
+    RUN.md is Chinese prose with the same commands as `new --lang zh` writes."""
+    from wizard.i18n import set_language
+
+    app, downloads = served_app(tmp_path, preset="grpo-8b-1x8", topology="8xH100", lang="zh")
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            app.goto("review")
+            await pilot.pause()
+            shown = str(app.screen.query_one("#launch-info").render())
+            await pilot.click("#write")
+            await pilot.pause()
+    finally:
+        set_language("en")
+    assert "unzip verl-run.zip && cd verl-run && ./run.sh" in shown and f"cd {tmp_path}" not in shown
+    run_md = zipfile.ZipFile(io.BytesIO(downloads.files["verl-run.zip"])).read("verl-run/RUN.md").decode()
+    new = tmp_path / "new"
+    args = ("new", "--preset", "grpo-8b-1x8", "--topology", "8xH100", "--lang", "zh", "--out", str(new))
+    assert cli(*args).returncode == 0
+    assert run_md == (new / "RUN.md").read_text() and "## 安装" in run_md and "## Install" not in run_md
+
+
+async def test_review_on_disk_shows_the_folders_launch_without_an_unzip(tmp_path):
+    app = make_app(out=str(tmp_path / "verl-run"), preset="grpo-8b-1x8", topology="8xH100")
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.goto("review")
+        await pilot.pause()
+        shown = str(app.screen.query_one("#launch-info").render())
+    assert f"cd {tmp_path / 'verl-run'} && ./run.sh" in shown and "unzip" not in shown

@@ -42,6 +42,7 @@ def register(subparsers) -> None:
     p.add_argument("--out", required=True, help="folder to write into")
     p.add_argument("--force", action="store_true", help="overwrite files in --out that differ")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of RUN.md's prose (commands stay commands)")
     p.set_defaults(func=run)
 
 
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         flags["deploy.target"] = args.target
     workspace.use_flags(flags)
     findings = workspace.findings
-    result = None if workspace.blocked else write_workspace(workspace, args.out, force=args.force)
+    result = None if workspace.blocked else write_workspace(workspace, args.out, force=args.force, lang=args.lang)
     written = result.written if result else []
     if args.format == "json":
         earlier = {"removed": result.removed, "kept": result.kept} if result and (result.removed or result.kept) else {}

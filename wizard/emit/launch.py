@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from wizard.core.answers import Answers
 from wizard.core.rules.deploy_facts import ENTRYPOINT, dns_label, jobs_address, k8s_name
+from wizard.emit.bundle import folder_name
 
 
 @dataclass(frozen=True)
@@ -114,3 +115,10 @@ def launch_for(answers: Answers) -> Launch:
 def launch_line(answers: Answers, out_dir: str) -> str:
     """`cd OUT && <the first launch command>`: what `new` and the TUI's exit report print."""
     return f"cd {shlex.quote(out_dir)} && {launch_for(answers).start[0]}"
+
+
+def unzip_launch_line(answers: Answers, out_dir: str) -> str:
+    """`unzip FOLDER.zip && cd FOLDER && <the launch>`: the launch of a served wizard's download, with the zip's
+    and its folder's names (wizard.emit.bundle)."""
+    folder = folder_name(out_dir)
+    return f"unzip {shlex.quote(folder + '.zip')} && {launch_line(answers, folder)}"

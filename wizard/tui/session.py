@@ -15,6 +15,7 @@ from wizard.core.workspace import Workspace
 from wizard.detect import inputs
 from wizard.detect.facts import gather_with_environment
 from wizard.errors import UsageError
+from wizard.i18n import language
 
 
 class Session(Workspace):
@@ -52,9 +53,10 @@ class Session(Workspace):
 
     # -- the Review step ------------------------------------------------------------------------------
     def render_files(self) -> dict[str, str]:
+        """The files a write gives; RUN.md in the interface's language (given to the writer as data)."""
         from wizard.emit.artifacts import workspace_files
 
-        return workspace_files(self)
+        return workspace_files(self, language())
 
     def file_states(self) -> dict[str, str]:
         """File name -> "new" | "same" | "changed" against what is in out_dir now."""
@@ -82,7 +84,7 @@ class Session(Workspace):
 
         if self.blocked:
             raise UsageError(f"{len(self.errors())} error(s) block writing")
-        result = write_workspace(self, self.out_dir, force=force)
+        result = write_workspace(self, self.out_dir, force=force, lang=language())
         self.write_notes = result.notes()  # files of an earlier set: removed or kept, said after the write
         return result.written
 

@@ -61,12 +61,14 @@ class ReviewScreen(StepScreen):
     def _launch_text(self) -> Text:
         """The install line and the launch command for the target (the same as RUN.md and `new` print)."""
         from wizard.emit.install import install_for
-        from wizard.emit.launch import launch_line
+        from wizard.emit.launch import launch_line, unzip_launch_line
 
         answers = self.session.layered.answers
+        # a served wizard's files arrive as a zip download: its launch starts with the unzip
+        launch = unzip_launch_line if self.app.delivery.to_browser else launch_line
         lines = (
             t("review.install", line=install_for(answers).line),
-            t("review.launch", command=launch_line(answers, self.session.out_dir)),
+            t("review.launch", command=launch(answers, self.session.out_dir)),
         )
         return Text("\n".join(lines))  # plain text: verl[vllm,fsdp] is not markup
 
