@@ -2,22 +2,27 @@
 
 A child process (os.fork: cheap, so hundreds of runs take seconds) writes a new set over an old one and is
 killed with SIGKILL at step k by the writer's fault hook (wizard.emit.write_journal.fault_hook; the CLI reads
-the same hook from VERL_WIZARD_WRITE_FAULT, tested in test_writer_cli.py), for every k: every write, chmod,
-fsync, rename and unlink. After each kill the folder is recovered the way the next write recovers it, and
-must then hold exactly the old set or exactly the new set: the same names, the same bytes, no temp file.
-A kill after the commit point (the journal on disk) must end as the new set.
+the same hook from VERL_WIZARD_WRITE_FAULT, tested in test_writer_cli.py), for every k: every create, write,
+chmod, fsync, rename and unlink (so right after the first temp file appears, right after the journal's rename
+and right after each rename of a file of the set). Right after the kill the folder holds the old set or the
+new set (plus hidden temp files), or it carries the journal and `check` (on the folder, its config.yaml and
+its run.sh) refuses it as mid-write instead of judging a mix. Then the next write (the same set, no --force)
+or the next read that repairs (the TUI's preview of --out) must leave exactly the old set or exactly the new
+set; a kill after the commit point (the journal on disk) must end as the new set.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
 
 import pytest
 
+from tests.cli.helpers import cli
 from wizard.emit import write_journal
-from wizard.emit.writer import RECORD, recover_folder, write_all
+from wizard.emit.writer import RECORD, conflicts, recover_folder, write_all
 from wizard.errors import UsageError
 
 RUN_SH = "#!/usr/bin/env bash\nexec python3 -m verl.trainer.main_ppo --config-path=. --config-name=config\n"
@@ -117,8 +122,25 @@ def expected(tmp_path_factory):
     return out
 
 
-def test_kill_9_at_every_step_leaves_the_old_set_or_the_new_set(expected, tmp_path):
-    runs = 0
+def check_says_mid_write(path, folder) -> bool:
+    """Whether `check PATH` refuses the folder as mid-write: one line naming the folder and the fix.
+
+    Any other answer (a judgement of the files, "is a folder", "no such file") is False.
+    """
+    proc = cli("check", str(path))
+    refused = "mid-write" in proc.stderr
+    if refused:
+        assert proc.returncode == 2 and proc.stdout == "" and len(proc.stderr.splitlines()) == 1, proc
+        assert f"{folder}: mid-write" in proc.stderr and f"verl-wizard new ... --out {folder}" in proc.stderr
+    return refused
+
+
+def without_journal(state: dict[str, bytes] | None) -> dict[str, bytes]:
+    return {n: b for n, b in visible(state).items() if n != write_journal.JOURNAL}
+
+
+def test_kill_9_at_every_step_leaves_the_old_set_the_new_set_or_a_journal(expected, tmp_path):
+    runs, mixed = 0, 0
     for name, (start, new) in SCENARIOS.items():
         old_state, new_state, steps = expected[name]
         assert old_state != new_state
@@ -132,10 +154,21 @@ def test_kill_9_at_every_step_leaves_the_old_set_or_the_new_set(expected, tmp_pa
                 assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, (name, k, status)
             left = snapshot(folder)
             committed = left is not None and write_journal.JOURNAL in left
-            if not committed:  # before the commit point only temp files were added; after the end, the new set
-                assert visible(left) in (visible(old_state), new_state), (name, k, sorted(left))
+            whole = without_journal(left) in (visible(old_state), new_state)
+            # The invariant: a folder that shows a mix of the two sets carries the journal.
+            assert whole or committed, (name, k, sorted(left))
+            mixed += not whole
             if left is not None:
-                recover_folder(folder)
+                # check DIR, DIR/config.yaml, DIR/run.sh in turn (one per kill, to keep the test quick)
+                path = (folder, folder / "config.yaml", folder / "run.sh")[k % 3]
+                assert check_says_mid_write(path, folder) == committed, (name, k, path.name, sorted(left))
+                if k % 2:  # the next write: the same set without --force (what "re-run new" does)
+                    with contextlib.suppress(UsageError):  # refused over the old set: it differs
+                        write_all(folder, new)
+                else:  # the next read that repairs: the TUI's preview of the folder it is about to write
+                    conflicts(folder, new)
+                    if not committed:
+                        recover_folder(folder)  # hidden temp files only: the next write removes them
             after = snapshot(folder)
             if old_state is None and after == {}:
                 after = None  # killed before anything was written: an empty folder is the "old" nothing
@@ -143,7 +176,7 @@ def test_kill_9_at_every_step_leaves_the_old_set_or_the_new_set(expected, tmp_pa
             if committed:
                 assert after == new_state, (name, k)
             runs += 1
-    assert runs >= 200, runs
+    assert runs >= 200 and mixed >= 20, (runs, mixed)
 
 
 @pytest.mark.parametrize("code", ["enospc", "eio", "eperm"])

@@ -11,6 +11,7 @@ from pathlib import Path
 from wizard.commands.output import as_json, as_text, emit
 from wizard.core.workspace import ANSWERS_FILE, LAUNCH_SCRIPT
 from wizard.detect.inputs import open_workspace, use_topology
+from wizard.emit.folder_read import reading
 from wizard.errors import ExitStatus
 
 
@@ -56,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
 
     env, script_args = parse_env_flags(getattr(args, "env", None)), getattr(args, "script_args", None)
     path = Path(args.path)
-    source = read_if_manifest(path, env, script_args) or read_check_input(path, env, script_args)
+    with reading(path):  # no writer changes the folder meanwhile; one a killed write left mixed is refused
+        source = read_if_manifest(path, env, script_args) or read_check_input(path, env, script_args)
     # The file's launch script (its overrides with their +/~ prefixes), a manifest's deployment and the values
     # the script leaves unknown are facts the rules judge; its values are the answers, judged against the
     # topology without taking its GPU count.

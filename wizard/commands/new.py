@@ -14,6 +14,7 @@ from wizard.commands.common import parse_env_flags, parse_set_flags
 from wizard.commands.output import as_json, as_text, emit
 from wizard.core.choices import Target, values
 from wizard.detect.inputs import open_workspace, read_inputs
+from wizard.emit.folder_read import repaired
 from wizard.errors import ExitStatus
 
 
@@ -51,6 +52,9 @@ def run(args: argparse.Namespace) -> int:
 
     workspace = open_workspace(mode="cluster")
     script_env = parse_env_flags(getattr(args, "env", None))
+    for given in (args.answers, args.from_script):  # in a folder a killed write left mid-write: finish it first
+        if given:
+            repaired(given)
     read_inputs(
         workspace,
         preset=args.preset,

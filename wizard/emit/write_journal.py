@@ -9,6 +9,25 @@ write removes them and the folder holds the old set. One killed after it left a 
 finishes what it lists and the folder holds the new set. A failure this process sees (a file that cannot
 be moved: immutable, append-only; a full disk) puts everything back before it reports.
 
+The protocol, step by step, under the folder's exclusive lock (what a kill -9 after each step leaves):
+
+1. stage: create, write, chmod, fsync each temp file           -> the old set, whole, plus hidden temps
+2. commit: the journal's own temp file, then its rename, fsync  -> before the rename: as 1; after it: a journal
+3. aside: rename each old file that goes or changes to `.NAME.vw-old`  -> a mix (names missing), journal
+4. place: rename each temp file to its name                     -> a mix (new beside old), journal
+5. finish: unlink the set-aside files, then the journal, fsync  -> the new set, journal until its unlink
+
+Invariant: the folder's visible files are a mix of two sets only while the journal is in place. The
+journal's rename (2) comes before the first rename of a visible name (3), and its unlink (5) after the
+last one; `undo` (a failure this process sees) puts every name back before it removes the journal. So
+every state a kill can leave is the old set, the new set, or a journal. The mixed window the kill probes
+meet is steps 3-5 (e.g. config.yaml set aside beside the old run.sh): it always carries the journal,
+and the readers honour it: a write (and a repairing read: `new --answers`, the TUI's preview of --out)
+rolls it forward under the exclusive lock first; `check` waits on the lock (shared) and then refuses to
+judge a folder that still carries a journal, saying it is mid-write and how to repair it
+(wizard.emit.folder_read). A live writer holds the lock, so a reader never sees its mix; a killed one
+leaves the journal, which outlives the lock.
+
 Every step that changes the disk first calls `step(kind, name)`: the fault hook tests use to stop the
 process exactly there (`VERL_WIZARD_WRITE_FAULT`, read once; see `parse_fault`).
 """
@@ -213,6 +232,15 @@ def _read_journal(dir_fd: int) -> dict | None:
 
 def _plain(name: object) -> bool:
     return isinstance(name, str) and name not in ("", ".", "..") and "/" not in name and "\x00" not in name
+
+
+def pending(folder: str | os.PathLike) -> bool:
+    """Whether the folder carries a journal: a write into it was stopped between its commit and its end."""
+    try:
+        os.stat(os.path.join(folder, JOURNAL), follow_symlinks=False)
+    except (OSError, ValueError):  # no such folder, a name over the limits, a NUL: no journal we could honour
+        return False
+    return True
 
 
 def exists(dir_fd: int, name: str) -> bool:

@@ -90,19 +90,19 @@ def _make_folder(out: Path) -> None:
 
 
 @contextlib.contextmanager
-def _locked(out: Path):
+def _locked(out: Path, wait_s: float = LOCK_WAIT_S):
     """The folder's descriptor, with an exclusive lock on it held until the block ends (flock: gone with the process)."""
     fd = os.open(out, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         journal.step("lock", ".")
-        deadline = time.monotonic() + LOCK_WAIT_S
+        deadline = time.monotonic() + wait_s
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
                 if time.monotonic() > deadline:
-                    raise _fail(msg("write.locked", out=_short(str(out)), seconds=int(LOCK_WAIT_S))) from None
+                    raise _fail(msg("write.locked", out=_short(str(out)), seconds=int(wait_s))) from None
                 time.sleep(0.02)
         yield fd
     finally:
@@ -167,7 +167,14 @@ def _previous_set(dir_fd: int) -> dict[str, str]:
 
 
 def conflicts(out_dir: Path, files: dict[str, str]) -> list[str]:
-    """Names of files that exist in out_dir with other content than we would write (a preview: nothing is locked)."""
+    """Names of files that exist in out_dir with other content than we would write (a preview, read unlocked).
+
+    A folder that a killed write left mid-write is repaired first (when its lock is free at once), so the
+    preview compares with the set the next write will meet, not with a mix of two.
+    """
+    if journal.pending(out_dir):
+        with contextlib.suppress(OSError, UsageError):
+            recover_folder(out_dir, wait_s=0)
     try:
         fd = os.open(out_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError:
@@ -226,9 +233,12 @@ def write_all(out_dir: str | Path, files: dict[str, str], force: bool = False) -
         raise _fail(msg("write.cannot", out=_short(str(out)), reason=_reason(exc))) from None
 
 
-def recover_folder(out_dir: str | Path) -> str | None:
-    """Finish or undo a write into out_dir that was killed (what the next write_all does first); see write_journal."""
-    with _locked(Path(out_dir)) as dir_fd:
+def recover_folder(out_dir: str | Path, wait_s: float = LOCK_WAIT_S) -> str | None:
+    """Finish or undo a write into out_dir that was killed (what the next write_all does first); see write_journal.
+
+    UsageError when another writer holds the folder for longer than wait_s; OSError when it cannot be changed.
+    """
+    with _locked(Path(out_dir), wait_s) as dir_fd:
         return journal.recover(dir_fd, set(ARTEFACTS))
 
 

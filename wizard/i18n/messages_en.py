@@ -52,6 +52,13 @@ MESSAGES: dict[str, str] = {
     ),
     "write.nothing_changed": "--out {out}: cannot write the files ({reason}); nothing was changed",
     "write.cannot_replace": "--out {out}: cannot replace {name} ({reason}); nothing was changed",
+    "write.mid_write": (
+        "{folder}: mid-write: a verl-wizard write into this folder was stopped before it finished (its journal "
+        "{journal} is still there), so its files are part old set, part new and are not checked; repair it by "
+        "re-running `verl-wizard new ... --out {folder}` with the same answers, or by writing it again from the "
+        "wizard's Review step (either finishes the stopped write first)"
+    ),
+    "write.busy_reading": "{folder}: another verl-wizard has been writing there for {seconds} s; try again when it is done",
     "deploy.secret.env_reference": (
         "{name}={value} in deploy.env is written into every manifest as those very characters (nothing expands it: "
         "job.sbatch exports the text, Kubernetes expands only $(NAME)); list {name} in deploy.secret_env instead"

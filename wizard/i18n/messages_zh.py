@@ -38,6 +38,12 @@ MESSAGES: dict[str, str] = {
     "write.would_replace": "--out {out}：{names:list} 会被替换或删除（内容不同，或属于之前的一组文件）；用 --force 替换整组文件",
     "write.nothing_changed": "--out {out}：无法写入文件（{reason}）；什么都没有改动",
     "write.cannot_replace": "--out {out}：无法替换 {name}（{reason}）；什么都没有改动",
+    "write.mid_write": (
+        "{folder}：写入中途停止：verl-wizard 向该文件夹的一次写入没有完成（其日志 {journal} 仍在），文件一部分是旧的、"
+        "一部分是新的，因此不做检查；请用相同的答案重新运行 `verl-wizard new ... --out {folder}`，或在向导的 Review "
+        "步骤重新写入来修复（两者都会先完成那次中断的写入）"
+    ),
+    "write.busy_reading": "{folder}：另一个 verl-wizard 已在那里写了 {seconds} 秒；请等它完成后再试",
     "deploy.secret.env_reference": (
         "deploy.env 中的 {name}={value} 会原样写进每个部署清单（没有任何东西会展开它：job.sbatch 导出的是这段文字，"
         "Kubernetes 只展开 $(NAME)）；请改为把 {name} 列在 deploy.secret_env 中"
