@@ -265,6 +265,11 @@ CONFIG_CASES = [(f"verl {name}", rule, cfg(overrides, base)) for name, base, ove
         cfg({"actor_rollout_ref.rollout.engine_kwargs.vllm.hf_token": "hf_abcdefghijklmnopqrstuvwxyzABCDEF"}),
     ),
     ("secret read into a name", "DEPLOY-006", cfg({"trainer.experiment_name": "${oc.env:WANDB_API_KEY}"})),
+    (
+        "token where a name belongs",
+        "DEPLOY-006",
+        cfg({"deploy.target": "slurm", "deploy.secret_env": ["hf_abcdefghijklmnopqrstuvwxyzABCDEF"]}),
+    ),
     ("bad rayjob name", "DEPLOY-007", cfg({"deploy.target": "kuberay-job", "deploy.name": "Qwen_Run"})),
     ("bad namespace", "DEPLOY-007", cfg({"deploy.target": "kuberay-job", "deploy.namespace": "ML_team"})),
     (

@@ -106,10 +106,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except UsageError as exc:
-        # Messages may quote the user's input; whatever it holds, the error stays one line.
-        from wizard.core.secrets import redact
+        # Messages may quote the user's input; whatever it holds, the error stays one line. The message is
+        # free text made where the input was refused: it is masked here as one value (wizard.core.masking).
+        from wizard.core.masking import mask
 
-        message = redact(" ".join(str(exc).split()))
+        message = mask(" ".join(str(exc).split()))
         sys.stderr.write(f"verl-wizard: error: {message}\n")
         return ExitStatus.BAD_INPUT
     except KeyboardInterrupt:

@@ -47,6 +47,19 @@ def cli_subprocess(*args: str, cwd: Path | None = None, timeout: float = 60) -> 
     )
 
 
+def parsed(proc: Result):
+    """A command's `--format json` output as data: json.loads of all of stdout, which must be one JSON document
+    (a test fails on anything else, as a program reading it would); None where nothing was printed (exit 2)."""
+    return json.loads(proc.stdout) if proc.stdout.strip() else None
+
+
 def cli_json(*args: str, **kw):
     proc = cli(*args, "--format", "json", **kw)
-    return proc, json.loads(proc.stdout) if proc.stdout.strip() else None
+    return proc, parsed(proc)
+
+
+def check_json(path: Path | str, *args: str, cwd: Path | None = None):
+    """`check PATH --format json ARGS`: (result, the parsed document, or None after a usage error). The format
+    comes before ARGS, which may end with `-- ARG...` (the script's own arguments)."""
+    proc = cli("check", str(path), "--format", "json", *args, cwd=cwd)
+    return proc, parsed(proc)

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from tests.cli.helpers import cli
+from tests.cli.helpers import check_json, cli
 
 SCRIPT = """#!/usr/bin/env bash
 MODEL=${1:?usage: train.sh MODEL}
 python3 -m verl.trainer.main_ppo \\
     algorithm.adv_estimator=grpo \\
     data.train_files=/data/gsm8k/train.parquet \\
+    data.val_files=/data/gsm8k/test.parquet \\
     data.train_batch_size=50 \\
     actor_rollout_ref.model.path=$MODEL \\
     actor_rollout_ref.actor.ppo_mini_batch_size=10 \\
@@ -25,9 +25,7 @@ python3 -m verl.trainer.main_ppo \\
 
 
 def check(path: Path, *extra: str):
-    argv = ["check", str(path), "--mode", "cluster", "--format", "json", *extra]
-    proc = cli(*argv)
-    return proc, json.loads(proc.stdout) if proc.stdout.strip() else None
+    return check_json(path, "--mode", "cluster", *extra)
 
 
 def ids(doc) -> set[str]:
@@ -71,7 +69,9 @@ def test_new_from_script_takes_them_too(tmp_path):
         text = text.replace(old, new)
     path.write_text(text)
     out = tmp_path / "out"
-    proc = cli("new", "--from-script", str(path), "--env", "WORLD_SIZE=2", "--out", str(out), "--", "Qwen/Qwen3-8B")
+    # two nodes: a target that starts them (on target local verl's own Ray has one node: DEPLOY-017)
+    argv = ["new", "--from-script", str(path), "--env", "WORLD_SIZE=2", "--target", "slurm", "--out", str(out)]
+    proc = cli(*argv, "--", "Qwen/Qwen3-8B")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     config = (out / "config.yaml").read_text()
     assert "nnodes: 2" in config and "path: Qwen/Qwen3-8B" in config

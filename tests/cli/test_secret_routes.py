@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cli.helpers import cli
+from tests.cli.helpers import check_json, cli
 
 TARGETS = ["local", "ray-job", "kuberay-job", "kuberay-cluster", "slurm", "k8s-job"]
 PRESET = ["--preset", "grpo-8b-1x8"]
@@ -38,7 +38,7 @@ SCRIPT = f"""#!/bin/bash
 export HF_TOKEN={TOKEN}
 export WANDB_API_KEY="0123456789abcdef0123456789abcdef01234567"
 python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo actor_rollout_ref.model.path=Qwen/Qwen3-8B \\
-  actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.n=4 data.train_batch_size=256 data.train_files=/data/gsm8k/train.parquet \\
+  actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.n=4 data.train_batch_size=256 data.train_files=/data/gsm8k/train.parquet data.val_files=/data/gsm8k/test.parquet \\
   actor_rollout_ref.actor.ppo_mini_batch_size=64 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 \\
   actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=4 actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=4 \\
   +actor_rollout_ref.rollout.engine_kwargs.vllm.hf_token=$HF_TOKEN trainer.experiment_name=run-$WANDB_API_KEY
@@ -128,8 +128,8 @@ def test_interpolation_syntax_in_a_value_is_written_escaped(value, written, tmp_
     assert proc.returncode == 0, proc.stdout[-800:] + proc.stderr
     config = (tmp_path / "config.yaml").read_text()
     assert f"project_name: {written}" in config or f"project_name: '{written}'" in config, config
-    back = cli("check", str(tmp_path / "config.yaml"), "--format", "json")
-    assert back.returncode in (0, 1)
+    back, doc = check_json(tmp_path / "config.yaml")
+    assert back.returncode in (0, 1) and doc["verdict"] in ("pass", "fail")
     from wizard.detect.config_files import read_check_input
 
     assert read_check_input(tmp_path / "config.yaml").flat["trainer.project_name"] == value

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from wizard.core.findings import Finding, Severity, has_errors
+from wizard.core.masking import shown
 from wizard.emit.yaml_text import scalar
 from wizard.i18n.text import render
 
@@ -19,17 +20,19 @@ def verdict(findings: Iterable[Finding]) -> str:
 
 
 def as_json(findings: list[Finding], written: list[str] | None = None, **extra: Any) -> str:
+    """The JSON document of a command; findings mask their own values (Finding.to_json), the rest is masked here
+    as data (paths, a data report, a cluster's summary), before json.dumps."""
     doc: dict[str, Any] = {"verdict": verdict(findings), "findings": [f.to_json() for f in findings]}
     if written is not None:
-        doc["written"] = written
-    doc.update(extra)
+        doc["written"] = shown(None, written)
+    doc.update({key: shown(key, value) for key, value in extra.items()})
     return json.dumps(doc, indent=2, ensure_ascii=False)
 
 
 def fix_as_flags(fix_set: dict) -> str:
     parts = []
     for key, value in fix_set.items():
-        parts.append(f"--set {key}=null" if value is None else f"--set {key}={scalar(value)}")
+        parts.append(f"--set {key}=null" if value is None else f"--set {key}={scalar(shown(key, value))}")
     return " ".join(parts)
 
 
@@ -49,8 +52,6 @@ def as_text(findings: list[Finding], show_why: bool = True) -> str:
 
 
 def emit(text: str) -> None:
-    """Print a result; credentials a message quotes from the user's values are masked (wizard.core.secrets.redact)."""
-    from wizard.core.secrets import redact
-
-    text = redact(text)
+    """Print a result. It is printed as it is: secrets were masked on the data before it was made into text
+    (wizard.core.masking), never here, where a pattern over JSON could break it."""
     sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -32,6 +32,8 @@ IFNAME = r"^[\^=]?[A-Za-z0-9_.:@-]+(,[A-Za-z0-9_.:@-]+)*$"
 SLURM_WORD = r"^[A-Za-z0-9_.,:+-]+$"
 # A PersistentVolumeClaim's name (a DNS subdomain) or an absolute host folder.
 DATA_VOLUME = r"^(/[^\x00\n]*|[a-z0-9]([-a-z0-9.]*[a-z0-9])?)$"
+# A Kubernetes Secret's name (a DNS subdomain): a token given where the name belongs is refused.
+SECRET_NAME = r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"
 
 
 def _as_list(value: Any) -> Any:
@@ -118,7 +120,7 @@ class Deploy(Section):
     )
     """Ray token authentication: token (one shared token for head, workers and driver) or disabled."""
     auth_secret: Annotated[str | None, Spec(step="deployment", row=21, when=KUBERAY, title="Ray auth secret")] = Field(
-        None, max_length=253
+        None, max_length=253, pattern=SECRET_NAME
     )
     """KubeRay: a Secret of yours with the Ray token (key auth_token); unset: KubeRay makes one."""
     ttl_seconds: Annotated[

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from wizard.core.masking import shown
 from wizard.i18n.text import Msg, render
 
 
@@ -43,7 +44,8 @@ class Fix:
     label: str | Msg  # a Msg renders in the current language
 
     def to_json(self) -> dict[str, Any]:
-        return {"set": dict(self.set), "label": render(self.label)}
+        """The fix for a program: its values as they may be shown (a secret among them masked)."""
+        return {"set": {key: shown(key, value) for key, value in self.set.items()}, "label": render(self.label)}
 
 
 @dataclass(frozen=True)

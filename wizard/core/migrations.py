@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from wizard.core import verl_schema
+from wizard.core.masking import shown
 from wizard.i18n.text import Msg, msg, render
 
 __all__ = [
@@ -300,11 +301,11 @@ def migrate_flat(flat: dict[str, Any], engine: str = "dp") -> Migration:
         elif f.kind in ("moved", "renamed") and f.target:
             moved.append((f, value))
         else:
-            result.dropped.append(f"{key}={_show(value)}: {_drop_reason(f)}")
+            result.dropped.append(f"{key}={_show(value, key)}: {_drop_reason(f)}")
     for f, value in moved:
         if f.target in out and out[f.target] != value:
             result.dropped.append(
-                f"{f.key}={_show(value)}: the script also sets {f.target}={_show(out[f.target])}, which wins"
+                f"{f.key}={_show(value, f.key)}: the script also sets {f.target}={_show(out[f.target], f.target)}, which wins"
             )
             continue
         out[f.target] = value
@@ -353,7 +354,9 @@ def _drop_reason(f: KeyFate) -> str:
     return f"unknown to every released verl ({releases()[0]} to {releases()[-1]}): a fork's or the script's own key"
 
 
-def _show(value: Any) -> str:
+def _show(value: Any, key: str | None = None) -> str:
+    """A value in an import's lines (RUN.md, answers.yaml, the notes): short, and a secret in it masked."""
+    value = shown(key, value)
     text = json.dumps(value) if not isinstance(value, str) else value
     return text if len(text) <= 60 else text[:57] + "..."
 

@@ -86,6 +86,11 @@ MESSAGES: dict[str, str] = {
     "deploy.secret.fix_drop": "remove {name} from deploy.env (the Secret/environment provides it)",
     "deploy.secret.fix_strip": "the URL without its user:password part",
     "deploy.secret.fix_key": "remove the key; take {env} from the Secret/environment",
+    "deploy.secret.in_name": (
+        "{field} holds {what} where the name of a variable or a Secret belongs (value not shown); the name is written "
+        "into every manifest: keep the credential in the Secret or the environment and give its name here"
+    ),
+    "deploy.secret.fix_name": "remove it (a name, never the credential, goes here)",
     "import.secret_not_copied": (
         "{address}: the value of {name} set in the script is not copied; verl reads ${name} from the environment when it starts"
     ),

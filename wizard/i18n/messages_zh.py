@@ -68,6 +68,11 @@ MESSAGES: dict[str, str] = {
     "deploy.secret.fix_drop": "从 deploy.env 中删除 {name}（由 Secret/环境变量提供）",
     "deploy.secret.fix_strip": "去掉 user:password 部分的 URL",
     "deploy.secret.fix_key": "删除这个键；改为从 Secret/环境变量读取 {env}",
+    "deploy.secret.in_name": (
+        "{field} 在应填变量名或 Secret 名的位置含有{what}（值不显示）；这个名字会被写进每个部署清单：请把凭据留在 Secret "
+        "或环境变量中，这里只填它的名字"
+    ),
+    "deploy.secret.fix_name": "删除它（这里只填名字，不填凭据）",
     "import.secret_not_copied": "{address}：脚本中设置的 {name} 的值不会被复制；verl 启动时从环境变量读取 ${name}",
     "import.secret_exported": "脚本连同值一起导出的变量，现在改为从环境变量读取（deploy.secret_env）：{names:list}",
     "input.no_such_file": "{label}：没有这个文件",

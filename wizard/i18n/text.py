@@ -12,7 +12,9 @@ Templates are `str.format` templates with three additions, so that each language
   measure word in the template itself);
 - `{items:list}` joins a list ("a, b and c" in English, "a、b 和 c" in Chinese); `{items:comma}` joins with
   the language's enumeration comma (Chinese 、), `{items:semi}` with its semicolon, `{items:plus}` with " + ";
-- a parameter that is itself a `Msg` (or a list of them) is rendered in the same language first.
+- a parameter that is itself a `Msg` (or a list of them) is rendered in the same language first;
+- a parameter's secrets are masked before it is filled in (wizard.core.masking.shown_args): every text that
+  renders a message (the CLI, the TUI, RUN.md) shows no secret, and no door masks its serialised output.
 
 Any standard format spec or conversion still applies (`{share:.0%}`, `{gib:.1f}`, `{path!r}`). A key missing
 from a language falls back to English; a key missing from English renders as the key itself, and the
@@ -26,6 +28,8 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from wizard.core.masking import shown_args
 
 __all__ = ["Msg", "msg", "render", "spans", "template_fields"]
 
@@ -149,10 +153,10 @@ def render(message: Msg | str, lang: str | None = None, strict: bool = False) ->
         template = _catalogue(lang).get(message.key)
         if template is None:
             raise KeyError(f"{message.key}: no {lang} template")
-        return _Formatter(lang, strict=True).vformat(template, (), message.args)
+        return _Formatter(lang, strict=True).vformat(template, (), shown_args(template, message.args))
     for lng, template in _templates(message.key, lang):
         try:
-            return _Formatter(lng).vformat(template, (), message.args)
+            return _Formatter(lng).vformat(template, (), shown_args(template, message.args))
         except _UNFILLED:
             continue
     return message.key
@@ -169,7 +173,7 @@ def spans(message: Msg | str, lang: str | None = None) -> list[tuple[str, str | 
     lang = _language(lang)
     for lng, template in _templates(message.key, lang):
         try:
-            return _Formatter(lng).pieces(template, message.args)
+            return _Formatter(lng).pieces(template, shown_args(template, message.args))
         except _UNFILLED:
             continue
     return [(message.key, None)]

@@ -17,7 +17,9 @@ from wizard.core.keymap import field_to_verl
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.deploy_facts import AUTH_VARS, KUBERAY_TARGETS, pairs, secret_env_names
 from wizard.core.secrets import (
+    NAME_FIELDS,
     credential_in,
+    holds_a_value,
     is_secret_name,
     secret_env_reads,
     secret_keys_in,
@@ -31,13 +33,21 @@ SHELL_EXPANDED = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*\}$")
 SHELL_COMPUTED = re.compile(r"^(\$\(.*\)|`.*`)$", re.DOTALL)
 K8S_REFERENCE = re.compile(r"^\$\([A-Za-z_][A-Za-z0-9_]*\)$")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-# Answer fields that hold names of secrets or variables, never their values.
-NAME_FIELDS = frozenset({"deploy.env", "deploy.secret_env", "deploy.k8s_secret", "deploy.auth_secret"})
 
 
 def check_inline_secrets(ctx, facts):
     yield from _in_environment(ctx, facts)
     yield from _in_values(ctx)
+    yield from _in_names(ctx)
+    if facts.origin != "answers":  # the answers' image is one of their values, judged above
+        for image in facts.images:
+            if (found := credential_in(image)) is not None:
+                yield error(
+                    "DEPLOY-006",
+                    [facts.source],
+                    msg("deploy.secret.in_value", where=f"{facts.source} image", what=_what(found)),
+                    why("DEPLOY-006"),
+                )
     for where in facts.inline_secrets:
         yield error(
             "DEPLOY-006",
@@ -152,12 +162,37 @@ def _without(value, parts: list[str]):
     }
 
 
+def _in_names(ctx):
+    """A token where the name of a variable or a Secret belongs (deploy.secret_env=hf_..., deploy.k8s_secret):
+    the name is written into every manifest."""
+    d = ctx.answers.deploy
+    named = {
+        "deploy.env": [item.partition("=")[0] for item in d.env],
+        "deploy.secret_env": list(d.secret_env),
+        "deploy.k8s_secret": [d.k8s_secret],
+        "deploy.auth_secret": [d.auth_secret] if d.auth_secret else [],
+    }
+    for field_name, names in named.items():
+        for name in names:
+            if (found := credential_in(name)) is not None:
+                kept = [n for n in names if n != name] if field_name == "deploy.secret_env" else None
+                fixes = [Fix({field_name: kept}, msg("deploy.secret.fix_name"))] if field_name != "deploy.env" else []
+                yield error(
+                    "DEPLOY-006",
+                    [field_name],
+                    msg("deploy.secret.in_name", field=field_name, what=_what(found)),
+                    why("DEPLOY-006"),
+                    fixes,
+                )
+                break
+
+
 def _in_values(ctx):
     answers = ctx.answers
     secret_keys: set[str] = set()
     for key, value in answers.extra.items():
         leaf = key.rsplit(".", 1)[-1]
-        found = [key] if is_secret_name(leaf, "key") and value not in (None, "", {}, []) else []
+        found = [key] if is_secret_name(leaf) and holds_a_value(value) else []
         found += list(secret_keys_in(value, key))
         for path in found:
             secret_keys.add(path)
@@ -193,7 +228,7 @@ def _in_values(ctx):
                 fixes,
             )
             continue
-        if not is_secret_name(leaf, "key"):
+        if not is_secret_name(leaf):
             for name in secret_env_reads(text):
                 yield error(
                     "DEPLOY-006", [address], msg("deploy.secret.env_read", address=path, name=name), why("DEPLOY-006")
