@@ -19,6 +19,7 @@ from tests.core.test_verl_checks import CASES as VERL_CASES
 from tests.core.test_verl_checks import GAE, MEGATRON
 from tests.test_i18n_corpus_data import DATA_CASES
 from tests.test_i18n_corpus_deploy import DEPLOY_CASES
+from tests.test_i18n_corpus_env import ENV_CASES
 from tests.test_i18n_corpus_files import FILE_CASES
 from wizard.core.migrations import renames
 
@@ -314,7 +315,7 @@ EDIT_CASES = [
     ("required field emptied", "KEY-007", edit_case("models.actor_path", "", None)),
 ]
 
-ALL_CASES = CONFIG_CASES + FILE_CASES + DATA_CASES + DEPLOY_CASES + EDIT_CASES
+ALL_CASES = CONFIG_CASES + FILE_CASES + DATA_CASES + DEPLOY_CASES + EDIT_CASES + ENV_CASES
 
 
 @pytest.fixture(scope="session")

@@ -44,6 +44,14 @@ DYNAMIC_KEYS = {
     ("wizard/core/memory.py", "PHASE_NAMES[self.role, self.phase]"): "a key per phase, none with parameters",
     ("wizard/core/rules/placement.py", "POOL_NAMES[name]"): "a key per pool, none with parameters",
     ("wizard/core/value_reasons.py", "key"): "a key per pydantic error type (tests/core/test_value_reasons.py)",
+    (
+        "wizard/commands/doctor.py",
+        'keys[outcome.problem or "failed"]',
+    ): "a key per way the probe fails (env.probe.*), each with the same parameters (tests/cli/test_doctor.py)",
+    (
+        "wizard/core/rules/environment_machine.py",
+        "WHERE_KEYS[run.target]",
+    ): "a key per target (env.where.*), none with parameters",
 }
 # Rule ids whose messages may stay plain English text, with the reason.
 ENGLISH_ONLY: dict[str, str] = {}

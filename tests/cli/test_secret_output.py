@@ -95,7 +95,7 @@ def test_an_image_with_credentials_is_an_error_and_never_printed(tmp_path):
     image = "user:pw0rd@registry.example.com/verl/verl:v1"
     proc = cli("new", *PRESET, "--target", "kuberay-job", "--set", f"deploy.image={image}", "--out", str(out))
     assert proc.returncode == 1 and "✗ DEPLOY-006" in proc.stdout and not out.exists()
-    assert "pw0rd" not in proc.stdout + proc.stderr
+    assert "pw0rd" not in proc.stdout + proc.stderr and "DEPLOY-014" not in proc.stdout  # an error, not a warning
     good = "deploy.image=registry.example.com/verl/verl:v1"
     fixed = cli("new", *PRESET, "--target", "kuberay-job", "--set", good, "--out", str(tmp_path / "ok"))
     assert fixed.returncode == 0 and "DEPLOY-006" not in fixed.stdout

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-COMMANDS = ("tui", "new", "check", "topo", "presets", "explain", "data", "preflight", "serve")
+COMMANDS = ("tui", "new", "check", "topo", "presets", "explain", "data", "preflight", "serve", "doctor")
 
 
 def __getattr__(name: str) -> ModuleType:

@@ -43,7 +43,8 @@ def as_text(findings: list[Finding], show_why: bool = True) -> str:
         if show_why and f.severity is not Severity.INFO:
             lines.append(f"    why: {f.why}")
         for fix in f.fixes:
-            lines.append(f"    fix: {render(fix.label)}   ({fix_as_flags(fix.set)})")
+            flags = f"   ({fix_as_flags(fix.set)})" if fix.set else ""  # a command to run sets no key
+            lines.append(f"    fix: {render(fix.label)}{flags}")
     counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
     lines.append(
         f"verdict: {verdict(findings)} ({counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} note(s))"

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from wizard.commands.output import as_json, as_text, emit
+from wizard.commands.preflight_nodes import inspect_nodes
 from wizard.core.findings import error, has_errors
 from wizard.core.layers import build
 from wizard.core.rules import context_for, run_rules
@@ -107,7 +108,8 @@ def _summary_lines(result, layered) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.detect.ray import address_problem, probe, resolve_address, startup_seconds, token_problem
+    from wizard.commands.doctor import model_ids
+    from wizard.detect.ray import EXIT_MARGIN_S, address_problem, probe, resolve_address, startup_seconds, token_problem
 
     started = time.monotonic() - startup_seconds()
     layered = _read_config(args.config) if args.config else None
@@ -133,8 +135,14 @@ def run(args: argparse.Namespace) -> int:
         findings = [f for f in _compare(build([("preflight", {})]), result) if f.id in ("DEPLOY-001", "DEPLOY-002")]
     else:
         findings = _compare(layered, result)
+    models = model_ids(layered.answers) if layered is not None else []
+    left = args.timeout - (time.monotonic() - started) - EXIT_MARGIN_S
+    node_findings, nodes = inspect_nodes(result.address.split(" ")[-1].strip("()"), left, models)
+    findings = sorted(
+        findings + node_findings, key=lambda f: ({"error": 0, "warning": 1}.get(f.severity.value, 2), f.id)
+    )
     if args.format == "json":
-        emit(as_json(findings, cluster=result.summary()))
+        emit(as_json(findings, cluster=result.summary(), nodes=nodes))
     else:
         emit("\n".join(_summary_lines(result, layered)))
         emit(as_text(findings))

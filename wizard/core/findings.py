@@ -30,6 +30,7 @@ FAMILY_OF_PREFIX = {
     "DEPLOY": "environment and cluster",
     "KEY": "schema",
     "SCRIPT": "launch scripts",
+    "ENV": "environment and cluster",
 }
 
 

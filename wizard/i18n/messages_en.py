@@ -5,7 +5,7 @@ missing, when a template names a parameter a call site does not give, or when a 
 families' templates live in wizard/i18n/messages/, English and Chinese side by side.
 """
 
-from wizard.i18n.messages import batch, chain, common, data, deploy, models, placement, reader, roles, runbook, schema
+from wizard.i18n.messages import batch, chain, common, data, deploy, env, models, placement, reader, roles, runbook, schema
 
 MESSAGES: dict[str, str] = {
     **common.EN,
@@ -18,6 +18,7 @@ MESSAGES: dict[str, str] = {
     **deploy.EN,
     **chain.EN,
     **reader.EN,
+    **env.EN,
     **runbook.EN,
     # issue 21: hostile input and secrets
     "deploy.no_token.nowhere": (

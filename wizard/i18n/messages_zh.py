@@ -1,6 +1,6 @@
 """Chinese templates of the message keys of messages_en.py (the same keys and parameters)."""
 
-from wizard.i18n.messages import batch, chain, common, data, deploy, models, placement, reader, roles, runbook, schema
+from wizard.i18n.messages import batch, chain, common, data, deploy, env, models, placement, reader, roles, runbook, schema
 
 MESSAGES: dict[str, str] = {
     **common.ZH,
@@ -13,6 +13,7 @@ MESSAGES: dict[str, str] = {
     **deploy.ZH,
     **chain.ZH,
     **reader.ZH,
+    **env.ZH,
     **runbook.ZH,
     # issue 21: hostile input and secrets
     "deploy.no_token.nowhere": (

@@ -339,4 +339,69 @@ RULES: dict[str, tuple[str, str]] = {
         "管道符之后的覆盖项交给了下一条命令",
         "管道符结束了 verl 的命令：写在管道 `tee train.log` 之后的覆盖项成了 tee 的参数（tee 会按每个名字创建一个文件），所以 verl 启动时没有它们，也没有任何提示。",
     ),
+    # Environment (doctor, preflight)
+    "ENV-001": (
+        "无法检查运行 verl 的解释器",
+        "doctor 在带截止时间的子进程里询问解释器本身；一个在几行标准库代码上就卡住、崩溃或输出乱码的解释器，也启动不了 verl。",
+    ),
+    "ENV-002": (
+        "没有安装 verl，或安装的版本与配置不同",
+        "python -m verl.trainer.main_ppo 需要运行它的解释器里有 verl；本向导按 verl 0.9.1 编写和检查键，其他版本会重命名或删除其中一些键（fork 或源码 checkout 会给出它的 git describe）。",
+    ),
+    "ENV-003": (
+        "没有 torch，或 torch 不带 CUDA",
+        "verl 的 worker 通过 torch 把模型放到 GPU 上；CPU 版本（版本号以 +cpu 结尾，torch.version.cuda 为 None）会让每个 worker 在 Ray 启动它们之后、第一次 .cuda() 时失败。",
+    ),
+    "ENV-004": (
+        "这台机器上没有 NVIDIA 驱动，或 GPU 少于运行所需",
+        "verl 向 Ray 申请每个节点 trainer.n_gpus_per_node 张 GPU；NVML 找不到驱动或 GPU 不够时，Ray 无卡可分，verl 以 'Total available GPUs 0 is less than total desired GPUs' 停止。",
+    ),
+    "ENV-005": (
+        "驱动支持的 CUDA 比 torch 构建时用的旧",
+        "CUDA 版本的 torch 需要驱动的 CUDA 版本至少达到构建时的主版本（次版本兼容最多只能带着警告覆盖更新的次版本）；驱动更旧时 torch.cuda.is_available() 为 False，worker 会像在没有 GPU 的机器上一样失败。",
+    ),
+    "ENV-006": (
+        "rollout 引擎缺失，或不在 verl 声明的版本范围内",
+        "verl 在 rollout worker 里导入 actor_rollout_ref.rollout.name 指定的引擎（vllm、sglang），此时模型已经加载完毕；verl 自己的包元数据固定了测试过的引擎版本，换成别的版本会破坏它的服务与权重同步调用。",
+    ),
+    "ENV-007": (
+        "verl 依赖的包缺失，或不在 verl 声明的版本范围内",
+        "verl 的元数据写明了它适配的版本（transformers、ray、tensordict、numpy 等）；之后覆盖安装的包（为别的模型装了更新的 transformers）会在 worker 启动之后破坏导入或模型加载。引擎 extra 的固定版本（torch、transformers）是测试过的组合：不在其中只给出警告。",
+    ),
+    "ENV-008": (
+        "缺少配置用到的 attention 或 kernel 包",
+        "除非 override_config 另有指定，verl 的 FSDP worker 以 attn_implementation flash_attention_2 加载模型，这需要 flash-attn；use_liger 需要 liger-kernel；二者都会在 Ray worker 启动之后、构建模型时失败。",
+    ),
+    "ENV-009": (
+        "/dev/shm 太小",
+        "Ray 把 object store 放在 /dev/shm 里，比 object store（内存的 30%）小时会退回到慢速磁盘；NCCL 在同一节点的 GPU 之间用它传输，容器默认的 64 MB 会让多卡集合通信失败。",
+    ),
+    "ENV-010": (
+        "打开文件数上限偏低",
+        "Ray 和 verl 的 worker 每个进程都持有很多 socket 和文件；软上限低于 65536 时，规模较大的运行会中途以 'Too many open files' 失败。",
+    ),
+    "ENV-011": (
+        "trainer.default_local_dir 下的空闲磁盘放不下一个 checkpoint",
+        "verl 每 trainer.save_freq 步保存模型、优化器和额外状态；放不下的 checkpoint 会在第一次保存时终止运行，之前的训练时间白白浪费。",
+    ),
+    "ENV-012": (
+        "需要下载的模型无法下载",
+        "不在缓存中的 Hugging Face id 会在启动时下载到 HF_HOME；设置了 HF_HUB_OFFLINE 或 TRANSFORMERS_OFFLINE，或 HF_HOME 不可写时，每个 worker 的加载都会失败。",
+    ),
+    "ENV-013": (
+        "这个 shell 里的 GPU 掩码与运行不符",
+        "verl 自己启动 Ray 时，Ray 从 CUDA_VISIBLE_DEVICES 取得 GPU：数量与 trainer.n_gpus_per_node 不同的掩码会让 verl 缺卡或让 GPU 闲置；RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES 会让所有 worker 用同一组设备。",
+    ),
+    "ENV-014": (
+        "这个 shell 里的 RAY_ADDRESS 改变了运行启动的位置",
+        "设置了 RAY_ADDRESS 时，verl 的 ray.init 会加入那个集群，而不是在本机启动自己的 Ray；那里若是 http://（Jobs API）地址，ray.init 会失败。",
+    ),
+    "ENV-015": (
+        "与这台机器不符的 NCCL 或 Gloo 设置",
+        "NCCL_SOCKET_IFNAME 或 GLOO_SOCKET_IFNAME 指向这里不存在的网卡时，第一次集合通信就会卡住或失败；NCCL_P2P_DISABLE、NCCL_SHM_DISABLE 或 NCCL_IB_DISABLE 会强制走慢速路径，占去每步时间的很大一部分。",
+    ),
+    "ENV-016": (
+        "集群各节点不一致",
+        "Ray 用每个节点自己的解释器和驱动运行 verl 的 worker；各节点间不同的包版本（verl、torch、引擎、ray）或某个节点缺少引擎，只会让放在那里的 worker 失败，而且往往在启动的后期。",
+    ),
 }

@@ -16,6 +16,7 @@ from wizard.core.rules import (
     catalogue_batch,
     catalogue_data,
     catalogue_deploy,
+    catalogue_env,
     catalogue_placement,
     catalogue_roles,
     catalogue_schema,
@@ -42,6 +43,7 @@ _RULES = [
     *catalogue_deploy.ENTRIES,
     *catalogue_schema.ENTRIES,
     *catalogue_script.ENTRIES,
+    *catalogue_env.ENTRIES,
 ]
 
 CATALOGUE: dict[str, RuleDoc] = {r[0]: RuleDoc(*r) for r in _RULES}

@@ -34,6 +34,7 @@ from wizard.core.rules.deploy_facts import (
 )
 from wizard.core.rules.deploy_node import NUM_CPUS_KEY, check_pod_paths, visible_count
 from wizard.core.rules.deploy_secrets import check_inline_secrets
+from wizard.core.secrets import credential_in
 from wizard.i18n.text import Msg, msg
 
 BAD_VISIBILITY = ("CUDA_VISIBLE_DEVICES", "RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES")
@@ -292,7 +293,8 @@ def check_shm(ctx, facts):
 
 def check_images(ctx, facts):
     for image in facts.images:
-        if not IMAGE_REF.match(image):
+        # An image with user:password@ is DEPLOY-006's error, not a malformed reference to warn about.
+        if not IMAGE_REF.match(image) and credential_in(image) is None:
             fixes = (
                 [Fix({"deploy.image": DEFAULT_IMAGE}, msg("deploy.fix.default_image", image=DEFAULT_IMAGE))]
                 if facts.origin == "answers"

@@ -1,0 +1,162 @@
+"""`verl-wizard doctor [CONFIG|SCRIPT | --answers F | --preset P] [--python PY]`: will this run start in this environment?
+
+It asks the interpreter that will run verl (default: the one running the wizard) what it has, in a child process
+with a deadline (wizard.detect.env_probe: no torch, verl or ray is imported here), and judges that against the
+run (wizard.core.rules.environment*): verl's release, torch's CUDA build and the driver, the rollout engine in the
+range verl's own metadata declares (with the exact install line), the packages verl requires, the kernels the
+config uses, shared memory, open files, disk for a checkpoint, model downloads, and this shell's GPU mask, Ray
+address and NCCL variables. Exit 1 on an error finding, 2 on unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from wizard.commands.output import as_json, as_text, emit
+from wizard.core.findings import error, has_errors
+from wizard.core.rules.catalogue import why
+from wizard.core.rules.environment import Run
+from wizard.core.rules.environment_machine import is_hub_id, judge_environment
+from wizard.core.workspace import ANSWERS_FILE, LAUNCH_SCRIPT
+from wizard.detect.env_probe import ProbeOutcome, request_for, resolve_python, run_probe
+from wizard.detect.inputs import open_workspace, read_inputs
+from wizard.emit.install import install_for
+from wizard.errors import ExitStatus, UsageError
+from wizard.i18n.text import msg, render
+
+DEFAULT_LOCAL_DIR = "checkpoints/${trainer.project_name}/${trainer.experiment_name}"
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "doctor",
+        help="check that the interpreter and machine that will run verl can start this run",
+        description="Inspect the Python that will run verl (its packages, torch's CUDA build, the driver, the rollout "
+        "engine) and this machine (shared memory, limits, disk, downloads, GPU mask, Ray and NCCL variables), "
+        "and judge them against a run: a config, launch script, answers file or preset (default: verl's defaults).",
+    )
+    p.add_argument("path", nargs="?", help="config.yaml, answers.yaml, or a launch script")
+    p.add_argument("--answers", help="an answers.yaml")
+    p.add_argument("--preset", help="a preset (see `verl-wizard presets`)")
+    p.add_argument("--python", help="the interpreter that runs verl (default: this one); a path or a name on PATH")
+    p.add_argument(
+        "--timeout", type=_seconds, default=20.0, help="seconds (1-600) the interpreter may take (default 20)"
+    )
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=run)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not 1 <= value <= 600:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give seconds between 1 and 600")
+    return value
+
+
+def _layered(args: argparse.Namespace):
+    """The run doctor judges against: the file, the answers or the preset, over verl's defaults."""
+    if args.path is not None and (args.answers is not None or args.preset is not None):
+        raise UsageError("doctor: give a config or script, or --answers / --preset, not both")
+    workspace = open_workspace(mode="cluster")
+    if args.path is not None:
+        from wizard.detect.config_files import read_check_input
+
+        if args.path == "":
+            raise UsageError("doctor '': empty path; give a config.yaml, answers.yaml or launch script")
+        source = read_check_input(Path(args.path), {}, getattr(args, "script_args", None))
+        workspace.set_layer(LAUNCH_SCRIPT if source.kind == "launch script" else ANSWERS_FILE, source.flat)
+    else:
+        read_inputs(workspace, preset=args.preset, answers=args.answers)
+    return workspace.layered
+
+
+def _local_dir(flat: dict[str, Any]) -> str:
+    """trainer.default_local_dir with its ${trainer.*} interpolations filled, relative to this folder."""
+    value = str(flat.get("trainer.default_local_dir") or DEFAULT_LOCAL_DIR)
+    return re.sub(r"\$\{(trainer\.[a-z_]+)\}", lambda m: str(flat.get(m.group(1), "run")), value)
+
+
+def model_ids(answers) -> list[str]:
+    """The model paths of the run that are Hugging Face ids (downloaded at start when not cached)."""
+    paths = (answers.models.actor_path, answers.models.critic_path, answers.models.reward_model_path)
+    return sorted({p for p in paths if is_hub_id(p)})
+
+
+def probe_problem(outcome: ProbeOutcome) -> list:
+    keys = {
+        "timeout": "env.probe.timeout",
+        "failed": "env.probe.failed",
+        "no_report": "env.probe.no_report",
+        "garbled": "env.probe.garbled",
+    }
+    text = msg(keys[outcome.problem or "failed"], python=outcome.python, seconds=outcome.detail, detail=outcome.detail)
+    return [error("ENV-001", ["--python"], text, why("ENV-001"))]
+
+
+def summary(report: dict[str, Any], engine: str) -> dict[str, Any]:
+    """The facts doctor prints above its findings (and gives in JSON as `environment`)."""
+    packages, torch, nvml = report.get("packages", {}), report.get("torch") or {}, report.get("nvml") or {}
+    return {
+        "python": report.get("python", {}).get("executable"),
+        "python_version": report.get("python", {}).get("version"),
+        "verl": (report.get("verl") or {}).get("version"),
+        "verl_location": (report.get("verl") or {}).get("location"),
+        "torch": torch.get("version"),
+        "torch_cuda": torch.get("cuda"),
+        "engine": engine,
+        "engine_version": packages.get(engine),
+        "ray": packages.get("ray"),
+        "driver": nvml.get("driver"),
+        "cuda_driver": nvml.get("cuda_driver"),
+        "gpus": [g.get("name") for g in nvml.get("gpus", [])],
+    }
+
+
+def _summary_lines(facts: dict[str, Any]) -> list[str]:
+    none = "-"
+    cuda = facts["cuda_driver"]
+    return [
+        render(msg("env.report.python", python=facts["python"], version=facts["python_version"])),
+        render(
+            msg(
+                "env.report.facts",
+                verl=facts["verl"] or none,
+                torch=facts["torch"] or none,
+                cuda=facts["torch_cuda"] or none,
+                engine=facts["engine"],
+                engine_version=facts["engine_version"] or none,
+                ray=facts["ray"] or none,
+                gpus=len(facts["gpus"]),
+                driver=f"{facts['driver']} (CUDA {cuda // 1000}.{cuda % 1000 // 10})" if facts["driver"] else none,
+            )
+        ),
+    ]
+
+
+def run(args: argparse.Namespace) -> int:
+    layered = _layered(args)
+    answers = layered.answers
+    python = resolve_python(args.python)
+    request = request_for(model_ids(answers), os.path.join(os.getcwd(), _local_dir(layered.flat)))
+    outcome = run_probe(python, request, deadline_s=args.timeout)
+    engine = answers.rollout.name or "vllm"
+    if outcome.problem:
+        findings, facts = probe_problem(outcome), None
+    else:
+        run_facts = Run(answers, layered.flat, install_for(answers).line, str(answers.deploy.target))
+        findings, facts = judge_environment(run_facts, outcome.report), summary(outcome.report, engine)
+    if args.format == "json":
+        emit(as_json(findings, environment=facts))
+    else:
+        if facts is not None:
+            emit("\n".join(_summary_lines(facts)))
+        emit(as_text(findings))
+    return ExitStatus.FINDINGS if has_errors(findings) else ExitStatus.OK
