@@ -132,7 +132,13 @@ def key_exists(key: str, engine: str = "dp", version: str = TARGET_VERSION) -> b
     """True when verl has this dotted key, or it lies under a mapping that takes any sub-key."""
     if key in defaults(engine, version) or key in _open_set(version) or key in class_only_keys(engine, version):
         return True
-    return any(key.startswith(prefix + ".") for prefix in open_mappings(version))
+    # a sub-key of an open mapping: one of the key's dotted prefixes is one (a look-up per dot, not per mapping)
+    open_set, end = _open_set(version), key.find(".")
+    while end != -1:
+        if key[:end] in open_set:
+            return True
+        end = key.find(".", end + 1)
+    return False
 
 
 @lru_cache(maxsize=4)

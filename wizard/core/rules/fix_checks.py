@@ -5,14 +5,19 @@ A check runs the family's rules (the modules that declare it) on the answers aft
 the context as it is. Within one evaluation a fix offered by several findings is checked once. Across
 evaluations (the TUI evaluates after every keystroke) KeptFixChecks keeps the results by the answers a fix
 gives: a fix that sets the edited key to a valid value gives the same answers whatever was typed.
+
+A fix that only removes extra keys no rule reads by name (a thousand unknown keys' removals) is checked
+without running the rules again: wizard.core.rules.key_local, from one pass over the family.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from wizard.core.findings import Finding, Severity
+from wizard.core.findings import Finding
+from wizard.core.rules.key_local import KeyLocalChecks, errors_of, fix_works, removes_extra_keys
 from wizard.errors import UsageError
 
 
@@ -45,6 +50,21 @@ class FixChecks:
         self.ctx = ctx
         self._by_fix: dict[tuple, list[Finding] | None] = {}
         self._kept = kept.results_for(ctx) if kept is not None else None
+        self._before: dict[str, tuple[list[Finding], Counter]] = {}
+        self._local: dict[str, KeyLocalChecks] = {}
+
+    def errors_before(self, family: str, findings: list[Finding]) -> Counter:
+        """The family's errors among `findings` (the context's), counted once per family."""
+        held = self._before.get(family)
+        if held is None or held[0] is not findings:
+            held = self._before[family] = (findings, errors_of(findings, family + "-"))
+        return held[1]
+
+    def key_local(self, family: str) -> KeyLocalChecks:
+        """The family's checks of fixes that remove keys (one pass over its rules, made when first needed)."""
+        if family not in self._local:
+            self._local[family] = KeyLocalChecks(self.ctx, family)
+        return self._local[family]
 
     def findings_after(self, family: str, fix_set: dict[str, Any]) -> list[Finding] | None:
         from wizard.core.rules import flat_after_fix, run_rules, with_flat
@@ -73,19 +93,17 @@ def with_working_fixes(finding: Finding, findings: list[Finding], checks: FixChe
     `findings` are all the findings of the context (the rules are pure, so they are the "before" state).
     """
     family = finding.id.split("-")[0]
-    prefix = family + "-"
-
-    def errors(found: list[Finding]) -> set[tuple]:
-        return {(f.id, f.paths) for f in found if f.severity is Severity.ERROR and f.id.startswith(prefix)}
-
-    before = errors(findings)
+    before = checks.errors_before(family, findings)
+    mine = (finding.id, finding.paths)
     kept = []
     for fix in finding.fixes:
-        after_fix = checks.findings_after(family, fix.set)
-        if after_fix is None:
-            continue
-        after = errors(after_fix)
-        if (finding.id, finding.paths) not in after and after <= before:
+        if removes_extra_keys(checks.ctx, fix.set) and checks.key_local(family).applies(fix.set):
+            works = fix_works(finding, before, checks.key_local(family).change(fix.set))
+        else:
+            after_fix = checks.findings_after(family, fix.set)
+            after = errors_of(after_fix, family + "-") if after_fix is not None else None
+            works = after is not None and mine not in after and after.keys() <= before.keys()
+        if works:
             kept.append(fix)
     return replace(finding, fixes=tuple(kept))
 

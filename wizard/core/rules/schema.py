@@ -2,34 +2,43 @@
 
 from __future__ import annotations
 
+import difflib
 from functools import lru_cache
 
 from wizard.core import verl_schema
 from wizard.core.findings import Fix, error, warning
 from wizard.core.keymap import field_to_verl
 from wizard.core.rules.catalogue import why
+from wizard.core.rules.each_key import each_key, extra_keys
 from wizard.i18n.text import msg
 
 VLLM_MAX_LORA_RANK = 512
 
 
-def check_unknown_keys(ctx):
-    """KEY-001 for every key verl 0.9.1 refuses, saying what became of it across verl's releases."""
+def _unknown_keys_setup(ctx):
     from wizard.core import migrations
     from wizard.core.rules.script import keys_for_script_rules
 
     engine = verl_schema.key_tree(ctx)
-    left_to_script = keys_for_script_rules(ctx) | verl_schema.keys_chosen(ctx)
-    for key, value in ctx.answers.extra.items():
-        if verl_schema.key_exists(key, engine) or key in left_to_script or key in migrations.sections(engine):
-            continue
-        fate = migrations.fate(key, engine)
-        fixes = []
-        if fate.kind in ("moved", "renamed", "typo") and fate.target:
-            label = msg("key.fix.rename_to" if fate.kind == "typo" else "key.fix.move_to", target=fate.target)
-            fixes.append(Fix({key: None, fate.target: value}, label))
-        fixes.append(Fix({key: None}, msg("fix.remove", key=key)))
-        yield error("KEY-001", [key], fate.describe(), why("KEY-001"), fixes)
+    left_alone = keys_for_script_rules(ctx) | verl_schema.keys_chosen(ctx) | migrations.sections(engine)
+    return engine, left_alone
+
+
+@each_key(_unknown_keys_setup, extra_keys, gone_when_unset=True)
+def check_unknown_keys(shared, key, value):
+    """KEY-001 for every key verl 0.9.1 refuses, saying what became of it across verl's releases."""
+    from wizard.core import migrations
+
+    engine, left_alone = shared
+    if verl_schema.key_exists(key, engine) or key in left_alone:
+        return
+    fate = migrations.fate(key, engine)
+    fixes = []
+    if fate.kind in ("moved", "renamed", "typo") and fate.target:
+        label = msg("key.fix.rename_to" if fate.kind == "typo" else "key.fix.move_to", target=fate.target)
+        fixes.append(Fix({key: None, fate.target: value}, label))
+    fixes.append(Fix({key: None}, msg("fix.remove", key=key)))
+    yield error("KEY-001", [key], fate.describe(), why("KEY-001"), fixes)
 
 
 def check_mandatory(ctx):
@@ -56,31 +65,49 @@ def check_mandatory(ctx):
         )
 
 
-def hint_legacy_keys(ctx):
+RM_ENABLE, RM_ROLLOUT_NAME = "reward.reward_model.enable", "reward.reward_model.rollout.name"
+
+
+@lru_cache(maxsize=4)
+def _legacy_keys_moving_to(target: str, engine: str) -> tuple[str, ...]:
     from wizard.core import migrations
 
-    for key, value in ctx.answers.extra.items():
-        if not verl_schema.is_legacy(key) or value is None or not verl_schema.key_exists(key, ctx.plan.engine):
-            continue
-        modern = migrations.fate(key, ctx.plan.engine).target
-        fixes = [Fix({key: None}, msg("fix.remove", key=key))]
-        if modern and verl_schema.key_exists(modern):
-            move = {key: None, modern: value}
-            if (
-                modern == "reward.reward_model.enable"
-                and value
-                and not ctx.answers.extra.get("reward.reward_model.rollout.name")
-            ):
-                # 0.9's reward model is served by a rollout engine that has no default (KEY-002)
-                move["reward.reward_model.rollout.name"] = ctx.answers.rollout.name or "vllm"
-            fixes.insert(0, Fix(move, msg("key.fix.move_to", target=modern)))
-        yield warning(
-            "KEY-003",
-            [key],
-            msg("key.legacy", key=key, value=repr(value)),
-            why("KEY-003"),
-            fixes,
-        )
+    keys = [*verl_schema.defaults(engine), *sorted(verl_schema.class_only_keys(engine))]
+    return tuple(k for k in keys if verl_schema.is_legacy(k) and migrations.fate(k, engine).target == target)
+
+
+def _legacy_setup(ctx):
+    """The engine, and the reward model's serving engine when a legacy key enabling it moves (else None)."""
+    engine, extra = ctx.plan.engine, ctx.answers.extra
+    # read only when needed: a rule reading a key the script leaves unknown is skipped (wizard.core.unknowns)
+    if any(extra.get(k) for k in _legacy_keys_moving_to(RM_ENABLE, engine)):
+        return engine, (extra.get(RM_ROLLOUT_NAME), ctx.answers.rollout.name)
+    return engine, None
+
+
+@each_key(_legacy_setup, extra_keys, gone_when_unset=True)
+def hint_legacy_keys(shared, key, value):
+    """KEY-003 for a key of verl's legacy workers that 0.9.1 still takes, with its move to the modern key."""
+    from wizard.core import migrations
+
+    engine, serving = shared
+    if not verl_schema.is_legacy(key) or value is None or not verl_schema.key_exists(key, engine):
+        return
+    modern = migrations.fate(key, engine).target
+    fixes = [Fix({key: None}, msg("fix.remove", key=key))]
+    if modern and verl_schema.key_exists(modern):
+        move = {key: None, modern: value}
+        if modern == RM_ENABLE and value and serving is not None and not serving[0]:
+            # 0.9's reward model is served by a rollout engine that has no default (KEY-002)
+            move[RM_ROLLOUT_NAME] = serving[1] or "vllm"
+        fixes.insert(0, Fix(move, msg("key.fix.move_to", target=modern)))
+    yield warning(
+        "KEY-003",
+        [key],
+        msg("key.legacy", key=key, value=repr(value)),
+        why("KEY-003"),
+        fixes,
+    )
 
 
 @lru_cache(maxsize=1)
@@ -93,50 +120,34 @@ def _fields_with_allowed_values() -> tuple[tuple[str, str, str], ...]:
     )
 
 
-def _values_to_check(ctx):
-    """(verl key, value) of every answer whose key has allowed values: typed fields, then extra keys."""
-    a = ctx.answers
-    for section, attr, key in _fields_with_allowed_values():
-        yield key, getattr(getattr(a, section), attr)
-    typed = _typed_keys()
-    for key, value in a.extra.items():
-        if key not in typed:
-            yield key, value
-
-
 @lru_cache(maxsize=1)
 def _typed_keys() -> frozenset[str]:
     return frozenset(field_to_verl().values())
 
 
 def check_allowed_values(ctx):
-    for key, value in _values_to_check(ctx):
-        allowed = verl_schema.allowed_values(key)
-        if allowed is None or value is None:
-            continue
-        values = value if isinstance(value, list) else [value]
-        bad = [v for v in values if v not in allowed]
+    """KEY-004 for an answer field whose verl key takes a closed set of values and holds another."""
+    a = ctx.answers
+    for section, attr, key in _fields_with_allowed_values():
+        value = getattr(getattr(a, section), attr)
         if key == "actor_rollout_ref.actor.strategy" and value == "megatron" and ctx.plan.engine == "megatron":
-            bad = []
-        if not bad:
             continue
-        import difflib
+        yield from _not_allowed(key, value)
 
-        close = difflib.get_close_matches(str(bad[0]), [str(v) for v in allowed], n=2, cutoff=0.5)
-        fixes = [
-            Fix(
-                {key: c if not isinstance(value, list) else [c if v == bad[0] else v for v in values]},
-                msg("fix.use", value=c),
-            )
-            for c in close
-        ]
-        yield error(
-            "KEY-004",
-            [key],
-            msg("key.not_allowed", key=key, value=repr(bad[0]), allowed=[str(v) for v in allowed]),
-            why("KEY-004"),
-            fixes,
-        )
+
+def _extra_setup(ctx):
+    return None
+
+
+@each_key(_extra_setup, extra_keys, gone_when_unset=True)
+def check_allowed_extra_values(shared, key, value):
+    """KEY-004 for an extra key (no answer field) with a closed set of values holding another."""
+    if key not in _typed_keys():
+        yield from _not_allowed(key, value)
+
+
+def check_lora_rank(ctx):
+    """KEY-004: vLLM serves LoRA adapters up to rank 512."""
     a = ctx.answers
     if a.models.lora_rank > VLLM_MAX_LORA_RANK and a.rollout.name == "vllm":
         yield error(
@@ -146,6 +157,31 @@ def check_allowed_values(ctx):
             why("KEY-004"),
             [Fix({"actor_rollout_ref.model.lora_rank": 256}, msg("key.fix.lora_rank", rank=256))],
         )
+
+
+def _not_allowed(key: str, value):
+    allowed = verl_schema.allowed_values(key)
+    if allowed is None or value is None:
+        return
+    values = value if isinstance(value, list) else [value]
+    bad = [v for v in values if v not in allowed]
+    if not bad:
+        return
+    close = difflib.get_close_matches(str(bad[0]), [str(v) for v in allowed], n=2, cutoff=0.5)
+    fixes = [
+        Fix(
+            {key: c if not isinstance(value, list) else [c if v == bad[0] else v for v in values]},
+            msg("fix.use", value=c),
+        )
+        for c in close
+    ]
+    yield error(
+        "KEY-004",
+        [key],
+        msg("key.not_allowed", key=key, value=repr(bad[0]), allowed=[str(v) for v in allowed]),
+        why("KEY-004"),
+        fixes,
+    )
 
 
 def check_validation_sampling(ctx):
@@ -164,4 +200,12 @@ def check_validation_sampling(ctx):
 
 
 FAMILIES = ("KEY",)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_unknown_keys, check_mandatory, hint_legacy_keys, check_allowed_values, check_validation_sampling]
+RULES = [
+    check_unknown_keys,
+    check_mandatory,
+    hint_legacy_keys,
+    check_allowed_values,
+    check_allowed_extra_values,
+    check_lora_rank,
+    check_validation_sampling,
+]

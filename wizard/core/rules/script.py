@@ -13,6 +13,7 @@ from wizard.core import verl_schema
 from wizard.core.findings import Fix, error, info, warning
 from wizard.core.migrations import sections
 from wizard.core.rules.catalogue import CATALOGUE, why
+from wizard.core.rules.each_key import ABSENT, each_key
 from wizard.i18n.text import msg
 
 VERL_CONFIG_NAMES = frozenset({"ppo_trainer", "ppo_megatron_trainer"})
@@ -94,42 +95,57 @@ def _config_class_section(key: str, engine: str) -> str | None:
     return None
 
 
-def check_plus_prefixes(ctx):
-    """SCRIPT-005..008: `+` on a key verl has, a new key without `+`, and what verl does with `+` keys."""
+def _prefixes_setup(ctx):
+    """The key tree, the keys the script's group choices add, and verl's defaults; None for a foreign config."""
     script = ctx.script
     if script is None or foreign_config(script):
+        return None
+    engine = verl_schema.key_tree(ctx)
+    return engine, verl_schema.keys_chosen(ctx), verl_schema.defaults(engine)
+
+
+def _overrides(ctx, shared):
+    """Each override but removals, once per key and prefix, as (key, override, the key's value or ABSENT)."""
+    if shared is None:
         return
-    engine, chosen = verl_schema.key_tree(ctx), verl_schema.keys_chosen(ctx)
-    defaults = verl_schema.defaults(engine)
     seen: set[tuple[str, str]] = set()
-    for o in script.overrides:
+    for o in ctx.script.overrides:
         if o.prefix == "~" or (o.key, o.prefix) in seen:
             continue
         seen.add((o.key, o.prefix))
-        written = f"{o.prefix}{o.key}={o.raw_value}"
-        has_key = o.key in defaults or o.key in sections(engine) or o.key in chosen
-        if o.prefix == "+" and has_key:
-            yield _finding(
-                "SCRIPT-005",
-                [o.key],
-                msg(
-                    "script.plus_on_existing",
-                    line=o.line,
-                    written=written,
-                    version=verl_schema.TARGET_VERSION,
-                    key=o.key,
-                    value=o.raw_value,
-                ),
-            )
-        elif o.prefix == "" and not has_key and verl_schema.key_exists(o.key, engine):
-            yield _finding(
-                "SCRIPT-006",
-                [o.key],
-                msg("script.open_entry_without_plus", line=o.line, key=o.key, value=o.raw_value),
-            )
-        elif (o.key in ctx.flat if o.known else True) and _unknown_everywhere(o.key, engine, chosen):
-            # an unknown value is still given: its key is judged without reading the value
-            yield from _fork_key(o, written, engine)
+        # an override whose value is unknown is judged without reading it (wizard.core.unknowns)
+        yield o.key, o, ctx.flat.get(o.key, ABSENT) if o.known else ABSENT
+
+
+@each_key(_prefixes_setup, _overrides, gone_when_unset=False)
+def check_plus_prefixes(shared, o, value):
+    """SCRIPT-005..008: `+` on a key verl has, a new key without `+`, and what verl does with `+` keys
+    (SCRIPT-005, SCRIPT-006, SCRIPT-007, SCRIPT-008)."""
+    engine, chosen, defaults = shared
+    written = f"{o.prefix}{o.key}={o.raw_value}"
+    has_key = o.key in defaults or o.key in sections(engine) or o.key in chosen
+    if o.prefix == "+" and has_key:
+        yield _finding(
+            "SCRIPT-005",
+            [o.key],
+            msg(
+                "script.plus_on_existing",
+                line=o.line,
+                written=written,
+                version=verl_schema.TARGET_VERSION,
+                key=o.key,
+                value=o.raw_value,
+            ),
+        )
+    elif o.prefix == "" and not has_key and verl_schema.key_exists(o.key, engine):
+        yield _finding(
+            "SCRIPT-006",
+            [o.key],
+            msg("script.open_entry_without_plus", line=o.line, key=o.key, value=o.raw_value),
+        )
+    elif (value is not ABSENT if o.known else True) and _unknown_everywhere(o.key, engine, chosen):
+        # an unknown value is still given: its key is judged without reading the value
+        yield from _fork_key(o, written, engine)
 
 
 def _fork_key(o, written: str, engine: str):
