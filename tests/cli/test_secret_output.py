@@ -130,3 +130,19 @@ def test_the_tui_renders_findings_through_the_same_masking():
     assert "x.hf_token=***" in finding_text(secret).plain
     assert TOKEN not in finding_text(glued).plain and "run_hf_***" in finding_text(glued).plain
     assert "x.name=abc" in finding_text(plain).plain
+
+
+def test_preflight_shows_a_cluster_address_without_its_password():
+    """The address is shown as data masked (emit no longer rewrites printed text), in text and in JSON."""
+    from types import SimpleNamespace
+
+    from wizard.commands.output import as_json
+    from wizard.commands.preflight import _summary_lines
+
+    result = SimpleNamespace(address="http://admin:pw0rd@head:8265", ray_version="2.60.0", nodes=[])
+    line = _summary_lines(result, None)[0]
+    assert "pw0rd" not in line and "http://admin:***@head:8265" in line
+    doc = json.loads(as_json([], cluster={"address": result.address, "nodes": []}))
+    assert doc["cluster"]["address"] == "http://admin:***@head:8265"
+    plain = SimpleNamespace(address="head:6379", ray_version="2.60.0", nodes=[])
+    assert "cluster head:6379 " in _summary_lines(plain, None)[0]

@@ -20,6 +20,7 @@ from wizard.commands.output import as_json, as_text, emit
 from wizard.commands.preflight_nodes import inspect_nodes
 from wizard.core.findings import error, has_errors
 from wizard.core.layers import build
+from wizard.core.masking import mask
 from wizard.core.rules import context_for, run_rules
 from wizard.core.rules.catalogue import why
 from wizard.errors import ExitStatus, UsageError
@@ -90,7 +91,7 @@ def _summary_lines(result, layered) -> list[str]:
     gpus = ", ".join(f"{n.gpus:g}" for n in nodes) or "-"
     cpus = ", ".join(f"{n.cpus:g}" for n in nodes) or "-"
     lines = [
-        f"cluster {result.address} (Ray {result.ray_version}): {len(nodes)} node(s) alive; GPUs per node: {gpus}; CPUs per node: {cpus}"
+        f"cluster {mask(result.address)} (Ray {result.ray_version}): {len(nodes)} node(s) alive; GPUs per node: {gpus}; CPUs per node: {cpus}"
     ]
     if layered is not None:
         from wizard.core.plan import build_plan
