@@ -32,6 +32,9 @@ def script_case(lines: list[str], flags: str = ""):
     return script_text_case("#!/bin/bash\nset -x\n" + body)
 
 
+VERL_EPOCHS = "python3 -m verl.trainer.main_ppo trainer.total_epochs=1"
+
+
 def script_text_case(body: str):
     def run(tmp: Path):
         source = read_launch_script(Path("run.sh"), body)
@@ -259,6 +262,9 @@ SCRIPT_CASES = [
         script_case(["trainer.total_epochs=1 2>&1 | tee train.log", "trainer.resume_mode=disable"]),
     ),
     ("double quote never closed", "SCRIPT-011", script_case(['trainer.project_name="math rl'])),
+    ("bash refuses a stray parenthesis", "SCRIPT-015", script_text_case(f"{VERL_EPOCHS}\necho a )\n")),
+    ("bash ends inside $(", "SCRIPT-015", script_text_case(f"STAMP=$(date\n{VERL_EPOCHS}\n")),
+    ("bash ends inside an if", "SCRIPT-015", script_text_case(f"{VERL_EPOCHS}\nif true; then\n  echo\n")),
     (
         "second verl command",
         "SCRIPT-012",

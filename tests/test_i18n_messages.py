@@ -36,6 +36,7 @@ LEFTOVER = re.compile(r"\{\w+(?:[!:][^{}]*)?\}")  # a placeholder that was not f
 # Call sites whose key is not a literal, each with where its keys come from (the corpus renders them).
 DYNAMIC_KEYS = {
     ("wizard/detect/launch_problems.py", "_CAUSES[cause]"): "a key per cause of a cut command, none with parameters",
+    ("wizard/core/unknowns.py", "_LIMIT_WHY[why]"): "a key per limit of the bash reader, none with parameters",
     (
         "wizard/detect/input_files.py",
         "_KIND_KEYS[detail]",

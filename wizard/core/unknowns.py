@@ -20,17 +20,27 @@ from typing import Any
 from wizard.i18n.text import Msg, msg
 
 ENV, ARGS, COMMAND = "env", "args", "command"
+LIMIT = "limit"  # a value the reader stopped computing; `via` says which of its limits (LIMITS) it met
+_LIMIT_WHY = {
+    "match": "unknown.limit.match",
+    "size": "unknown.limit.size",
+    "array": "unknown.limit.array",
+    "work": "unknown.limit.work",
+    "parse": "unknown.limit.parse",
+}
 
 
 @dataclass(frozen=True, order=True)
 class Origin:
     """Where an unknown value comes from: an environment variable, the script's arguments, a command."""
 
-    kind: str  # "env" | "args" | "command"
-    name: str  # the variable's name, the argument ($1, #, @), or the command's text
-    via: str = ""  # for a command: the variable the script assigns its output to
+    kind: str  # "env" | "args" | "command" | "limit"
+    name: str  # the variable's name, the argument ($1, #, @), the command's text, or (limit) the expansion
+    via: str = ""  # for a command: the variable the script assigns its output to; for a limit: which one
 
     def shown(self) -> str:
+        if self.kind == LIMIT:
+            return self.name
         return f"$({self.name})" if self.kind == COMMAND else f"${self.name}"
 
 
@@ -280,6 +290,9 @@ def notes(unknowns: Unknowns, fed: dict) -> list[Msg]:
         if group[0] == "args":
             names = sorted({"$" + o.name for o in origins})
             out.append(msg("unknown.args", names=names, **common))
+        elif group[0] == LIMIT:
+            why = group[2] if group[2] in _LIMIT_WHY else "work"
+            out.append(msg("unknown.limit", shown=group[1], why=msg(_LIMIT_WHY[why]), **common))
         elif group[0] == COMMAND:
             origin = origins[0]
             if origin.via:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wizard.detect.bash.expand import ExpansionTooLarge
+from wizard.detect.bash.syntax import SyntaxProblem, bash_refuses
 from wizard.detect.bash.values import ARGS, ENV, Origin, Spread, is_known, known, origins_of, shown
 from wizard.detect.hydra_values import parse_override_value, reason_of, split_override
 from wizard.errors import UsageError
@@ -206,10 +207,27 @@ def parse_launch_script(
         _read_args(script, step, entry[0])
         script.problems.extend(problems_of(text, step, script))
         verl_step = step
+    refused = bash_refuses(text)
     if script is None:
+        if refused is not None:
+            raise UsageError(msg("script.refused_no_command", source=source, problem=syntax_message(refused)))
         raise UsageError(msg("script.no_verl_command", source=source))
+    if refused is not None and not any(p.kind == "unterminated-quote" for p in script.problems):
+        script.problems.append(ScriptProblem("syntax-error", refused.line, syntax_message(refused)))
     script.problems.sort(key=lambda problem: problem.line)
     return script
+
+
+def syntax_message(problem: SyntaxProblem) -> Msg:
+    """The finding's text for a syntax error bash reports."""
+    where = {"line": problem.line, "column": problem.column}
+    if problem.kind == "token":
+        return msg("script.syntax.token", token=problem.token, **where)
+    if problem.kind == "eof-matching":
+        return msg("script.syntax.eof_matching", token=problem.token, **where)
+    if problem.kind == "eof":
+        return msg("script.syntax.eof", **where)
+    return msg("script.syntax.other", detail=problem.detail, **where)
 
 
 def _no_files(path: str) -> None:

@@ -273,7 +273,7 @@ def _unknown_values(flat: dict[str, Any], script) -> tuple[dict[str, Any], list]
     """Keys whose value the script leaves unknown: an unset environment variable becomes `${oc.env:VAR}`
     (verl reads it when it starts); the script's arguments or a command's output cannot be carried over."""
     from wizard.core.layers import answers_from_flat
-    from wizard.core.unknowns import ENV
+    from wizard.core.unknowns import ENV, LIMIT
     from wizard.detect.bash.values import Unknown
     from wizard.errors import UsageError
     from wizard.i18n.text import msg
@@ -288,7 +288,9 @@ def _unknown_values(flat: dict[str, Any], script) -> tuple[dict[str, Any], list]
         if not all(isinstance(p, str) or _single_env(p) for p in pieces):
             origins = sorted(override.unknown)
             hints = [
-                ("-- ARG..." if o.kind == "args" else f"--env {o.via or o.name}=...") for o in origins if o.kind != ENV
+                ("-- ARG..." if o.kind == "args" else f"--env {o.via or o.name}=...")
+                for o in origins
+                if o.kind not in (ENV, LIMIT)
             ]
             notes.append(
                 msg("import.unknown_left_out", name=key, shown=override.raw_value, hints=list(dict.fromkeys(hints)))

@@ -99,13 +99,16 @@ def _reader_notes(script) -> list:
         if kind == "exit":
             notes.append(msg("script.exits_early", line=line, status=where))
             continue
+        if kind == "skipped":
+            notes.append(msg("script.skipped_lines", first=line, last=where))
+            continue
         notes.append(
             msg("script.source_missing" if kind == "source-missing" else "script.source_unknown", line=line, path=where)
         )
     if any(o.kind == "args" for o in script.passed_on):
         notes.append(msg("unknown.passed_on", shown='"$@"'))
     for origin in sorted(o for o in script.passed_on if o.kind != "args"):
-        how = origin.via or (origin.name if origin.kind == "env" else "")
+        how = origin.via if origin.kind == "command" else (origin.name if origin.kind == "env" else "")
         words = msg("unknown.words", shown=origin.shown())
         notes.append(msg("unknown.words_how", words=words, name=how) if how else words)
     if not script.certain and script.because:

@@ -339,6 +339,10 @@ RULES: dict[str, tuple[str, str]] = {
         "管道符之后的覆盖项交给了下一条命令",
         "管道符结束了 verl 的命令：写在管道 `tee train.log` 之后的覆盖项成了 tee 的参数（tee 会按每个名字创建一个文件），所以 verl 启动时没有它们，也没有任何提示。",
     ),
+    "SCRIPT-015": (
+        "bash 无法解析这个脚本",
+        "bash 逐条读取并执行脚本里的命令，遇到语法错误（即 `bash -n` 报告的错误）就停止：包含错误的命令及其后的一切都不会运行，verl 可能根本不会启动。向导直接询问 bash 本身，bash 在 -n 下不运行任何东西。",
+    ),
     # Environment (doctor, preflight)
     "ENV-001": (
         "无法检查运行 verl 的解释器",

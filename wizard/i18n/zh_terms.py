@@ -110,6 +110,7 @@ TRANSLATED_FROM: dict[str, str] = {
     "SCRIPT-012": "89b5f225",
     "SCRIPT-013": "ea49681e",
     "SCRIPT-014": "45cf28f0",
+    "SCRIPT-015": "807a7da2",
     "ENV-001": "7c186486",
     "ENV-002": "1a2e9cda",
     "ENV-003": "33711bf2",

@@ -89,4 +89,10 @@ ENTRIES = [
         "Overrides after a pipe go to the next command",
         "A pipe ends verl's command: the overrides written after a pipe into `tee train.log` are arguments of tee (which creates a file of each name), so verl starts without them and nothing says so.",
     ),
+    (
+        "SCRIPT-015",
+        "error",
+        "Bash cannot parse the script",
+        "bash reads a script command by command and stops at a syntax error (what `bash -n` reports): the command that holds it, and everything after it, never runs, so verl may never start. The wizard asks bash itself, which runs nothing with -n.",
+    ),
 ]

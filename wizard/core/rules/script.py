@@ -29,6 +29,7 @@ _PROBLEM_RULES = {
     "unterminated-quote": "SCRIPT-011",
     "multiple-commands": "SCRIPT-012",
     "piped-away": "SCRIPT-014",
+    "syntax-error": "SCRIPT-015",
 }
 _MAKE = {"error": error, "warning": warning, "info": info}
 
@@ -62,7 +63,7 @@ def keys_for_script_rules(ctx) -> set[str]:
 
 
 def check_shell_problems(ctx):
-    """SCRIPT-001..004, 010..012 and 014: the shell-level problems the reader found, one finding each."""
+    """SCRIPT-001..004, 010..012, 014 and 015: the shell-level problems the reader found, one finding each."""
     script = ctx.script
     if script is None:
         return

@@ -14,7 +14,7 @@ import re
 
 from wizard.detect.bash import tree
 from wizard.detect.bash.control import Exit
-from wizard.detect.bash.expand import assign
+from wizard.detect.bash.expand import MAX_FIELDS, assign
 from wizard.detect.bash.run import Step
 from wizard.detect.bash.state import ARRAY, ASSOC, SCALAR, UNSET, Var
 from wizard.detect.bash.values import (
@@ -25,6 +25,7 @@ from wizard.detect.bash.values import (
     Unknown,
     is_known,
     known,
+    limited,
     origins_of,
     shown,
     unknown,
@@ -151,6 +152,8 @@ def _assign_array(reader, array_node, st, name: str, append: bool, assoc: bool) 
             var.items[next_index] = item
             lines[next_index] = tree.line(element)
             next_index += 1
+    if len(var.items) > MAX_FIELDS:
+        var = Var(kind, spread=Spread(origins_of(limited(f"${{{name}[@]}}", "array")), f"${{{name}[@]}}"))
     var.lines = lines
     st.set(name, var)
 

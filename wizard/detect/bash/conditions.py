@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from wizard.detect.bash import patterns
-from wizard.detect.bash.values import COMMAND, Origin, Spread, is_known, known, origins_of
+from wizard.detect.bash.values import COMMAND, Origin, Spread, is_known, known, limited, origins_of
 
 UNARY = frozenset(
     [
@@ -74,10 +74,12 @@ def _or(a: Tri, b: Tri) -> Tri:
 class Test:
     """One test expression over operands: each operand a Text (or a Spread), operators as plain strings."""
 
-    def __init__(self, operands: list, double: bool, is_set=None, pattern_of=None) -> None:
+    def __init__(self, operands: list, double: bool, is_set=None, pattern_of=None, regex_of=None, budget=None) -> None:
         self.ops, self.i, self.double = operands, 0, double
         self.is_set = is_set  # name -> Tri, for -v
         self.pattern_of = pattern_of  # index -> the pattern Text of a [[ == ]] right-hand side
+        self.regex_of = regex_of  # index -> the expression Text of a [[ =~ ]] right-hand side
+        self.budget = budget if budget is not None else patterns.new_budget()
 
     def run(self) -> Tri:
         if not self.ops:
@@ -178,8 +180,16 @@ class Test:
             right = self.pattern_of(right_index) or right
             if not is_known(left) or not is_known(right):
                 return Tri(None, origins_of(left) | origins_of(right))
-            same = patterns.matches(known(right), known(left))
+            same = patterns.matches(known(right), known(left), self.budget)
+            if same is None:
+                return Tri(None, _undecided(right))
             return Tri(same if op != "!=" else not same)
+        if self.double and op == "=~" and self.regex_of is not None:
+            right = self.regex_of(right_index) or right
+            if not is_known(left) or not is_known(right):
+                return Tri(None, origins_of(left) | origins_of(right))
+            found = patterns.regex_search(known(right), known(left), self.budget)
+            return Tri(None, _undecided(right)) if found is None else Tri(found)
         if not is_known(left) or not is_known(right):
             return Tri(None, origins_of(left) | origins_of(right))
         a, b = known(left), known(right)
@@ -192,13 +202,16 @@ class Test:
         if op == ">":
             return Tri(a > b)
         if op == "=~":
-            try:
-                return Tri(re.search(b, a) is not None)
-            except re.error:
-                return Tri(False)
+            found = patterns.regex_search(b, a, self.budget)
+            return Tri(None, _undecided(right)) if found is None else Tri(found)
         if op in ("-nt", "-ot", "-ef"):
             return Tri(None, frozenset({Origin(COMMAND, f"test {a} {op} {b}")}))
         if not _INT.fullmatch(a) or not _INT.fullmatch(b):
             return Tri(False)  # bash: "integer expression expected", status 2
         x, y = int(a), int(b)
         return Tri({"-eq": x == y, "-ne": x != y, "-lt": x < y, "-le": x <= y, "-gt": x > y, "-ge": x >= y}[op])
+
+
+def _undecided(pattern) -> frozenset:
+    """The origins of a test whose pattern match the reader did not decide."""
+    return origins_of(limited(known(pattern) or "...", "match"))

@@ -10,9 +10,10 @@ from __future__ import annotations
 from wizard.detect.bash import tree
 from wizard.detect.bash.conditions import Test, Tri
 from wizard.detect.bash.expand import assign
-from wizard.detect.bash.patterns import matches
+from wizard.detect.bash.patterns import escape_ere, matches
+from wizard.detect.bash.scan import past_quoted
 from wizard.detect.bash.state import merge
-from wizard.detect.bash.values import COMMAND, Origin, Spread, Text, is_known, known, origins_of, unknown
+from wizard.detect.bash.values import COMMAND, Origin, Spread, Text, is_known, known, limited, origins_of, unknown
 
 MAX_ITERATIONS = 2000
 
@@ -132,7 +133,14 @@ class Control:
         x = self.expander(st)
         raws = split_raw(inner)
         operands = [(w,) if w in _TEST_OPS else x.one(w) for w in raws] if double else x.words(inner)
-        return Test(operands, double, self.is_set(st), (lambda k: x.pattern(raws[k])) if double else None).run()
+        return Test(
+            operands,
+            double,
+            self.is_set(st),
+            (lambda k: x.pattern(raws[k])) if double else None,
+            (lambda k: x.pattern(raws[k], escape_ere)) if double else None,
+            st.shared.matching,
+        ).run()
 
     @staticmethod
     def is_set(st):
@@ -151,15 +159,17 @@ class Control:
         x = self.expander(st)
         subject = x.one(self.text_of(subject_node)) if subject_node is not None else ()
         arms = []
-        for item in (c for c in node.children if c.type == "case_item"):
-            pats, body, seen_paren = [], [], False
-            for c in item.children:
-                if c.type == ")" and not seen_paren:
-                    seen_paren = True
-                elif not seen_paren and c.is_named:
-                    pats.append(self.text_of(c))
-                elif seen_paren and c.is_named and c.type not in tree.SKIP:
-                    body.append(c)
+        broken = None  # the grammar may leave the start of a pattern (`*.@` of `*.@(gz|bz2)`) in an ERROR before it
+        for item in node.children:
+            if item.type != "case_item":
+                broken = item.start_byte if item.type == "ERROR" else None
+                continue
+            # the patterns are cut from the text: the grammar splits `@(a|b)` at its `|`
+            first, broken = (broken if broken is not None else item.start_byte), None
+            written = self.src[first : item.end_byte].decode("utf-8", "replace")
+            pats, close = case_patterns(written)
+            start = first + len(written[:close].encode("utf-8"))
+            body = [c for c in item.children if c.start_byte >= start and c.is_named and c.type not in tree.SKIP]
             arms.append(
                 (lambda s, pats=pats: self.case_match(subject, pats, s), lambda b, body=body: self.run_all(body, b))
             )
@@ -170,8 +180,11 @@ class Control:
         for raw in pats:
             pattern = x.pattern(raw)
             if is_known(subject) and is_known(pattern):
-                if matches(known(pattern), known(subject)):
+                found = matches(known(pattern), known(subject), st.shared.matching)
+                if found:
                     return Tri(True)
+                if found is None:
+                    origins |= origins_of(limited(known(pattern), "match"))
                 continue
             if is_known(pattern) and known(pattern) == "*":
                 return Tri(True)
@@ -294,3 +307,30 @@ class Control:
         if step is not None:
             step(st)
         return st.status
+
+
+def case_patterns(raw: str) -> tuple[list[str], int]:
+    """The patterns of one case item as written (`a|@(b|c)`), and the index just past the `)` that ends them."""
+    i, n, depth, start, pats = 0, len(raw), 0, 0, []
+    while i < n and raw[i] in " \t\n":
+        i += 1
+    if i < n and raw[i] == "(":
+        i += 1
+    start = i
+    while i < n:
+        skipped = past_quoted(raw, i)
+        if skipped is not None:
+            i = skipped
+            continue
+        c = raw[i]
+        if c == "(":
+            depth += 1
+        elif c == ")" and depth:
+            depth -= 1
+        elif c == ")" or (c == "|" and not depth):
+            pats.append(raw[start:i].strip())
+            if c == ")":
+                return pats, i + 1
+            start = i + 1
+        i += 1
+    return pats + [raw[start:].strip()], n

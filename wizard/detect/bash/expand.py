@@ -24,6 +24,7 @@ from wizard.detect.bash.values import (
     Text,
     is_known,
     known,
+    limited,
     origins_of,
     text,
     unknown,
@@ -33,11 +34,12 @@ from wizard.detect.bash.values import shown as shown_of
 MAX_EXPANDED_CHARS = 4 * 1024 * 1024
 MAX_VALUE_CHARS = 64 * 1024  # a longer variable is kept as unknown: values that copy themselves grow without end
 MAX_NESTING = 48
+MAX_FIELDS = 10_000  # fields of one word, and elements of one array (commands.py)
 _VOLATILE = frozenset({"RANDOM", "SRANDOM", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID", "LINENO"})
 
 
 class ExpansionTooLarge(Exception):
-    """The script's variables expand to more than MAX_EXPANDED_CHARS characters in all."""
+    """Kept for callers that still catch it: past MAX_EXPANDED_CHARS, expansions are now unknown instead."""
 
 
 class _Absent:
@@ -72,6 +74,8 @@ class Expander:
                 # an unquoted unknown value is split by bash: it may be no word, one, or several
                 fields = [Spread(origins_of(fields[0]), shown_of(fields[0]))]
             out.extend(fields)
+            if len(out) > MAX_FIELDS:
+                return [Spread(origins_of(limited(raw, "array")), raw)]
         return out
 
     def one(self, raw: str, assignment: bool = False) -> Text:
@@ -88,19 +92,20 @@ class Expander:
                 pieces.append(value)
         return text(*pieces)
 
-    def pattern(self, raw: str) -> Text:
-        """The word as a glob pattern: quoted characters escaped, unknown pieces kept."""
+    def pattern(self, raw: str, escape=patterns.escape) -> Text:
+        """The word as a glob pattern (or, with escape_ere, a regular expression): quoted characters escaped,
+        unknown pieces kept."""
         pieces: list = []
         for part in parts(raw, tilde=False):
             if part.kind == LIT:
-                pieces.append(patterns.escape(part.text) if part.quoted else part.text)
+                pieces.append(escape(part.text) if part.quoted else part.text)
                 continue
             for kind, value, quoted in self._chunks([part]):
                 if kind == "fields":
                     value = text(*_joined([v if not isinstance(v, Spread) else (_unknown_of(v),) for v in value], " "))
                 if kind == "spread":
                     value = (_unknown_of(value),)
-                pieces.append(text(*(patterns.escape(p) if quoted and isinstance(p, str) else p for p in value)))
+                pieces.append(text(*(escape(p) if quoted and isinstance(p, str) else p for p in value)))
         return text(*pieces)
 
     def words(self, raw: str) -> list:
@@ -122,10 +127,13 @@ class Expander:
                 chunks.append(("text", self.capture(part.text), part.quoted))
             elif part.kind == PROC:
                 chunks.append(("lit", unknown({Origin(COMMAND, part.text.strip())}, f"<({part.text})"), True))
-        budget = sum(len(v) for kind, v, _ in chunks if kind in ("text", "lit") for v in v if isinstance(v, str))
-        self.state.shared.work += budget
+        self.state.shared.work += sum(_cost(kind, value) for kind, value, _ in chunks)
         if self.state.shared.work > MAX_EXPANDED_CHARS:
-            raise ExpansionTooLarge
+            # past the reading's budget every expansion is unknown (cheap), so the reading still ends
+            return [
+                chunk if part.kind in (LIT, TILDE) else ("text", limited(_written(part), "work"), part.quoted)
+                for part, chunk in zip(word_parts, chunks, strict=True)
+            ]
         return chunks
 
     def _assemble(self, chunks) -> list:
@@ -317,7 +325,7 @@ def assign(state: State, name: str, value: Text, index=None, append: bool = Fals
         old = var.value if var is not None and var.kind == SCALAR and append else ()
         new = text(old, value)
         if sum(len(p) for p in new if isinstance(p, str)) > MAX_VALUE_CHARS:
-            new = unknown({Origin(COMMAND, f"${name} (over {MAX_VALUE_CHARS} characters)")}, f"${name}")
+            new = limited(f"${name}", "size")
         state.set(name, Var(SCALAR, new, exported=bool(var and var.exported)))
         if is_known(new) and len(state.shared.history.get(name, ())) < 16:
             state.shared.history.setdefault(name, []).append(known(new))
@@ -377,3 +385,23 @@ def _starts_with_blank(value: Text, ifs: str) -> bool:
 
 def _ends_with_blank(value: Text, ifs: str) -> bool:
     return bool(value) and isinstance(value[-1], str) and value[-1][-1:] in ifs and value[-1][-1:] != ""
+
+
+def _cost(kind: str, value) -> int:
+    """Characters (and fields) one expanded chunk adds to the reading's work."""
+    if kind in ("text", "lit"):
+        return sum(len(p) for p in value if isinstance(p, str))
+    if kind == "fields":
+        return len(value) + sum(len(p) for v in value if not isinstance(v, Spread) for p in v if isinstance(p, str))
+    return 1
+
+
+def _written(part) -> str:
+    """A part of a word roughly as the script writes it (for the note of a value past the work budget)."""
+    if part.kind == PARAM:
+        return "${" + part.text + "}"
+    if part.kind in (CMD, PROC):
+        return "$(" + part.text + ")"
+    if part.kind == ARITH:
+        return "$((" + part.text + "))"
+    return part.text

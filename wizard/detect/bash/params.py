@@ -13,7 +13,7 @@ import re
 from wizard.detect.bash import patterns
 from wizard.detect.bash.arith import Opaque
 from wizard.detect.bash.state import ARRAY, ASSOC
-from wizard.detect.bash.values import ENV, Origin, Spread, is_known, known, origins_of, text, unknown
+from wizard.detect.bash.values import ENV, Origin, Spread, is_known, known, limited, origins_of, text, unknown
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!\-]")
 _OP = re.compile(r":?[-=?+]|##?|%%?|/#|/%|//?|\^\^?|,,?|:|@[QEPAKaUuLk]")
@@ -100,13 +100,16 @@ def expand_param(x, inner: str, quoted: bool):
                 quoted,
             )
         out = []
+        budget = x.state.shared.matching
         for v in values:
             if not is_known(v):
                 out.append(unknown(origins_of(v), "${" + inner + "}"))
-            elif op.startswith("/"):
-                out.append(text(patterns.replace(known(v), known(pat), known(rep), op)))
+                continue
+            if op.startswith("/"):
+                done = patterns.replace(known(v), known(pat), known(rep), op, budget)
             else:
-                out.append(text(patterns.strip(known(v), known(pat), op)))
+                done = patterns.strip(known(v), known(pat), op, budget)
+            out.append(limited("${" + inner + "}", "match") if done is None else text(done))
         return _result(out if isinstance(value, list) else out[0], name, inner, quoted, sub)
     if op in ("^^", "^", ",,", ","):
         out = []

@@ -1,68 +1,84 @@
-"""Bash glob patterns (case items, `${V#pat}`, `${V/pat/rep}`, `[[ x == pat ]]`) as Python regular expressions.
+"""Bash glob patterns (case items, `${V#pat}`, `${V/pat/rep}`, `[[ x == pat ]]`) and `=~`, matched in linear time.
 
 A pattern arrives as text in which quoted characters are escaped with a backslash (quoting makes a
-pattern character literal in bash). Extended globs `@(a|b)`, `?(...)`, `*(...)`, `+(...)` are read too.
+pattern character literal in bash). Extended globs `@(a|b)`, `?(...)`, `*(...)`, `+(...)` are read too;
+`!(...)` is not (its outcome is unknown). Patterns become nfa trees and are matched by nfa.Matcher,
+never by a backtracking engine. Each function returns None when it cannot decide: a construct it does
+not read, or the reading's matching budget (`BUDGET_STEPS`) is spent; the caller makes the value unknown.
 """
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
-_CLASSES = {
-    "alnum": "a-zA-Z0-9",
-    "alpha": "a-zA-Z",
-    "digit": "0-9",
-    "lower": "a-z",
-    "upper": "A-Z",
-    "space": r"\s",
-    "blank": r" \t",
-    "punct": r"!-/:-@\[-`{-~",
-    "xdigit": "0-9a-fA-F",
-    "word": r"\w",
-}
+from wizard.detect.bash import ere
+from wizard.detect.bash.nfa import ANY, CLASSES, Budget, CharSet, Matcher, OverBudget, Unsupported, literal, reverse
+
+BUDGET_STEPS = 3_000_000  # matching steps of one reading (about a second of Python)
+_GLOB_SPECIAL = frozenset("*?[]\\()|@+!")
+_ERE_SPECIAL = frozenset("\\.[]()*+?{}|^$")
+UNDECIDED = (Unsupported, OverBudget, RecursionError)
 
 
 def escape(text: str) -> str:
     """Text as a pattern that matches only itself."""
-    return re.sub(r"([*?\[\]\\()|@+!])", r"\\\1", text)
+    return "".join("\\" + c if c in _GLOB_SPECIAL else c for c in text)
 
 
-@lru_cache(maxsize=512)
-def to_regex(pattern: str) -> str:
-    out, i, n = [], 0, len(pattern)
+def escape_ere(text: str) -> str:
+    """Text as an extended regular expression that matches only itself (the quoted part of `=~`'s right side)."""
+    return "".join("\\" + c if c in _ERE_SPECIAL else c for c in text)
+
+
+def new_budget() -> Budget:
+    return Budget(BUDGET_STEPS)
+
+
+# --- globs as trees -------------------------------------------------------------------------------------
+
+
+def glob_tree(pattern: str) -> tuple:
+    items, i, n = [], 0, len(pattern)
     while i < n:
         c = pattern[i]
         if c == "\\":
-            out.append(re.escape(pattern[i + 1 : i + 2]))
+            if i + 1 < n:
+                items.append(literal(pattern[i + 1]))
+            else:
+                items.append(literal("\\"))
             i += 2
         elif c in "?*+@!" and pattern[i + 1 : i + 2] == "(":
             end, alternatives = _group(pattern, i + 1)
-            if end is None or c == "!":
-                out.append(re.escape(c) if c != "*" else ".*")
+            if end is None:
+                items.append(("rep", ("set", ANY), 0, None) if c == "*" else literal(c))
                 i += 1
                 continue
-            body = "|".join(to_regex(a) for a in alternatives)
-            out.append({"?": f"(?:{body})?", "*": f"(?:{body})*", "+": f"(?:{body})+", "@": f"(?:{body})"}[c])
+            if c == "!":
+                raise Unsupported("!(...)")
+            body = ("alt", [glob_tree(a) for a in alternatives])
+            low, high = {"?": (0, 1), "*": (0, None), "+": (1, None), "@": (1, 1)}[c]
+            items.append(("rep", body, low, high))
             i = end
         elif c == "*":
-            out.append(".*")
+            while pattern[i + 1 : i + 2] == "*" and pattern[i + 2 : i + 3] != "(":
+                i += 1  # `**` is `*` (and keeps the tree small)
+            items.append(("rep", ("set", ANY), 0, None))
             i += 1
         elif c == "?":
-            out.append(".")
+            items.append(("set", ANY))
             i += 1
         elif c == "[":
-            end, cls = _bracket(pattern, i)
+            end, charset = _bracket(pattern, i)
             if end is None:
-                out.append(r"\[")
+                items.append(literal("["))
                 i += 1
             else:
-                out.append(cls)
+                items.append(("set", charset))
                 i = end
         else:
-            out.append(re.escape(c))
+            items.append(literal(c))
             i += 1
-    return "".join(out)
+    return ("cat", items)
 
 
 def _group(pattern: str, i: int):
@@ -90,78 +106,131 @@ def _bracket(pattern: str, i: int):
     j = i + 1
     negate = pattern[j : j + 1] in ("!", "^")
     j += negate
-    body = []
-    first = True
+    chars, ranges, classes, first = set(), [], [], True
     while j < len(pattern):
         c = pattern[j]
         if c == "]" and not first:
-            return j + 1, "[" + ("^" if negate else "") + "".join(body) + "]"
+            return j + 1, CharSet(frozenset(chars), tuple(ranges), tuple(classes), negate)
         first = False
         if c == "[" and pattern[j + 1 : j + 2] == ":":
             end = pattern.find(":]", j + 2)
-            if end > 0 and pattern[j + 2 : end] in _CLASSES:
-                body.append(_CLASSES[pattern[j + 2 : end]])
+            if end > 0 and pattern[j + 2 : end] in CLASSES:
+                classes.append(pattern[j + 2 : end])
                 j = end + 2
                 continue
-        if c == "\\":
-            body.append(re.escape(pattern[j + 1 : j + 2]))
-            j += 2
+        if c == "\\" and j + 1 < len(pattern):
+            j += 1
+            c = pattern[j]
+        if pattern[j + 1 : j + 2] == "-" and pattern[j + 2 : j + 3] not in ("]", ""):
+            hi_at = j + 2
+            if pattern[hi_at] == "\\" and hi_at + 1 < len(pattern):
+                hi_at += 1
+            ranges.append((c, pattern[hi_at]))
+            j = hi_at + 1
             continue
-        body.append("\\" + c if c in "\\^[]" else c)
+        chars.add(c)
         j += 1
-    return None, ""
+    return None, None
 
 
-def matches(pattern: str, value: str) -> bool:
-    return re.fullmatch(to_regex(pattern), value, re.DOTALL) is not None
+@lru_cache(maxsize=256)
+def _glob(pattern: str, backwards: bool = False) -> Matcher:
+    tree = glob_tree(pattern)
+    return Matcher(reverse(tree) if backwards else tree)
 
 
-def strip(value: str, pattern: str, op: str) -> str:
-    """`${V#p}` (shortest prefix), `##` (longest), `%` (shortest suffix), `%%` (longest)."""
-    rx = re.compile(to_regex(pattern), re.DOTALL)
-    n = len(value)
-    if op in ("#", "##"):
-        cuts = range(0, n + 1) if op == "#" else range(n, -1, -1)
-        for k in cuts:
-            if rx.fullmatch(value, 0, k):
-                return value[k:]
-        return value
-    cuts = range(n, -1, -1) if op == "%" else range(0, n + 1)
-    for k in cuts:
-        if rx.fullmatch(value, k, n):
-            return value[:k]
-    return value
+@lru_cache(maxsize=256)
+def _regex(pattern: str) -> Matcher:
+    return Matcher(ere.parse(pattern))
 
 
-def replace(value: str, pattern: str, replacement: str, op: str) -> str:
-    """`${V/p/r}` (first), `//` (all), `/#` (at the start), `/%` (at the end); the longest match wins."""
+def _literal(pattern: str) -> str | None:
+    """The text a pattern matches when it has no special character, else None."""
+    if not any(c in _GLOB_SPECIAL for c in pattern):
+        return pattern
+    return None
+
+
+# --- what the reader asks ---------------------------------------------------------------------------------
+
+
+def matches(pattern: str, value: str, budget: Budget) -> bool | None:
+    """Whether the whole value matches the glob pattern; None when undecided."""
+    try:
+        return _glob(pattern).fullmatch(value, budget)
+    except UNDECIDED:
+        return None
+
+
+def regex_search(pattern: str, value: str, budget: Budget) -> bool | None:
+    """`[[ value =~ pattern ]]`: True/False (False also for an expression regcomp refuses); None when undecided."""
+    try:
+        return _regex(pattern).search(value, budget)
+    except ere.BadRegex:
+        return False
+    except UNDECIDED:
+        return None
+
+
+def strip(value: str, pattern: str, op: str, budget: Budget) -> str | None:
+    """`${V#p}` (shortest prefix), `##` (longest), `%` (shortest suffix), `%%` (longest); None when undecided."""
+    try:
+        if op in ("#", "##"):
+            ends = list(_glob(pattern).ends(value, 0, budget)) if op == "##" else _first(_glob(pattern), value, budget)
+            return value[ends[-1] :] if ends else value
+        backwards = value[::-1]
+        matcher = _glob(pattern, True)
+        ends = _first(matcher, backwards, budget) if op == "%" else list(matcher.ends(backwards, 0, budget))
+        return value[: len(value) - ends[-1]] if ends else value
+    except UNDECIDED:
+        return None
+
+
+def _first(matcher: Matcher, value: str, budget: Budget) -> list[int]:
+    for end in matcher.ends(value, 0, budget):
+        return [end]
+    return []
+
+
+def replace(value: str, pattern: str, replacement: str, op: str, budget: Budget) -> str | None:
+    """`${V/p/r}` (first), `//` (all), `/#` (at the start), `/%` (at the end); the longest match wins.
+
+    None when undecided. A pattern without special characters is replaced as a plain string (linear);
+    otherwise each start is tried in turn, and a start whose character cannot begin a match costs one step.
+    """
     if not pattern:
         return {"/#": replacement + value, "/%": value + replacement}.get(op, value)
-    rx = to_regex(pattern)
-    if op == "/#":
-        m = re.match(f"(?:{rx})", value, re.DOTALL)
-        return replacement + value[_longest(value, rx, 0, True) :] if m else value
-    if op == "/%":
-        for k in range(0, len(value) + 1):
-            if re.fullmatch(rx, value[k:], re.DOTALL):
-                return value[:k] + replacement
-        return value
+    try:
+        if op == "/#":
+            ends = list(_glob(pattern).ends(value, 0, budget))
+            return replacement + value[ends[-1] :] if ends else value
+        if op == "/%":
+            ends = list(_glob(pattern, True).ends(value[::-1], 0, budget))
+            return value[: len(value) - ends[-1]] + replacement if ends else value
+        plain = _literal(pattern)
+        if plain is not None:
+            budget.spend(len(value) // 64 + 1)
+            return value.replace(plain, replacement, -1 if op == "//" else 1)
+        return _replace_each(value, _glob(pattern), replacement, op == "/", budget)
+    except UNDECIDED:
+        return None
+
+
+def _replace_each(value: str, matcher: Matcher, replacement: str, once: bool, budget: Budget) -> str:
     out, i, n, done = [], 0, len(value), False
     while i <= n:
-        end = None if done else _longest(value, rx, i, False)
+        end = None
+        if not done and (i == n or matcher.can_start(value[i])):
+            found = list(matcher.ends(value, i, budget))
+            end = found[-1] if found else None
+        else:
+            budget.spend(1)
         if end is not None and end > i:
             out.append(replacement)
             i = end
-            done = op == "/"
+            done = once
             continue
         if i < n:
             out.append(value[i])
         i += 1
     return "".join(out)
-
-
-def _longest(value: str, rx: str, start: int, must: bool):
-    for k in range(len(value), start - 1, -1):
-        if re.fullmatch(rx, value[start:k], re.DOTALL):
-            return k
-    return start if must else None

@@ -12,7 +12,7 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from wizard.detect.bash import tree
+from wizard.detect.bash import recover, tree
 from wizard.detect.bash.control import Break, Control, Exit, Return
 from wizard.detect.bash.expand import Expander
 from wizard.detect.bash.state import ARRAY, ASSOC, SCALAR, Shared, State, Var
@@ -22,6 +22,7 @@ from wizard.detect.bash.values import (
     Spread,
     Text,
     is_known,
+    limited,
     origins_of,
     strip_trailing_newlines,
     text,
@@ -86,8 +87,35 @@ class Reader(Control):
     # --- statements -------------------------------------------------------------------------------
 
     def block(self, node, st: State) -> None:
+        top = node.type == "program"
         for child in tree.statements(node):
-            self.statement(child, st)
+            if top and child.has_error:
+                self.recover(child, st)
+            else:
+                self.statement(child, st)
+
+    def recover(self, node, st: State) -> None:
+        """A top-level statement tree-sitter could not parse: read the runs of its lines that parse alone (when
+        none does, the statement as the grammar recovered it)."""
+        found = recover.pieces(self.src, node)
+        if all(piece.source is None for piece in found):
+            self.statement(node, st)  # nothing parses on its own: read what the grammar made of it
+            return
+        saved = self.src
+        for piece in found:
+            if piece.source is None:
+                self.shared.notes.append(("skipped", piece.first, str(piece.last)))
+                continue
+            root = tree.parse(piece.source)
+            self.src = piece.source
+            try:
+                if piece.maybe:
+                    because = frozenset(origins_of(limited(f"line {piece.first}", "parse")))
+                    self.maybe(st, because, lambda branch, root=root: self.block(root, branch))
+                else:
+                    self.block(root, st)
+            finally:
+                self.src = saved
 
     def statement(self, node, st: State) -> int | None:
         self.shared.statements += 1

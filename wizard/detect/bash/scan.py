@@ -264,7 +264,7 @@ def brace_expand(raw: str) -> list[str]:
     return out
 
 
-def _past_quoted(raw: str, i: int) -> int | None:
+def past_quoted(raw: str, i: int) -> int | None:
     """Where the escape, quote or $(...)/${...} that starts at raw[i] ends (braces inside it do not expand);
     None when raw[i] starts none of them."""
     c = raw[i]
@@ -284,7 +284,7 @@ def _brace_group(raw: str):
     """(start, end, alternatives) of the first unquoted brace group that expands, or None."""
     i, n = 0, len(raw)
     while i < n:
-        skipped = _past_quoted(raw, i)
+        skipped = past_quoted(raw, i)
         if skipped is not None:
             i = skipped
             continue
@@ -299,7 +299,7 @@ def _brace_group(raw: str):
 def _alternatives(raw: str, i: int):
     depth, j, n, cuts = 0, i, len(raw), []
     while j < n:
-        skipped = _past_quoted(raw, j)
+        skipped = past_quoted(raw, j)
         if skipped is not None:
             j = skipped
             continue

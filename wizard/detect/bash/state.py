@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from wizard.detect.bash.nfa import Budget
+from wizard.detect.bash.patterns import new_budget
 from wizard.detect.bash.values import ENV, Origin, Spread, Text, origins_of, text, unknown
 
 SCALAR, ARRAY, ASSOC, UNSET = "scalar", "array", "assoc", "unset"
@@ -53,6 +55,7 @@ class Shared:
     statements: int = 0  # statements run so far
     sourced: list = field(default_factory=list)
     history: dict = field(default_factory=dict)  # name -> the known values assigned to it, in order
+    matching: Budget = field(default_factory=new_budget)  # steps left to glob and =~ matches
 
 
 @dataclass

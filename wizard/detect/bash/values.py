@@ -12,9 +12,10 @@ from dataclasses import dataclass
 # ENV: a variable the script reads but does not set (--env NAME=VALUE gives it); ARGS: the script's
 # positional arguments (-- ARG... gives them); COMMAND: a command's output or status (--env NAME=VALUE
 # stands in for the variable the script sets from it).
-from wizard.core.unknowns import ARGS, COMMAND, ENV, Origin
+# LIMIT: a value the reader stopped computing (a cap on size, elements, matching or work; `limited`).
+from wizard.core.unknowns import ARGS, COMMAND, ENV, LIMIT, Origin
 
-__all__ = ["ARGS", "COMMAND", "ENV", "Origin", "Spread", "Text", "Unknown"]
+__all__ = ["ARGS", "COMMAND", "ENV", "LIMIT", "Origin", "Spread", "Text", "Unknown"]
 
 EMPTY: tuple = ()
 
@@ -70,6 +71,11 @@ def _cap(shown_text: str) -> str:
 
 def unknown(origins, shown: str) -> Text:
     return (Unknown(frozenset(origins), shown),)
+
+
+def limited(shown_as: str, why: str, origins=frozenset()) -> Text:
+    """An unknown value the reader stopped computing: `why` is "match", "size", "array" or "work"."""
+    return (Unknown(frozenset(origins) | {Origin(LIMIT, _cap(shown_as), why)}, _cap(shown_as)),)
 
 
 def is_known(value: Text) -> bool:
