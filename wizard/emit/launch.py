@@ -10,7 +10,7 @@ import shlex
 from dataclasses import dataclass
 
 from wizard.core.answers import Answers
-from wizard.core.rules.deploy_facts import ENTRYPOINT, dns_label, jobs_address, k8s_name
+from wizard.core.rules.deploy_facts import CONFIG_DIR, ENTRYPOINT, dns_label, jobs_address, k8s_name
 from wizard.emit.bundle import folder_name
 
 
@@ -122,3 +122,18 @@ def unzip_launch_line(answers: Answers, out_dir: str) -> str:
     and its folder's names (wizard.emit.bundle)."""
     folder = folder_name(out_dir)
     return f"unzip {shlex.quote(folder + '.zip')} && {launch_line(answers, folder)}"
+
+
+def doctor_line(answers: Answers, out_dir: str) -> str:
+    """The `verl-wizard doctor` to run where the run's workers start (Review shows it beside the launch)."""
+    config = shlex.quote(f"{out_dir.rstrip('/')}/config.yaml")
+    target = answers.deploy.target
+    if target == "slurm":
+        gpus = answers.cluster.n_gpus_per_node
+        return f"srun --nodes=1 --gres=gpu:{gpus} verl-wizard doctor {config}"
+    if target == "ray-job":
+        return f"verl-wizard preflight --address HEAD:6379 --config {config}"
+    if target in ("kuberay-job", "kuberay-cluster"):
+        # the head mounts config.yaml from the manifest's ConfigMap at CONFIG_DIR
+        return f"kubectl exec{_ns(answers)} -it {head_pod(answers)} -- verl-wizard doctor {CONFIG_DIR}/config.yaml"
+    return f"verl-wizard doctor {config}"

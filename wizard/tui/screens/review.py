@@ -33,6 +33,10 @@ class ReviewScreen(StepScreen):
             yield Button(t("review.write"), id="write", variant="primary")
         yield Label("", id="write-status")
         yield Static("", id="launch-info")
+        with Horizontal(classes="inline-form", id="doctor-row"):
+            yield Button(t("review.doctor_run"), id="doctor-run")
+            yield Label("", id="doctor-status")
+        yield Static("", id="doctor-findings")
         yield Label(t("review.files"), classes="section-title")
         yield OptionList(id="file-list")
         with ScrollableContainer(id="preview-box"):  # long lines scroll here: a wrapped comment would read as a key
@@ -61,7 +65,7 @@ class ReviewScreen(StepScreen):
     def _launch_text(self) -> Text:
         """The install line and the launch command for the target (the same as RUN.md and `new` print)."""
         from wizard.emit.install import install_for
-        from wizard.emit.launch import launch_line, unzip_launch_line
+        from wizard.emit.launch import doctor_line, launch_line, unzip_launch_line
 
         answers = self.session.layered.answers
         # a served wizard's files arrive as a zip download: its launch starts with the unzip
@@ -69,6 +73,7 @@ class ReviewScreen(StepScreen):
         lines = (
             t("review.install", line=install_for(answers).line),
             t("review.launch", command=launch(answers, self.session.out_dir)),
+            t("review.doctor", command=doctor_line(answers, self.session.out_dir)),
         )
         return Text("\n".join(lines))  # plain text: verl[vllm,fsdp] is not markup
 
@@ -108,9 +113,31 @@ class ReviewScreen(StepScreen):
         """Write's folder is the field's whole current value, even while its Changed messages are queued."""
         self.session.out_dir = self.query_one("#out-dir", Input).value.strip() or "verl-run"
 
+    def on_mount(self) -> None:
+        # a served wizard runs on the workshop's server: its environment is not the student's machine
+        self.query_one("#doctor-row").display = not self.app.delivery.to_browser
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "write":
             self.app.request_write()
+        elif event.button.id == "doctor-run":
+            event.button.disabled = True
+            self.query_one("#doctor-status", Label).update(t("review.doctor_running"))
+            self.run_worker(self._doctor, thread=True, exclusive=True, group="doctor")
+
+    def _doctor(self) -> None:
+        """doctor on this machine for the run on screen (a thread: the probe is a child process with a deadline)."""
+        from wizard.tui.doctor_run import doctor_here  # packaging's specifiers load on first use, not at start
+
+        findings = doctor_here(self.session.layered)
+        self.app.call_from_thread(self._show_doctor, findings)
+
+    def _show_doctor(self, findings: list) -> None:
+        from wizard.tui.doctor_run import doctor_summary, finding_lines  # as in _doctor
+
+        self.query_one("#doctor-run", Button).disabled = False
+        self.query_one("#doctor-status", Label).update(doctor_summary(findings))
+        self.query_one("#doctor-findings", Static).update(Text("\n".join(finding_lines(findings))))
 
     def show_written(self, message: str) -> None:
         status = self.query_one("#write-status", Label)
