@@ -110,32 +110,31 @@ def stub_env(tmp: Path, bin_dir: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def run_blocks(
-    items: list[Block], cwd: Path, env: dict[str, str], timeout: float = 120, start_new_session: bool = False
-) -> list[BlockRun]:
-    """The blocks typed into one bash in cwd, in order; each block's status and output (the blocks' files are
-    kept beside cwd, not in the run's folder)."""
+def driver(items: list[Block], scratch: Path) -> str:
+    """A bash script that types the blocks in order into one shell, a marker with each block's status after it
+    (the blocks' files go in scratch, not in the run's folder)."""
     script = ["exec 2>&1", "set +e"]
     for index, block in enumerate(items):
-        path = cwd.parent / f"runbook-block-{index}.sh"
+        path = scratch / f"runbook-block-{index}.sh"
         path.write_text(block.text)
         script += [f"echo '{MARK} {index} start'", f"source {path}", f'echo "{MARK} {index} rc=$?"']
-    proc = subprocess.run(
-        ["bash", "-c", "\n".join(script)],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-        start_new_session=start_new_session,
-    )
+    return "\n".join(script)
+
+
+def split_runs(items: list[Block], output: str) -> list[BlockRun]:
+    """Each block's status and output from the driver's output (rc None: the shell stopped before its end)."""
     runs = []
     for index, block in enumerate(items):
-        found = re.search(rf"^{MARK} {index} start\n(.*?)(?:^{MARK} {index} rc=(\d+)$|\Z)", proc.stdout, re.S | re.M)
-        if not found:
-            runs.append(BlockRun(block, None, ""))
-            continue
-        rc = int(found.group(2)) if found.group(2) is not None else None
-        runs.append(BlockRun(block, rc, found.group(1)))
+        found = re.search(rf"^{MARK} {index} start\n(.*?)(?:^{MARK} {index} rc=(\d+)$|\Z)", output, re.S | re.M)
+        rc = int(found.group(2)) if found and found.group(2) is not None else None
+        runs.append(BlockRun(block, rc, found.group(1) if found else ""))
     return runs
+
+
+def run_blocks(items: list[Block], cwd: Path, env: dict[str, str], timeout: float = 120) -> list[BlockRun]:
+    """The blocks typed into one bash in cwd, in order; each block's status and output."""
+    script = driver(items, cwd.parent)
+    proc = subprocess.run(
+        ["bash", "-c", script], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    return split_runs(items, proc.stdout)

@@ -97,8 +97,12 @@ def _secrets(answers: Answers) -> Section | None:
                 msg("runbook.secrets.shell", names=[f"`{n}`" for n in names]),
                 Commands(tuple(map(require, names))),
             ]
-        if token_mode and target == "ray-job":
-            items.append(msg("runbook.secrets.ray_job_token"))
+        if target == "ray-job":
+            # the ray CLI of the watch and stop commands reads the mode from the shell too (ray-job.sh sets its own)
+            items += [
+                msg("runbook.secrets.ray_job_token") if token_mode else msg("runbook.secrets.ray_job_open"),
+                Commands((f"export RAY_AUTH_MODE={d.auth_mode}",)),
+            ]
         elif token_mode and target == "slurm":
             items.append(msg("runbook.secrets.slurm_token"))
     return Section(msg("runbook.secrets"), tuple(items)) if items else None
@@ -191,6 +195,11 @@ def _watch(answers: Answers, plan: Plan) -> Section:
     elif target == "ray-job":
         follow, shows = msg("runbook.follow.ray_job"), [msg("runbook.shows.job_list"), msg("runbook.shows.job_logs")]
         commands = [c.replace("SUBMISSION_ID", '"$SUBMISSION_ID"') for c in commands]
+        other = (f"export RAY_AUTH_MODE={answers.deploy.auth_mode}", require("SUBMISSION_ID"))
+        items: list[Item] = [follow, msg("runbook.watch.other_terminal"), Commands(other)]
+        for command, what in zip(commands, shows, strict=True):
+            items += [what, Commands((command,))]
+        return Section(msg("runbook.watch"), tuple(items))
     elif target == "kuberay-job":
         follow, shows = (
             msg("runbook.follow.kuberay_job"),

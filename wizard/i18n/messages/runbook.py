@@ -73,6 +73,10 @@ EN: dict[str, str] = {
         "The cluster uses Ray token authentication: export RAY_AUTH_TOKEN=<the head's token> (`ray get-auth-token` "
         "on the head) or keep it in ~/.ray/auth_token; ./ray-job.sh refuses to submit without one."
     ),
+    "runbook.secrets.ray_job_open": (
+        "Ray token authentication is off (deploy.auth_mode=disabled): the cluster must run without it too; the ray "
+        "commands below need the same mode in this shell."
+    ),
     "runbook.secrets.slurm_token": (
         "Ray token authentication: job.sbatch uses your RAY_AUTH_TOKEN when it is set, else a fresh token for the "
         "job; every node gets it and it is never written to a file."
@@ -109,6 +113,10 @@ EN: dict[str, str] = {
     "runbook.launch.slurm_id": "JOBID is the job's number (sbatch --parsable prints it alone); the commands below use it.",
     "runbook.launch.kuberay_cluster": "The driver starts in the head pod once the cluster is ready (the wait ends then).",
     "runbook.watch": "Watch",
+    "runbook.watch.other_terminal": (
+        "From another terminal: the same authentication as the launch's shell (RAY_AUTH_TOKEN exported, or "
+        "~/.ray/auth_token), and SUBMISSION_ID exported:"
+    ),
     "runbook.follow.local": "./run.sh prints verl's log in this terminal (Ctrl-C stops the run); the Ray instance verl starts has its dashboard at http://127.0.0.1:8265.",
     "runbook.follow.local_head": "./run.sh prints verl's log in this terminal (Ctrl-C stops the driver); the cluster's dashboard is on the head, port 8265.",
     "runbook.follow.ray_job": "./ray-job.sh prints the job's log until the job ends, and exits 1 when it failed.",
@@ -215,6 +223,7 @@ ZH: dict[str, str] = {
         "集群使用 Ray 令牌认证：export RAY_AUTH_TOKEN=<head 的令牌>（在 head 上运行 `ray get-auth-token`），或把它放在 "
         "~/.ray/auth_token；没有令牌时 ./ray-job.sh 拒绝提交。"
     ),
+    "runbook.secrets.ray_job_open": "Ray 令牌认证已关闭（deploy.auth_mode=disabled）：集群也必须关闭它；下面的 ray 命令需要当前 shell 使用同样的模式。",
     "runbook.secrets.slurm_token": (
         "Ray 令牌认证：设置了 RAY_AUTH_TOKEN 时 job.sbatch 使用它，否则为本作业生成一个新令牌；每个节点都会拿到它，它不会被写进文件。"
     ),
@@ -246,6 +255,7 @@ ZH: dict[str, str] = {
     "runbook.launch.slurm_id": "JOBID 是作业编号（sbatch --parsable 只打印它）；下面的命令会用到它。",
     "runbook.launch.kuberay_cluster": "集群就绪后（等待随之结束），driver 在 head pod 中启动。",
     "runbook.watch": "观察",
+    "runbook.watch.other_terminal": "在另一个终端中：使用与启动时相同的认证（export RAY_AUTH_TOKEN，或 ~/.ray/auth_token），并 export SUBMISSION_ID：",
     "runbook.follow.local": "./run.sh 在这个终端打印 verl 的日志（Ctrl-C 停止运行）；verl 启动的 Ray 实例的 dashboard 在 http://127.0.0.1:8265。",
     "runbook.follow.local_head": "./run.sh 在这个终端打印 verl 的日志（Ctrl-C 停止 driver）；集群的 dashboard 在 head 的 8265 端口。",
     "runbook.follow.ray_job": "./ray-job.sh 打印作业日志直到作业结束，作业失败时以 1 退出。",
