@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import math
 import re
 from typing import Any
 
@@ -47,3 +49,14 @@ def parse_env_flags(items: list[str] | None) -> dict[str, str]:
             raise UsageError(f"--env {item}: expected NAME=VALUE with a shell variable name, e.g. --env WORLD_SIZE=2")
         env[name] = value
     return env
+
+
+def seconds(text: str) -> float:
+    """--timeout: a finite number of seconds from 1 to 600 (nan, inf and 0.001 are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not 1 <= value <= 600:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give seconds between 1 and 600")
+    return value

@@ -11,12 +11,12 @@ address and NCCL variables. Exit 1 on an error finding, 2 on unusable input.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import re
 from pathlib import Path
 from typing import Any
 
+from wizard.commands.common import seconds
 from wizard.commands.output import as_json, as_text, emit
 from wizard.core.findings import error, has_errors
 from wizard.core.rules.catalogue import why
@@ -45,20 +45,10 @@ def register(subparsers) -> None:
     p.add_argument("--preset", help="a preset (see `verl-wizard presets`)")
     p.add_argument("--python", help="the interpreter that runs verl (default: this one); a path or a name on PATH")
     p.add_argument(
-        "--timeout", type=_seconds, default=20.0, help="seconds (1-600) the interpreter may take (default 20)"
+        "--timeout", type=seconds, default=20.0, help="seconds (1-600) the interpreter may take (default 20)"
     )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or not 1 <= value <= 600:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give seconds between 1 and 600")
-    return value
 
 
 def _layered(args: argparse.Namespace):

@@ -16,6 +16,7 @@ import re
 import time
 from pathlib import Path
 
+from wizard.commands.common import seconds
 from wizard.commands.output import as_json, as_text, emit
 from wizard.commands.preflight_nodes import inspect_nodes
 from wizard.core.findings import error, has_errors
@@ -40,7 +41,7 @@ def register(subparsers) -> None:
     )
     p.add_argument(
         "--timeout",
-        type=_seconds,
+        type=seconds,
         default=15.0,
         help="seconds (1-600) the whole command may take before giving up (default 15)",
     )

@@ -9,17 +9,15 @@ that `doctor` turns into an ENV-001 finding).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
-import signal
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wizard.detect.child_process import run_with_deadline
 from wizard.errors import UsageError
 
 SCRIPT = Path(__file__).with_name("env_probe_script.py")
@@ -88,13 +86,6 @@ def source() -> str:
     return SCRIPT.read_text(encoding="utf-8")
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
-    with contextlib.suppress(OSError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(timeout=5)
-
-
 def parse_report(python: str, stdout: str, stderr: str, returncode: int) -> ProbeOutcome:
     """The probe's output -> its report, or the reason there is none."""
     lines = [line for line in stdout.splitlines() if line.startswith(MARK)]
@@ -114,22 +105,11 @@ def parse_report(python: str, stdout: str, stderr: str, returncode: int) -> Prob
 def run_probe(python: str, request: dict[str, Any], deadline_s: float = DEFAULT_DEADLINE_S) -> ProbeOutcome:
     """Run the probe in `python` (already resolved) and return its report; never hangs past the deadline."""
     try:
-        proc = subprocess.Popen(
-            [python, "-c", source(), json.dumps(request)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            errors="replace",
-            start_new_session=True,
-        )
+        done = run_with_deadline([python, "-c", source(), json.dumps(request)], deadline_s)
     except OSError as exc:
         raise UsageError(
             f"--python {python}: cannot run it ({exc.strerror or exc}); give the interpreter that runs verl"
         ) from None
-    try:
-        stdout, stderr = proc.communicate(timeout=deadline_s)
-    except subprocess.TimeoutExpired:
-        _kill_group(proc)
+    if done is None:
         return ProbeOutcome(python, problem="timeout", detail=f"{deadline_s:g}")
-    return parse_report(python, stdout, stderr, proc.returncode)
+    return parse_report(python, done.stdout, done.stderr, done.returncode)

@@ -15,15 +15,14 @@ import contextlib
 import json
 import os
 import re
-import signal
 import socket
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from wizard.core.rules.deploy_facts import DeployFacts, NodeGroup
+from wizard.detect.child_process import run_with_deadline
 from wizard.i18n.text import Msg, msg
 
 TCP_TIMEOUT_S = 3.0
@@ -161,24 +160,11 @@ def tcp_answer(host: str, port: int, timeout: float = TCP_TIMEOUT_S) -> str | Ms
 
 def _run_probe(address: str, timeout: float) -> tuple[dict | None, str]:
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", PROBE, address],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        env=env,
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(timeout=max(0.1, timeout))
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(OSError):
-            os.killpg(proc.pid, signal.SIGKILL)  # the probe's own session: it and nothing else
-        proc.communicate()
+    done = run_with_deadline([sys.executable, "-c", PROBE, address], timeout, env)
+    if done is None:
         return None, ""
-    line = next((x for x in out.splitlines() if x.startswith("PROBE ")), None)
-    return (json.loads(line[6:]) if line else None), err
+    line = next((x for x in done.stdout.splitlines() if x.startswith("PROBE ")), None)
+    return (json.loads(line[6:]) if line else None), done.stderr
 
 
 EXIT_MARGIN_S = 0.25  # what printing the result and leaving the interpreter take after the deadline

@@ -8,14 +8,12 @@ keyed by node, are compared by wizard.core.rules.environment_nodes.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
-import subprocess
 import sys
 from typing import Any
 
+from wizard.detect.child_process import run_with_deadline
 from wizard.detect.env_probe import MARK, parse_report, request_for, source
 
 NODES_MARK = "NODES "
@@ -52,22 +50,10 @@ def node_reports(address: str, timeout: float, model_ids: list[str], local_dir: 
     """{node: probe report dict, or {"problem": ..., "detail": ...}} for every alive node; None past the deadline."""
     request = json.dumps(request_for(model_ids, local_dir))
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", NODE_PROBE, address, source(), request],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        env=env,
-        start_new_session=True,
-    )
-    try:
-        out, _ = proc.communicate(timeout=max(0.5, timeout))
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(OSError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
+    done = run_with_deadline([sys.executable, "-c", NODE_PROBE, address, source(), request], max(0.5, timeout), env)
+    if done is None:
         return None
+    out = done.stdout
     line = next((x for x in reversed(out.splitlines()) if x.startswith(NODES_MARK)), None)
     if line is None:
         return None

@@ -1,0 +1,46 @@
+"""Run a child process with a deadline, in its own session, and kill it with its children when the deadline passes.
+
+What the probes share (doctor's environment probe, preflight's cluster and per-node probes): a child that hangs
+never holds the wizard past its deadline, and nothing of the wizard's own session is touched when it is killed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ChildResult:
+    stdout: str
+    stderr: str
+    returncode: int
+
+
+def run_with_deadline(argv: Sequence[str], timeout: float, env: dict[str, str] | None = None) -> ChildResult | None:
+    """The child's output and exit status, or None when it ran past `timeout` seconds (then it is killed).
+
+    OSError (no such program, not executable) reaches the caller, which knows what the program was for.
+    """
+    proc = subprocess.Popen(
+        list(argv),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        stdout, stderr = proc.communicate(timeout=max(0.1, timeout))
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)  # the child's own session: it and what it started, nothing else
+        proc.communicate()
+        return None
+    return ChildResult(stdout, stderr, proc.returncode)
