@@ -83,7 +83,9 @@ def test_a_tab_walks_to_review_and_downloads_what_new_writes(lang, tmp_path, bro
         answers.save_as(tmp_path / "answers-download.yaml")
         unzip(tmp_path / "verl-run.zip", tmp_path / "unzipped")
         assert (
-            cli("new", "--preset", "grpo-8b-1x8", "--topology", "8xH100", "--out", str(tmp_path / "new")).returncode
+            cli(
+                "new", "--preset", "grpo-8b-1x8", "--topology", "8xH100", "--lang", lang, "--out", str(tmp_path / "new")
+            ).returncode
             == 0
         )
         got = tmp_path / "unzipped" / "verl-run"
