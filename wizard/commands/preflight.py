@@ -10,7 +10,6 @@ with what verl will ask for: the GPUs of every pool (PLACE-007), GPUs per node (
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import re
 import time
@@ -47,17 +46,6 @@ def register(subparsers) -> None:
     )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)
-
-
-def _seconds(text: str) -> float:
-    """--timeout: a finite number of seconds from 1 to 600 (nan, inf and 0.001 are refused)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or not 1 <= value <= 600:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give seconds between 1 and 600")
-    return value
 
 
 def _read_config(path: str):
