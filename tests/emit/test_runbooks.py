@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.emit.runbook_kit import blocks, calls, make_stubs, run_blocks, stub_env, syntax_errors
+from tests.emit.runbook_kit import Block, blocks, calls, make_stubs, run_blocks, stub_env, syntax_errors
 from tests.emit.test_run_md import CASES
 from wizard.core.layers import build
 from wizard.core.presets import load_preset
@@ -68,7 +68,8 @@ def test_every_runbook_block_parses_and_does_what_run_md_says(preset, target, tm
     env_extra = user_env()
     files, runs, recorded, _ = follow(tmp_path, preset, target, env_extra=env_extra)
     text = files["RUN.md"]
-    assert [syntax_errors(run.block) for run in runs] == [""] * len(runs)
+    # one bash -n over the blocks one after another (each is whole: an unclosed quote would reach the next)
+    assert syntax_errors(Block("all", "".join(run.block.text for run in runs))) == ""
     assert all(run.rc is not None for run in runs), [(r.block.text, r.output) for r in runs if r.rc is None]
     key = env_extra["WANDB_API_KEY"]
     assert key not in text and env_extra["RAY_AUTH_TOKEN"] not in text, "no secret value is written"
@@ -157,3 +158,26 @@ def test_chinese_run_md_has_the_same_commands_and_chinese_prose(preset, target, 
     assert all(CJK.search(line) for line in headings), headings
     said = [line for line in zh.split("```")[0::2] for line in line.splitlines() if line and not line.startswith("- ")]
     assert all(CJK.search(line) for line in said), [line for line in said if not CJK.search(line)]
+
+
+@pytest.mark.parametrize("target", ["kuberay-job", "k8s-job"])
+def test_every_secret_the_pods_read_is_created_in_their_namespace_by_reference(target, tmp_path):
+    env_extra = {**user_env(), "HF_TOKEN": "hf_" + secrets.token_hex(8)}
+    values = {"deploy.secret_env": ["HF_TOKEN"], "deploy.namespace": "team-a"}
+    files, _, recorded, _ = follow(tmp_path, "workshop-0.5b-1gpu", target, env_extra=env_extra, **values)
+    manifest = files[MANIFEST[target]]
+    assert "secretKeyRef" in manifest and "name: HF_TOKEN" in manifest, "the pods read HF_TOKEN from the Secret"
+    create = index_of(recorded, "kubectl", "create", "secret", "generic", "-n", "team-a", "verl-secrets")
+    assert recorded[create][7:] == [f"--from-literal=HF_TOKEN={env_extra['HF_TOKEN']}"]
+    assert create < index_of(recorded, "kubectl", "apply", "-n", "team-a", "-f", MANIFEST[target])
+    assert env_extra["HF_TOKEN"] not in "".join(files.values())
+
+
+def test_a_run_that_reads_no_secret_has_no_secrets_section(tmp_path):
+    files, _, recorded, _ = follow(tmp_path, "workshop-0.5b-1gpu", "k8s-job", env_extra=user_env())
+    assert "## Secrets" not in files["RUN.md"] and not [c for c in recorded if c[1:3] == ["create", "secret"]]
+
+
+def test_the_syntax_check_fails_on_a_block_bash_cannot_read():
+    assert "unexpected" in syntax_errors(Block("x", 'echo "a"\nif then fi\n'))
+    assert syntax_errors(Block("x", 'echo "a"\n')) == ""
