@@ -1,4 +1,5 @@
-"""Start `verl-wizard serve` as a teacher would, drive it from a real Chromium, and list what it left running.
+"""Start `verl-wizard serve` as a teacher would, drive it from a real Chromium or speak its websocket protocol
+without one (open_wizard), and list what it left running.
 
 The browser is Debian's Chromium (/usr/bin/chromium), driven by Playwright's Python package without any
 browser download. A tab's screen is read from the bytes its websocket receives (the terminal's own input,
@@ -7,6 +8,7 @@ decoded by pyte at the tab's size): xterm.js draws on a canvas, so the DOM holds
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
@@ -162,3 +164,38 @@ def stop_quietly(served: Served) -> None:
 def unzip(path: Path, into: Path) -> Path:
     shutil.unpack_archive(path, into, "zip")
     return into
+
+
+async def open_wizard(url: str, token: str | None = None, width: int = 100, height: int = 30, **ws_options):
+    """A tab without a browser: the page, then its websocket at width x height (ws_options: aiohttp's
+    ws_connect options); returns (client, websocket, the page's status), or (None, None, status) without a page."""
+    import aiohttp
+
+    client = aiohttp.ClientSession()
+    async with client.get(url) as page:
+        html = await page.text()
+        status = page.status
+    if token is None:
+        found = re.search(r'"/ws/([^"]+)"', html)
+        if found is None:
+            await client.close()
+            return None, None, status
+        token = found[1]
+    address = url.replace("http://", "ws://") + f"ws/{token}?width={width}&height={height}"
+    websocket = await client.ws_connect(address, **ws_options)
+    return client, websocket, status
+
+
+async def receive_until(websocket, predicate, timeout: float = 30):
+    import aiohttp
+
+    received = b""
+    async with asyncio.timeout(timeout):
+        async for message in websocket:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                received += message.data
+            elif message.type == aiohttp.WSMsgType.TEXT:
+                received += message.data.encode()
+            if predicate(received):
+                return received
+    return received

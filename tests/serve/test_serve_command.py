@@ -13,7 +13,15 @@ import sys
 import pytest
 
 from tests.cli.helpers import cli
-from tests.serve.helpers import descendants, name_of, start_serve, stop_quietly, wait_until
+from tests.serve.helpers import (
+    descendants,
+    name_of,
+    open_wizard,
+    receive_until,
+    start_serve,
+    stop_quietly,
+    wait_until,
+)
 from wizard.commands.serve import wizard_args
 from wizard.serve.places import Places
 
@@ -116,39 +124,6 @@ def test_a_non_loopback_host_is_warned_about_plainly(tmp_path):
         assert served.stop() == 0
     finally:
         stop_quietly(served)
-
-
-async def open_wizard(url: str, token: str | None = None):
-    """A tab without a browser: the page, then its websocket; returns (client, websocket, first bytes)."""
-    import aiohttp
-
-    client = aiohttp.ClientSession()
-    async with client.get(url) as page:
-        html = await page.text()
-        status = page.status
-    if token is None:
-        found = re.search(r'"/ws/([^"]+)"', html)
-        if found is None:
-            await client.close()
-            return None, None, status
-        token = found[1]
-    websocket = await client.ws_connect(url.replace("http://", "ws://") + f"ws/{token}?width=100&height=30")
-    return client, websocket, status
-
-
-async def receive_until(websocket, predicate, timeout: float = 30):
-    import aiohttp
-
-    received = b""
-    async with asyncio.timeout(timeout):
-        async for message in websocket:
-            if message.type == aiohttp.WSMsgType.BINARY:
-                received += message.data
-            elif message.type == aiohttp.WSMsgType.TEXT:
-                received += message.data.encode()
-            if predicate(received):
-                return received
-    return received
 
 
 def test_a_websocket_beyond_the_places_is_sent_to_the_full_page(tmp_path):

@@ -179,4 +179,11 @@ MESSAGES: dict[str, str] = {
     "serve.cannot_listen": "--host {host} --port {port}: cannot listen there ({reason}); choose another --port or --host",
     "serve.bad_max_sessions": "--max-sessions {n}: must be at least 1",
     "serve.bad_port": "--port {port}: must be between 0 and 65535",
+    # issue 28: a server that garbage from the network cannot wear down (one log line each, never a traceback)
+    "serve.bad_request": "a malformed HTTP request from {remote} was refused ({reason})",
+    "serve.request_failed": "a request from {remote} failed ({reason})",
+    "serve.message_ignored": "wizard {n}: its tab sent a message that is not textual-serve's protocol, ignored ({excerpt}); further ones are ignored without a line",
+    "serve.tab_connection_closed": "wizard {n}: the connection to its tab was closed ({reason})",
+    "serve.tab_failed": "wizard {n}: its tab failed ({reason})",
+    "serve.wizard_output_failed": "wizard {n}: its output could not be passed to its tab ({reason})",
 }

@@ -152,4 +152,11 @@ MESSAGES: dict[str, str] = {
     "serve.cannot_listen": "--host {host} --port {port}：无法在此监听（{reason}）；请换一个 --port 或 --host",
     "serve.bad_max_sessions": "--max-sessions {n}：至少为 1",
     "serve.bad_port": "--port {port}：必须在 0 到 65535 之间",
+    # issue 28: a server that garbage from the network cannot wear down (one log line each, never a traceback)
+    "serve.bad_request": "拒绝了来自 {remote} 的格式错误的 HTTP 请求（{reason}）",
+    "serve.request_failed": "来自 {remote} 的请求失败（{reason}）",
+    "serve.message_ignored": "向导 {n}：其标签页发来一条不符合 textual-serve 协议的消息，已忽略（{excerpt}）；此后的同类消息忽略且不再记录",
+    "serve.tab_connection_closed": "向导 {n}：与其标签页的连接已关闭（{reason}）",
+    "serve.tab_failed": "向导 {n}：其标签页出错（{reason}）",
+    "serve.wizard_output_failed": "向导 {n}：其输出无法传给标签页（{reason}）",
 }

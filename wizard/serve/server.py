@@ -1,9 +1,13 @@
 """The workshop web server: a page per tab, a wizard process per page's websocket, at most --max-sessions.
 
-Built on textual-serve's Server (its download route and its handling of the browser's keys and sizes);
-what differs: the pages (pages.py), the places (places.py), the wizard processes (wizard_process.py), a
-bound port read back (so `--port 0` works and the printed URL is the real one), and a stop that ends every
-wizard before the server exits.
+Built on textual-serve's Server (its download route); what differs: the pages (pages.py), the places
+(places.py), the wizard processes (wizard_process.py), every message from a tab checked before use
+(protocol.py), a log of one line per event (server_log.py), a bound port read back (so `--port 0` works and
+the printed URL is the real one), and a stop that ends every wizard before the server exits.
+
+Anyone who can reach the port can send anything, so a tab's place is freed and "ended" logged however its
+wizard ends: the tab closes, the wizard exits or dies, a message breaks the protocol, or a write to a tab
+that has gone fails.
 """
 
 from __future__ import annotations
@@ -20,14 +24,16 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from aiohttp import web
+from aiohttp import WebSocketError, WSMsgType, web
 from textual_serve.server import Server
 
 from wizard.errors import UsageError
 from wizard.i18n.text import msg, render
+from wizard.serve import protocol
 from wizard.serve.launchers import default_launcher
 from wizard.serve.pages import full_page, wizard_page
 from wizard.serve.places import Places
+from wizard.serve.server_log import RequestErrors, configure, one_line, reason_of
 from wizard.serve.wizard_process import WizardProcess
 
 log = logging.getLogger("verl-wizard.serve")
@@ -124,7 +130,7 @@ class WorkshopServer(Server):
         )
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-        websocket = web.WebSocketResponse(heartbeat=15)
+        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=protocol.MAX_MESSAGE_BYTES)
         await websocket.prepare(request)
         if not self.places.take(request.match_info["token"]):
             # Held places ran out between the page and its websocket: send the tab to the full page.
@@ -145,15 +151,9 @@ class WorkshopServer(Server):
         )
         tab = Tab(websocket, wizard)
         self.tabs.add(tab)
+        # Whatever ends this tab (its browser, its wizard, a failure), the finally below frees its place.
         try:
-            if self.starting is not None:
-                await self.starting.acquire()
-                try:
-                    await wizard.start(_size(request, "width", 80), _size(request, "height", 24))
-                finally:
-                    asyncio.get_running_loop().create_task(self._free_start_slot(wizard))
-            else:
-                await wizard.start(_size(request, "width", 80), _size(request, "height", 24))
+            await self._start(wizard, request)
             log.info(
                 "%s",
                 self.text(
@@ -166,20 +166,74 @@ class WorkshopServer(Server):
                     )
                 ),
             )
-            await self._process_messages(websocket, wizard)
-        except (asyncio.CancelledError, ConnectionResetError):
-            pass
+            await self._serve_tab(websocket, wizard)
+        except (asyncio.CancelledError, ConnectionError):
+            pass  # the browser left, or the server is stopping
+        except Exception as exc:  # noqa: BLE001 - a tab's failure must not keep its place
+            log.info("%s", self.text(msg("serve.tab_failed", n=wizard.number, reason=reason_of(exc))))
         finally:
-            await wizard.stop()
-            self.tabs.discard(tab)
-            self.places.give_back()
-            log.info(
-                "%s",
-                self.text(msg("serve.session_ended", n=wizard.number, active=self.places.taken, most=self.places.most)),
-            )
-            with contextlib.suppress(Exception):  # the browser may be gone already
-                await websocket.close()
+            try:
+                await wizard.stop()
+            finally:
+                self.tabs.discard(tab)
+                self.places.give_back()
+                log.info(
+                    "%s",
+                    self.text(
+                        msg("serve.session_ended", n=wizard.number, active=self.places.taken, most=self.places.most)
+                    ),
+                )
+                with contextlib.suppress(Exception):  # the browser may be gone already
+                    await websocket.close()
         return websocket
+
+    async def _start(self, wizard: WizardProcess, request: web.Request) -> None:
+        """Start the tab's wizard at the size its address asks for (clamped), in a start slot if they are limited."""
+        width = protocol.query_size(request.query.get("width", ""), protocol.WIDTH, protocol.DEFAULT_WIDTH)
+        height = protocol.query_size(request.query.get("height", ""), protocol.HEIGHT, protocol.DEFAULT_HEIGHT)
+        if self.starting is None:
+            await wizard.start(width, height)
+            return
+        await self.starting.acquire()
+        try:
+            await wizard.start(width, height)
+        finally:
+            asyncio.get_running_loop().create_task(self._free_start_slot(wizard))
+
+    async def _serve_tab(self, websocket: web.WebSocketResponse, wizard: WizardProcess) -> None:
+        """Pass the tab's messages to its wizard until the tab leaves or the wizard ends, whichever is first."""
+        messages = asyncio.ensure_future(self._process_messages(websocket, wizard))
+        try:
+            await asyncio.wait([messages, wizard.reading], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            messages.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await messages  # raises what the messages' loop raised
+        # A tab that broke the protocol (a message over the size limit, a malformed frame) is told why in one
+        # line; a tab that just went away (a closed laptop) is not worth one.
+        if isinstance(error := websocket.exception(), WebSocketError):
+            log.info("%s", self.text(msg("serve.tab_connection_closed", n=wizard.number, reason=reason_of(error))))
+
+    async def _process_messages(self, websocket: web.WebSocketResponse, wizard: WizardProcess) -> None:
+        """Each text message the tab sends, checked (protocol.py) and passed on; anything else is ignored."""
+        ignored = 0
+        async for message in websocket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            parsed = protocol.parse(message.data)
+            if isinstance(parsed, protocol.Stdin):
+                await wizard.send_bytes(parsed.data)
+            elif isinstance(parsed, protocol.Resize):
+                await wizard.set_terminal_size(parsed.width, parsed.height)
+            elif isinstance(parsed, protocol.Ping):
+                await websocket.send_json(["pong", parsed.data])
+            elif isinstance(parsed, protocol.Focus):
+                await (wizard.focus() if parsed.focused else wizard.blur())
+            else:
+                ignored += 1
+                if ignored == 1:  # once per tab: a tab sending garbage must not flood the log
+                    excerpt = one_line(repr(message.data), most=60)
+                    log.info("%s", self.text(msg("serve.message_ignored", n=wizard.number, excerpt=excerpt)))
 
     async def _free_start_slot(self, wizard: WizardProcess) -> None:
         """Give the start slot back once the wizard has sent its first screen (or ended, or took too long)."""
@@ -191,7 +245,13 @@ class WorkshopServer(Server):
     # -- running -------------------------------------------------------------------------------------
     async def serve_until_stopped(self, stop: asyncio.Event, ready: Callable[[int], None] | None = None) -> None:
         """Listen, announce the URL, and serve until `stop` is set; then end every wizard and close."""
-        runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False, shutdown_timeout=5)
+        runner = web.AppRunner(
+            self.make_app(),
+            access_log=None,
+            handle_signals=False,
+            shutdown_timeout=5,
+            logger=RequestErrors(self.config.lang),  # a malformed request is one line, not a traceback
+        )
         await runner.setup()
         site = web.TCPSite(runner, self.config.host, self.config.port)
         try:
@@ -234,7 +294,7 @@ class WorkshopServer(Server):
 
     def run(self) -> None:
         """Serve until SIGINT or SIGTERM (Ctrl+C): the blocking entry of `verl-wizard serve`."""
-        logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stdout)
+        configure(sys.stdout)
 
         async def main() -> None:
             stop = asyncio.Event()
@@ -248,8 +308,3 @@ class WorkshopServer(Server):
 
 START_SLOT_S = 3.0  # a wizard that has not painted by then gives its start slot back anyway
 NO_STORE = {"Cache-Control": "no-store"}  # a page holds a place: never show a cached one
-
-
-def _size(request: web.Request, name: str, default: int) -> int:
-    value = request.query.get(name, "")
-    return int(value) if value.isdigit() and 0 < int(value) <= 1000 else default

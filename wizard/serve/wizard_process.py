@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from textual_serve.app_service import AppService
 
 from wizard.i18n.text import msg, render
+from wizard.serve.server_log import reason_of
 
 log = logging.getLogger("verl-wizard.serve")
 
@@ -49,6 +50,11 @@ class WizardProcess(AppService):
     def pid(self) -> int | None:
         return self._process.pid if self._process else None
 
+    @property
+    def reading(self) -> asyncio.Task | None:
+        """The task that reads the wizard's output (run()); it ends when the wizard ends, however it ends."""
+        return self._task
+
     async def _open_app_process(self, width: int = 80, height: int = 24):
         self.workdir = tempfile.mkdtemp(prefix="verl-wizard-tab-")
         self._process = process = await self.launcher.launch(self.args, self.workdir, width, height)
@@ -72,8 +78,10 @@ class WizardProcess(AppService):
                 handler = handlers.get(kind)
                 if handler is not None:
                     await handler(payload)
-        except (asyncio.IncompleteReadError, ConnectionResetError, asyncio.CancelledError):
-            pass
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
+            pass  # the wizard ended, or its tab left (a send to a closed websocket)
+        except Exception as exc:  # noqa: BLE001 - output the server cannot pass on ends the tab, in one log line
+            log.info("%s", render(msg("serve.wizard_output_failed", n=self.number, reason=reason_of(exc)), self.lang))
         finally:
             with contextlib.suppress(asyncio.CancelledError):
                 await stderr_task
@@ -104,7 +112,8 @@ class WizardProcess(AppService):
         async with self._stop_lock:
             process = self._process
             if process is not None and process.returncode is None:
-                await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
+                with contextlib.suppress(Exception):  # a download whose tab has gone
+                    await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
                 with contextlib.suppress(Exception):  # a pipe that is already closed
                     await self.send_meta({"type": "quit"})
                 await self._wait_or(process.terminate, QUIT_WAIT_S)
