@@ -141,6 +141,11 @@ GARBAGE_REQUESTS = [
     b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab",
     b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n",
     b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked, x\r\n\r\n",
+    # websocket handshakes that are not one: no key, a version that does not exist
+    b"GET /ws/x HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade, close\r\n"
+    b"Sec-WebSocket-Version: 13\r\n\r\n",
+    b"GET /ws/x HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade, close\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 99\r\n\r\n",
 ]
 
 

@@ -131,7 +131,12 @@ class WorkshopServer(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=protocol.MAX_MESSAGE_BYTES)
-        await websocket.prepare(request)
+        try:
+            await websocket.prepare(request)
+        except web.HTTPException as exc:  # not a websocket handshake: aiohttp answers it (400), the log says so
+            reason = one_line(f"{type(exc).__name__}: {exc.text}")
+            log.info("%s", self.text(msg("serve.bad_request", remote=str(request.remote), reason=reason)))
+            raise
         if not self.places.take(request.match_info["token"]):
             # Held places ran out between the page and its websocket: send the tab to the full page.
             log.info("%s", self.text(msg("serve.session_refused", most=self.places.most)))
