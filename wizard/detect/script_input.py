@@ -102,6 +102,9 @@ def _reader_notes(script) -> list:
         if kind == "skipped":
             notes.append(msg("script.skipped_lines", first=line, last=where))
             continue
+        if kind == "exhausted":
+            notes.append(msg("script.exhausted", line=line, limit=int(where)))
+            continue
         notes.append(
             msg("script.source_missing" if kind == "source-missing" else "script.source_unknown", line=line, path=where)
         )

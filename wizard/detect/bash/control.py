@@ -13,9 +13,11 @@ from wizard.detect.bash.expand import assign
 from wizard.detect.bash.patterns import escape_ere, matches
 from wizard.detect.bash.scan import past_quoted
 from wizard.detect.bash.state import merge
-from wizard.detect.bash.values import COMMAND, Origin, Spread, Text, is_known, known, limited, origins_of, unknown
+from wizard.detect.bash.values import Origin, Spread, Text, is_known, known, limited, origins_of, unknown
 
 MAX_ITERATIONS = 2000
+MAX_STATEMENTS = 20_000  # statements one reading runs before loops and calls stop (about half a CPU second)
+HARD_STATEMENTS = 4 * MAX_STATEMENTS  # then the reading stops where it is
 
 
 class Exit(Exception):
@@ -35,6 +37,10 @@ class Break(Exception):
 
 class Continue(Break):
     pass
+
+
+class TooComplex(Exception):
+    """The reading ran out of statements (an endless loop, deep recursion): see Control.bounded."""
 
 
 _TEST_OPS = frozenset({"&&", "||", "!", "(", ")"})
@@ -209,10 +215,14 @@ class Control:
         else:
             items = [Spread(frozenset({Origin("args", "@")}), "$@")] if st.args is None else list(st.args)
         name = self.text_of(var)
+        return self.bounded(st, self.first_line(node), lambda: self.for_items(st, name, items, body))
+
+    def for_items(self, st, name, items, body):
         status = 0
         for count, item in enumerate(items):
-            if count > MAX_ITERATIONS:
-                break
+            if count >= MAX_ITERATIONS:
+                raise TooComplex  # bounded() makes what the loop changed unknown
+            self.next_iteration(count)
             if isinstance(item, Spread):
                 status = self.maybe(
                     st,
@@ -252,11 +262,15 @@ class Control:
         init, cond, step = (exprs + ["", "", ""])[:3]
         x = self.expander(st)
         x.arith(init) if init.strip() else None
-        return self.loop(
+        return self.bounded(
             st,
-            lambda s: self.arith_tri(cond, s),
-            body,
-            lambda s: self.expander(s).arith(step) if step.strip() else None,
+            self.first_line(node),
+            lambda: self.loop(
+                st,
+                lambda s: self.arith_tri(cond, s),
+                body,
+                lambda s: self.expander(s).arith(step) if step.strip() else None,
+            ),
         )
 
     def arith_tri(self, expression, st) -> Tri:
@@ -276,11 +290,32 @@ class Control:
             result = self.condition(cond, s)
             return ~result if until else result
 
-        return self.loop(st, test, body, None)
+        return self.bounded(st, self.first_line(node), lambda: self.loop(st, test, body, None))
+
+    def bounded(self, st, written: str, run):
+        """Run a loop (or a function call); when the reading's statements run out inside it, it stops there and
+        what it changed becomes unknown, and the reading goes on (from then on a loop runs once at most)."""
+        before = st.fork()
+        try:
+            return run()
+        except TooComplex:
+            if self.shared.statements > HARD_STATEMENTS:
+                raise
+        st.adopt(merge(before, st, frozenset(origins_of(limited(written, "work")))))
+        st.status_origins = frozenset(origins_of(limited(written, "work")))
+        return None
+
+    def first_line(self, node) -> str:
+        return self.text_of(node).split("\n", 1)[0]
+
+    def next_iteration(self, count: int) -> None:
+        if count and self.shared.exhausted:
+            raise TooComplex
 
     def loop(self, st, test, body, step):
         status = 0
-        for _ in range(MAX_ITERATIONS):
+        for count in range(MAX_ITERATIONS):
+            self.next_iteration(count)
             result = test(st)
             if result.value is False:
                 return status
@@ -293,8 +328,7 @@ class Control:
                     b.n -= 1
                     raise
                 return status
-        st.status_origins = frozenset({Origin(COMMAND, "a loop that does not end")})
-        return None
+        raise TooComplex  # a loop that does not end: bounded() makes what it changed unknown
 
     def loop_body(self, body, st, step):
         try:

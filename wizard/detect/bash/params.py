@@ -105,10 +105,14 @@ def expand_param(x, inner: str, quoted: bool):
             if not is_known(v):
                 out.append(unknown(origins_of(v), "${" + inner + "}"))
                 continue
-            if op.startswith("/"):
-                done = patterns.replace(known(v), known(pat), known(rep), op, budget)
-            else:
-                done = patterns.strip(known(v), known(pat), op, budget)
+            try:
+                if op.startswith("/"):
+                    done = patterns.replace(known(v), known(pat), known(rep), op, budget)
+                else:
+                    done = patterns.strip(known(v), known(pat), op, budget)
+            except patterns.ResultTooLarge:
+                out.append(limited("${" + inner + "}", "size"))
+                continue
             out.append(limited("${" + inner + "}", "match") if done is None else text(done))
         return _result(out if isinstance(value, list) else out[0], name, inner, quoted, sub)
     if op in ("^^", "^", ",,", ","):

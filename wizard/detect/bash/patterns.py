@@ -14,7 +14,14 @@ from functools import lru_cache
 from wizard.detect.bash import ere
 from wizard.detect.bash.nfa import ANY, CLASSES, Budget, CharSet, Matcher, OverBudget, Unsupported, literal, reverse
 
-BUDGET_STEPS = 3_000_000  # matching steps of one reading (about a second of Python)
+BUDGET_STEPS = 2_000_000  # matching steps of one reading (about half a second of Python)
+MAX_RESULT = 64 * 1024  # characters of one replacement's result (as expand.MAX_VALUE_CHARS)
+
+
+class ResultTooLarge(Exception):
+    """A replacement's result would be longer than MAX_RESULT (`${X//a/$X}` squares the length)."""
+
+
 _GLOB_SPECIAL = frozenset("*?[]\\()|@+!")
 _ERE_SPECIAL = frozenset("\\.[]()*+?{}|^$")
 UNDECIDED = (Unsupported, OverBudget, RecursionError)
@@ -195,7 +202,7 @@ def _first(matcher: Matcher, value: str, budget: Budget) -> list[int]:
 def replace(value: str, pattern: str, replacement: str, op: str, budget: Budget) -> str | None:
     """`${V/p/r}` (first), `//` (all), `/#` (at the start), `/%` (at the end); the longest match wins.
 
-    None when undecided. A pattern without special characters is replaced as a plain string (linear);
+    None when undecided; ResultTooLarge past MAX_RESULT characters. A pattern without special characters is replaced as a plain string (linear);
     otherwise each start is tried in turn, and a start whose character cannot begin a match costs one step.
     """
     if not pattern:
@@ -210,6 +217,9 @@ def replace(value: str, pattern: str, replacement: str, op: str, budget: Budget)
         plain = _literal(pattern)
         if plain is not None:
             budget.spend(len(value) // 64 + 1)
+            count = min(value.count(plain), 1 if op == "/" else len(value))
+            if len(value) + count * (len(replacement) - len(plain)) > MAX_RESULT:
+                raise ResultTooLarge
             return value.replace(plain, replacement, -1 if op == "//" else 1)
         return _replace_each(value, _glob(pattern), replacement, op == "/", budget)
     except UNDECIDED:
@@ -217,7 +227,7 @@ def replace(value: str, pattern: str, replacement: str, op: str, budget: Budget)
 
 
 def _replace_each(value: str, matcher: Matcher, replacement: str, once: bool, budget: Budget) -> str:
-    out, i, n, done = [], 0, len(value), False
+    out, i, n, done, size = [], 0, len(value), False, len(value)
     while i <= n:
         end = None
         if not done and (i == n or matcher.can_start(value[i])):
@@ -227,6 +237,9 @@ def _replace_each(value: str, matcher: Matcher, replacement: str, once: bool, bu
             budget.spend(1)
         if end is not None and end > i:
             out.append(replacement)
+            size += len(replacement)
+            if size > MAX_RESULT:
+                raise ResultTooLarge
             i = end
             done = once
             continue

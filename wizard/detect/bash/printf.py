@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
-from wizard.detect.bash.values import Spread, Text, Unknown, is_known, known, text
+from wizard.detect.bash.values import Spread, Text, Unknown, is_known, known, limited, text
+
+MAX_WIDTH = 64 * 1024  # and of the whole output: as expand.MAX_VALUE_CHARS
 
 _SPEC = re.compile(r"%([-+ #0]*)(\d+|\*)?(?:\.(\d+|\*))?([sdiuxXofeEgGcqb%])")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "e": "\x1b"}
@@ -21,6 +23,7 @@ def format_printf(args: list) -> Text:
         return (Unknown(origins, "$(printf ...)"),)
     fmt, rest = _escapes(known(args[0])), list(args[1:])
     out: list = []
+    size = 0
     while True:
         used = 0
         pos = 0
@@ -36,7 +39,13 @@ def format_printf(args: list) -> Text:
             if not is_known(value):
                 out.append(value)
                 continue
+            if max(int(w) if w and w.isdigit() else 0 for w in (width, precision)) > MAX_WIDTH:
+                out.append(limited("$(printf " + m.group() + " ...)", "size"))  # `%999999999d` would take a GB
+                continue
             out.append(_one(flags, width, precision, conv, known(value)))
+            size += len(out[-1])
+            if size > MAX_WIDTH:
+                return limited("$(printf ...)", "size")
         out.append(fmt[pos:])
         rest = rest[used:]
         if not rest or used == 0:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from wizard.detect.bash import recover, tree
-from wizard.detect.bash.control import Break, Control, Exit, Return
+from wizard.detect.bash.control import HARD_STATEMENTS, MAX_STATEMENTS, Break, Control, Exit, Return, TooComplex
 from wizard.detect.bash.expand import Expander
 from wizard.detect.bash.state import ARRAY, ASSOC, SCALAR, Shared, State, Var
 from wizard.detect.bash.values import (
@@ -30,12 +30,7 @@ from wizard.detect.bash.values import (
 )
 
 MAX_CALL_DEPTH = 64
-MAX_STATEMENTS = 200_000
 MAX_SOURCE_DEPTH = 8
-
-
-class TooComplex(Exception):
-    """The script runs more statements than a launch script can (an endless loop, deep recursion)."""
 
 
 @dataclass
@@ -66,7 +61,7 @@ class Reader(Control):
     # --- entry points -----------------------------------------------------------------------------
 
     def run(self, source: str, state: State) -> None:
-        with contextlib.suppress(Exit):
+        with contextlib.suppress(Exit, TooComplex):  # TooComplex here: past HARD_STATEMENTS, the reading stops
             self.program(source, state)
 
     def program(self, source: str, state: State, file: str | None = None) -> None:
@@ -119,7 +114,11 @@ class Reader(Control):
 
     def statement(self, node, st: State) -> int | None:
         self.shared.statements += 1
-        if self.shared.statements > MAX_STATEMENTS:
+        if self.shared.statements > MAX_STATEMENTS and not self.shared.exhausted:
+            self.shared.exhausted = True
+            self.shared.notes.append(("exhausted", tree.line(node), str(MAX_STATEMENTS)))
+            raise TooComplex
+        if self.shared.statements > HARD_STATEMENTS:
             raise TooComplex
         kind = node.type
         handler = getattr(self, "s_" + kind, None)
@@ -276,8 +275,11 @@ class Reader(Control):
 
     def call(self, name: str, args: list, st: State, line: int) -> int | None:
         body, src, file = st.functions[name]
-        if st.depth >= MAX_CALL_DEPTH:
+        if st.depth >= MAX_CALL_DEPTH or (self.shared.exhausted and st.depth):
             return None
+        return self.bounded(st, name, lambda: self.run_call(body, src, file, args, st))
+
+    def run_call(self, body, src, file, args: list, st: State) -> int | None:
         saved_args, saved_src, saved_file = st.args, self.src, self.file
         st.args = None if any(isinstance(a, Spread) for a in args) else list(args)
         st.frames.append({})

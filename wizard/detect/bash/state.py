@@ -53,6 +53,7 @@ class Shared:
     pinned: dict = field(default_factory=dict)  # --env values, which stand in for a command's output too
     work: int = 0  # characters expanded so far
     statements: int = 0  # statements run so far
+    exhausted: bool = False  # past control.MAX_STATEMENTS: loops run once at most, nested calls not at all
     sourced: list = field(default_factory=list)
     history: dict = field(default_factory=dict)  # name -> the known values assigned to it, in order
     matching: Budget = field(default_factory=new_budget)  # steps left to glob and =~ matches
