@@ -14,6 +14,7 @@ BASE = {
     "actor_rollout_ref.model.path": "Qwen/Qwen3-8B",
     "actor_rollout_ref.rollout.name": "vllm",
     "data.train_files": "/data/gsm8k/train.parquet",
+    "data.val_files": "/data/gsm8k/test.parquet",
     "data.train_batch_size": 64,
     "actor_rollout_ref.rollout.n": 4,
     "actor_rollout_ref.actor.ppo_mini_batch_size": 16,

@@ -229,6 +229,7 @@ CONFIG_CASES = [(f"verl {name}", rule, cfg(overrides, base)) for name, base, ove
                 "deploy.data_volume": "verl-data",
                 "deploy.data_mount": "/mnt/data",
                 "data.train_files": ["/d/a.parquet", "/d/b.parquet"],
+                "data.val_files": "/d/v.parquet",
             }
         ),
     ),

@@ -183,6 +183,21 @@ def _socket_file(tmp):
     return tmp / "sock.jsonl"
 
 
+def good_train(tmp: Path) -> Path:
+    return write_rows(tmp / "train.parquet", rl_rows(64))
+
+
+def relative_case(target: str | None):
+    """A relative data path where `target` starts the run; None: a verl config, which does not say where."""
+
+    def run(tmp: Path):
+        values = {**BASE, "data.train_files": "data/train.parquet", "deploy.target": target or "local"}
+        layered = build([("test", values)])
+        return evaluate(context_for(layered.answers, layered.flat, mode="cluster", target_known=target is not None))
+
+    return run
+
+
 DATA_CASES = (
     [
         ("data missing", "DATA-001", data_case(lambda t: t / "nope.parquet")),
@@ -253,6 +268,18 @@ DATA_CASES = (
         ("data line not an object", "DATA-001", data_case(text_file("train.jsonl", '{"prompt": "a"}\n[1]\n'))),
         ("data tilde", "DATA-008", data_case(lambda t: "~/verl-wizard-i18n-corpus/train.parquet")),
         ("data verl placeholder", "DATA-010", data_case(lambda t: "~/data/rlhf/gsm8k/train.parquet")),
+        ("data val not set", "DATA-011", data_case(good_train, {"data.val_files": None})),
+        (
+            "data val placeholder",
+            "DATA-011",
+            data_case(good_train, {"data.val_files": "~/data/rlhf/gsm8k/test.parquet"}),
+        ),
+        ("data windows path", "DATA-013", data_case(lambda t: ["C:\\data\\train.parquet", "D:/x.parquet"])),
+        ("data relative, from a config", "DATA-012", relative_case(None)),
+        ("data relative on local", "DATA-012", relative_case("local")),
+        ("data relative on ray-job", "DATA-012", relative_case("ray-job")),
+        ("data relative on slurm", "DATA-012", relative_case("slurm")),
+        ("data relative in a pod", "DATA-012", relative_case("kuberay-job")),
         (
             "data remote and variable",
             "DATA-009",

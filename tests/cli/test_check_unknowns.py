@@ -69,9 +69,7 @@ def test_new_from_script_takes_them_too(tmp_path):
         text = text.replace(old, new)
     path.write_text(text)
     out = tmp_path / "out"
-    # two nodes: a target that starts them (on target local verl's own Ray has one node: DEPLOY-017)
-    argv = ["new", "--from-script", str(path), "--env", "WORLD_SIZE=2", "--target", "slurm", "--out", str(out)]
-    proc = cli(*argv, "--", "Qwen/Qwen3-8B")
+    proc = cli("new", "--from-script", str(path), "--env", "WORLD_SIZE=2", "--out", str(out), "--", "Qwen/Qwen3-8B")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     config = (out / "config.yaml").read_text()
     assert "nnodes: 2" in config and "path: Qwen/Qwen3-8B" in config

@@ -24,8 +24,6 @@ def cases():
         for target in TARGETS:
             if target == "k8s-job" and nnodes > 1:
                 continue  # one Pod on one node: `new` refuses a multi-node preset for it (DEPLOY-004)
-            if target == "local" and nnodes > 1:
-                continue  # verl's own Ray on this machine is one node: `new` refuses it (DEPLOY-017)
             yield preset, target
 
 

@@ -17,10 +17,12 @@ DATA_IDS = ("DATA-", "BATCH-013", "ROLE-005")
 
 
 def run(files, overrides=None, mode="local"):
-    """Findings for BASE (train_batch_size 64, 8 GPUs) reading `files` as data.train_files."""
+    """Findings for BASE (train_batch_size 64, 8 GPUs) reading `files` as data.train_files (and no validation
+    files: they are not these tests' subject, and DATA-011 for them is left out)."""
     values = {
         **BASE,
         "data.train_files": [str(f) for f in files] if isinstance(files, list) else str(files),
+        "data.val_files": None,
         **(overrides or {}),
     }
     values = {k: v for k, v in values.items() if v is not None}
@@ -30,7 +32,7 @@ def run(files, overrides=None, mode="local"):
     return [
         f
         for f in evaluate(context_for(layered.answers, layered.flat, mode=mode, data=data, paths=paths))
-        if f.id.startswith(DATA_IDS)
+        if f.id.startswith(DATA_IDS) and f.id != "DATA-011"
     ]
 
 
@@ -275,7 +277,8 @@ def test_batch_013_estimated_lengths_never_fail_the_batch(tmp_path):
 def _kind_run(path, kind):
     layered = build([("test", {"data.train_files": str(path)})])
     report = DataReport(files={str(path): scan_file(str(path), kind=kind)})
-    return [f for f in evaluate(context_for(layered.answers, layered.flat, data=report)) if f.id.startswith("DATA-")]
+    found = evaluate(context_for(layered.answers, layered.flat, data=report))
+    return [f for f in found if f.id.startswith("DATA-") and f.id != "DATA-011"]  # no validation files: see run()
 
 
 @pytest.mark.parametrize(

@@ -178,7 +178,7 @@ ONE_NODE = """#!/bin/bash
 #SBATCH --cpus-per-task=64
 srun python3 -m verl.trainer.main_ppo \\
     algorithm.adv_estimator=grpo data.train_batch_size=64 actor_rollout_ref.model.path=Qwen/Qwen3-8B \\
-    data.train_files=/data/gsm8k/train.parquet \\
+    data.train_files=/data/gsm8k/train.parquet data.val_files=/data/gsm8k/test.parquet \\
     actor_rollout_ref.actor.ppo_mini_batch_size=16 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 \\
     actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.n=4 \\
     actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=8 trainer.n_gpus_per_node=8 trainer.nnodes=1

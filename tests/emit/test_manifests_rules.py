@@ -234,7 +234,8 @@ def test_deploy_015_pods_see_only_what_is_mounted(target):
     assert "outside what the pods mount (/mnt/verl)" in str(g.message)
     assert g.fixes[0].set == {"deploy.data_mount": "/data/gsm8k"} and "DEPLOY-015" not in fixed(outside, g)
     # Hugging Face ids and remote files are not local paths; neither target without pods is judged.
-    assert "DEPLOY-015" not in ids({"deploy.target": target, "data.train_files": "hdfs://nn/train.parquet"})
+    remote = {"data.train_files": "hdfs://nn/train.parquet", "data.val_files": "hdfs://nn/test.parquet"}
+    assert "DEPLOY-015" not in ids({"deploy.target": target, **remote})
     for other in ("local", "slurm", "ray-job"):
         assert "DEPLOY-015" not in ids({**bare, "deploy.target": other})
 

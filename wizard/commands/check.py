@@ -63,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     # the script leaves unknown are facts the rules judge; its values are the answers, judged against the
     # topology without taking its GPU count.
     facts = {"script": source.script, "deploy": getattr(source, "deploy", None), "unknowns": source.unknowns}
+    # Only an answers file (or a manifest) says where the run starts; a verl config or a launch script may run anywhere.
+    facts["target_known"] = source.kind == "answers file" or facts["deploy"] is not None
     workspace = open_workspace(mode=args.mode, facts=facts)
     use_topology(workspace, args.topology, counts=False)
     workspace.set_layer(LAUNCH_SCRIPT if source.kind == "launch script" else ANSWERS_FILE, source.flat)

@@ -23,6 +23,9 @@ from wizard.errors import ExitStatus, UsageError
 
 ALIAS_KINDS = {"rollout": "rl", "rl": "rl", "rm": "rm", "sft": "sft"}
 
+# DATA-011..013 judge where a run's config reads its data (wizard.core.rules.data_paths), not the files given here.
+RUN_PATH_RULES = ("DATA-011", "DATA-012", "DATA-013")
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
@@ -170,7 +173,7 @@ def run_check(args: argparse.Namespace) -> int:
     findings = [
         f
         for f in evaluate(ctx)
-        if f.id.startswith("DATA-")
+        if (f.id.startswith("DATA-") and f.id not in RUN_PATH_RULES)
         or (f.id == "BATCH-013" and batch_given)
         or (f.id == "ROLE-005" and "data.train_files" in f.paths)
     ]

@@ -259,6 +259,22 @@ RULES: dict[str, tuple[str, str]] = {
         "用 wandb 记录日志，但没有设置 WANDB_API_KEY",
         "verl 的 wandb 日志需要在 trainer 启动的地方有 WANDB_API_KEY；没有它，run.sh 会在运行之前停下（跳过这项检查的运行会在启动时失败），所以只想先训练起来的第一次运行应该只记录到控制台（console）。",
     ),
+    "DEPLOY-017": (
+        "节点数超过了单独运行 run.sh 所能启动的数量",
+        "目标为 local 时，run.sh 在本机启动 verl；没有 RAY_ADDRESS 时，verl 在本机启动它自己的只有一个节点的 Ray，向它申请 trainer.nnodes x n_gpus_per_node 个 GPU，并在启动时报 'Total available GPUs X is less than total desired GPUs Y' 而停止。这些节点必须先组成 Ray 集群（在每个节点上 ray start，见 RUN.md），再在其 head 上启动 run.sh；或者由目标来启动它们：Slurm 和 KubeRay 会启动这么多节点的集群；ray-job 则提交到一个已在运行的集群。",
+    ),
+    "DATA-011": (
+        "没有设置验证数据（data.val_files 为空或仍是 verl 的占位路径）",
+        "无论 trainer.test_freq 和 val_before_train 怎么设，verl 0.9.1 都会在启动时构建验证数据集；没有 data.val_files 时它会去读占位文件 ~/data/rlhf/gsm8k/test.parquet，这个文件并不存在（verl 不会展开 ~），于是运行会在 worker 启动之后、构建数据集时停下。",
+    ),
+    "DATA-012": (
+        "相对路径的数据文件",
+        "verl 把数据文件当作 parquet/json 路径打开（不会按名称下载数据集），相对于读取它的进程的工作目录，而每种目标设置的工作目录各不相同：启动 run.sh 时所在的目录、Ray 作业上传的 working_dir、运行 sbatch 时所在的目录、pod 镜像的 WORKDIR。在这里能找到的路径，在那里可能什么也不是。",
+    ),
+    "DATA-013": (
+        "Windows 形式的数据路径",
+        "verl 运行在 Linux 上，在那里 C:\\data\\x.parquet、D:/x.parquet 或 \\\\server\\share\\x.parquet 只是一个含有冒号或反斜杠的相对文件名：构建数据集时（worker 启动之后）会找不到文件。",
+    ),
     # Schema
     "KEY-001": (
         "verl 中不存在的键",

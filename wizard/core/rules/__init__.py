@@ -38,6 +38,9 @@ class RuleContext:
     env: Any = None  # frozenset of the run's secret variables set in this machine's environment; None: not known
     script: Any = None  # the LaunchScript `check` read (overrides with their +/~ prefixes, shell problems)
     unknowns: Any = None  # core.unknowns.Unknowns: keys a script leaves unknown; rules that read them are skipped
+    # False where `check` read a verl config or a launch script: nothing says where it runs (the rules that judge
+    # the target the answers name, such as DEPLOY-017's one-node local Ray, say nothing then).
+    target_known: bool = True
 
 
 def _registry() -> list[tuple[Rule, tuple[str, ...]]]:

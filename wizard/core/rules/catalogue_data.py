@@ -65,4 +65,22 @@ ENTRIES = [
         "No training data set (data.train_files empty or verl's placeholder)",
         "Without data.train_files verl reads its own placeholder ~/data/rlhf/gsm8k/train.parquet, which is not your data and usually does not exist, so the run stops when the dataset is built, after the workers have started.",
     ),
+    (
+        "DATA-011",
+        "error",
+        "No validation data set (data.val_files empty or verl's placeholder)",
+        "verl 0.9.1 builds the validation dataset at start-up whatever trainer.test_freq and val_before_train say; without data.val_files it reads its placeholder ~/data/rlhf/gsm8k/test.parquet, which does not exist (verl does not expand ~), and the run stops when the dataset is built, after the workers have started.",
+    ),
+    (
+        "DATA-012",
+        "warning",
+        "A relative data path",
+        "verl opens data files as parquet/json paths (it does not download a dataset by name) from the working directory of the process that reads them, which each target sets differently: the folder run.sh is started from, the uploaded working_dir of a Ray job, the folder sbatch was run from, a pod's image WORKDIR. A path that works here may name nothing there.",
+    ),
+    (
+        "DATA-013",
+        "error",
+        "A Windows data path",
+        "verl runs on Linux, where C:\\data\\x.parquet, D:/x.parquet or \\\\server\\share\\x.parquet is a relative file name with a colon or backslashes in it: the file is not found when the dataset is built, after the workers have started.",
+    ),
 ]

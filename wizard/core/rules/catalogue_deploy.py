@@ -102,4 +102,10 @@ ENTRIES = [
         "verl's wandb logger needs WANDB_API_KEY where the trainer starts; without it run.sh stops before the run (and a run that skips the check fails at start-up), so a first run that only needs to train should log to the console.",
         "machine",  # the key of the wizard's own environment; RUN.md says how to set it where the run starts
     ),
+    (
+        "DEPLOY-017",
+        "warning",
+        "More nodes than run.sh alone starts",
+        "With target local, run.sh starts verl on this machine; without RAY_ADDRESS verl starts its own Ray there, of one node, asks it for trainer.nnodes x n_gpus_per_node GPUs and stops at start-up with 'Total available GPUs X is less than total desired GPUs Y'. The nodes must first form a Ray cluster (ray start on each, as RUN.md says) with run.sh started on its head, or a target must start them: Slurm and KubeRay start a cluster of that many nodes; ray-job submits to one that is running.",
+    ),
 ]

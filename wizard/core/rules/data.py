@@ -3,13 +3,13 @@
 The rows' content (chat shape, reward-model pairs, SFT messages) is judged in data_chats, the prompts'
 lengths and the rows per train batch (BATCH-013) in data_lengths; the helpers that read the report live here.
 
-DATA-008 and DATA-010 need only the answers. The others read `ctx.data`, the report of wizard.detect.data
-(`inspect_data`), duck-typed here so that core does not import detect: `files` maps each configured
-path to a file report with `status` ("read" | "not checked" | "unreadable"), `note`, `kind`, `columns`,
-`rows_total`/`rows_exact`/`rows_read`/`complete`, `chats` (column -> facts with `problems`, `rows`,
-`unknown_roles`, sorted `lengths`, `length_failures`), `reward` (data_source values, ground-truth
-problems), `pairs` (reward-model pairs), `length_label`/`length_exact`. A path the report does not
-hold is simply not known, so a fix that changes paths or the prompt column is judged on what was read.
+DATA-008 and DATA-010 need only the answers (as do DATA-011..013, in data_paths). The others read
+`ctx.data`, the report of wizard.detect.data (`inspect_data`), duck-typed here so that core does not import
+detect: `files` maps each configured path to a file report with `status` ("read" | "not checked" |
+"unreadable"), `note`, `kind`, `columns`, `rows_total`/`rows_exact`/`rows_read`/`complete`, `chats` (column ->
+facts with `problems`, `rows`, `unknown_roles`, sorted `lengths`, `length_failures`), `reward` (data_source
+values, ground-truth problems), `pairs` (reward-model pairs), `length_label`/`length_exact`. A path the report
+does not hold is simply not known, so a fix that changes paths or the prompt column is judged on what was read.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def columns_text(columns: list[str]) -> Msg:
     return msg("data.columns", columns=columns[:12]) if columns else msg("data.no_columns")
 
 
-def _placeholder(key: str) -> str | None:
+def placeholder(key: str) -> str | None:
     """verl's own placeholder for a data key (`~/data/rlhf/gsm8k/train.parquet`), read when the key is not set."""
     value = verl_schema.default(key)
     return value if isinstance(value, str) else None
@@ -81,13 +81,13 @@ def _placeholder(key: str) -> str | None:
 
 def check_train_files_set(ctx):
     value = ctx.answers.data.train_files
-    placeholder = _placeholder(TRAIN)
-    if not paths_of(value) or paths_of(value) == [placeholder]:
-        shown = placeholder if paths_of(value) else None
+    default = placeholder(TRAIN)
+    if not paths_of(value) or paths_of(value) == [default]:
+        shown = default if paths_of(value) else None
         text = (
-            msg("data.train_placeholder", placeholder=placeholder)
+            msg("data.train_placeholder", placeholder=default)
             if shown
-            else msg("data.train_not_set", placeholder=placeholder)
+            else msg("data.train_not_set", placeholder=default)
         )
         yield error("DATA-010", [TRAIN], text, why("DATA-010"), [])
 
@@ -96,8 +96,8 @@ def check_tilde_paths(ctx):
     for key, value in ((TRAIN, ctx.answers.data.train_files), (VAL, ctx.answers.data.val_files)):
         paths = paths_of(value)
         for i, path in enumerate(paths):
-            if not path.startswith("~") or (key == TRAIN and paths == [_placeholder(TRAIN)]):
-                continue  # verl's placeholder is DATA-010's: expanding ~ would not make it real data
+            if not path.startswith("~") or paths == [placeholder(key)]:
+                continue  # verl's placeholders are DATA-010's and DATA-011's: expanding ~ would not make them data
             expanded = home_expanded(ctx, path)
             fixes = []
             if expanded != path:

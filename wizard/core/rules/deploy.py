@@ -1,4 +1,4 @@
-"""Environment and deployment rules (DEPLOY-001 .. DEPLOY-014), over what a deployment provides.
+"""Environment and deployment rules (DEPLOY-001 .. DEPLOY-017), over what a deployment provides.
 
 This module runs every DEPLOY check over one set of facts; the CPUs per node (deploy_cpus), Ray's token
 authentication (deploy_auth), secrets (deploy_secrets) and what one machine or pod offers (deploy_node) are
@@ -34,6 +34,7 @@ from wizard.core.rules.deploy_facts import (
 )
 from wizard.core.rules.deploy_node import NUM_CPUS_KEY, check_pod_paths, visible_count
 from wizard.core.rules.deploy_secrets import check_inline_secrets
+from wizard.core.rules.deploy_start import check_nodes_started
 from wizard.core.secrets import credential_in
 from wizard.i18n.text import Msg, msg
 
@@ -315,6 +316,7 @@ CHECKS = (
     check_addresses,
     check_dedup_logs,
     check_node_shape,
+    check_nodes_started,
     check_cpus,
     check_inline_secrets,
     check_names,

@@ -125,6 +125,19 @@ EN: dict[str, str] = {
     # DATA-007
     "data.no_messages_column": "{path}: SFT data needs a {column!r} column with a chat list of user and assistant turns; its columns are {columns}{closest}",
     "data.closest_column": "; the closest column is {column!r}",
+    # DATA-011
+    "data.val_not_set": "data.val_files is not set: verl 0.9.1 builds the validation dataset at start-up and would read its placeholder {placeholder}; set the validation data files (Data step, or --set data.val_files=PATH)",
+    "data.val_placeholder": "data.val_files is verl's placeholder {placeholder}, not your data; set the validation data files (Data step, or --set data.val_files=PATH)",
+    "data.fix.val_from_train": "validate on the training files (the run starts; the validation score is then not on held-out data)",
+    # DATA-012
+    "data.relative_path": "{key}: {paths:list} {n:plural(is a relative path|are relative paths)}, read {base}; verl does not download data by name: give the absolute path (or hdfs://) where verl runs",
+    "data.relative.local": "from the folder run.sh is started in (verl and its Ray workers start there; run.sh does not change folder)",
+    "data.relative.ray_job": "from the Ray job's working_dir: the folder holding ray-job.sh, uploaded by ray job submit (deploy.excludes stay behind)",
+    "data.relative.slurm": "from the folder sbatch was run in (SLURM_SUBMIT_DIR), on the node that runs verl's TaskRunner",
+    "data.relative.pod": "from the container's working directory in the pod (the image's WORKDIR); put the files on the data volume at {mount}",
+    "data.relative.unknown": "from the working directory of the process that reads them (where the run starts)",
+    # DATA-013
+    "data.windows_path": "{key}: {paths:list} {n:plural(is a Windows path|are Windows paths)}; verl runs on Linux and cannot open {n:plural(it|them)}: copy the files to the machines that run verl and give their Linux paths (/data/train.parquet)",
 }
 
 ZH: dict[str, str] = {
@@ -237,4 +250,14 @@ ZH: dict[str, str] = {
     "data.pairs_identical": "{path}：chosen 与 rejected 相同（{count}，第一处：{first}）：没有可以学习的偏好",
     "data.no_messages_column": "{path}：SFT 数据需要一个 {column!r} 列，内容是由 user 和 assistant 轮次组成的对话列表；现有的列：{columns}{closest}",
     "data.closest_column": "；最接近的列是 {column!r}",
+    "data.val_not_set": "没有设置 data.val_files：verl 0.9.1 启动时就会构建验证数据集，并去读它的占位路径 {placeholder}；请设置验证数据文件（在“数据”步骤，或 --set data.val_files=路径）",
+    "data.val_placeholder": "data.val_files 是 verl 的占位路径 {placeholder}，不是你的数据；请设置验证数据文件（在“数据”步骤，或 --set data.val_files=路径）",
+    "data.fix.val_from_train": "用训练文件做验证（运行可以启动，但验证分数不再来自留出数据）",
+    "data.relative_path": "{key}：{paths:list} 是相对路径，会{base}读取；verl 不会按名称下载数据：请给出 verl 运行之处的绝对路径（或 hdfs://）",
+    "data.relative.local": "从启动 run.sh 时所在的目录（verl 和它的 Ray worker 都在那里启动；run.sh 不会切换目录）",
+    "data.relative.ray_job": "从 Ray 作业的 working_dir（放 ray-job.sh 的目录，由 ray job submit 上传；deploy.excludes 中的文件不会上传）",
+    "data.relative.slurm": "从运行 sbatch 时所在的目录（SLURM_SUBMIT_DIR），在运行 verl TaskRunner 的节点上",
+    "data.relative.pod": "从 pod 中容器的工作目录（镜像的 WORKDIR；请把文件放到挂载在 {mount} 的数据卷上）",
+    "data.relative.unknown": "从读取它们的进程的工作目录（运行启动之处）",
+    "data.windows_path": "{key}：{paths:list} 是 Windows 路径；verl 运行在 Linux 上，无法打开：请把文件复制到运行 verl 的机器上，并给出它们的 Linux 路径（/data/train.parquet）",
 }

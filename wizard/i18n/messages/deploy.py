@@ -93,6 +93,10 @@ EN: dict[str, str] = {
     "deploy.fix.auth_mode": "remove it; deploy.auth_mode sets it on every node",
     "deploy.fix.no_auth": "no token authentication",
     "deploy.fix.default_image": "the default image {image}",
+    # DEPLOY-017
+    "deploy.local_nodes": "trainer.nnodes is {nnodes} ({nodes} nodes x {gpus} GPUs) but run.sh alone starts verl's own Ray on this one machine, and verl stops with 'Total available GPUs ... is less than total desired GPUs {total}': start a Ray cluster of the {nodes} nodes first and run.sh on its head with RAY_ADDRESS set (RUN.md's steps), or pick a target that starts or joins them: slurm or kuberay-job start them, ray-job submits to a running cluster (its head's Jobs API in deploy.ray_address: Deployment step, or --target ray-job --set deploy.ray_address=http://HEAD:8265)",
+    "deploy.fix.target_ray_job": "submit to a running Ray cluster (ray-job; then set deploy.ray_address to its head, http://HEAD:8265)",
+    "deploy.fix.target_slurm": "a Slurm job that starts Ray on {nodes} nodes",
 }
 
 ZH: dict[str, str] = {
@@ -175,4 +179,7 @@ ZH: dict[str, str] = {
     "deploy.fix.auth_mode": "删除它；deploy.auth_mode 会在每个节点上设置",
     "deploy.fix.no_auth": "不用 token 认证",
     "deploy.fix.default_image": "默认镜像 {image}",
+    "deploy.local_nodes": "trainer.nnodes 为 {nnodes}（{nodes} 个节点 x {gpus} 个 GPU），但单独运行 run.sh 只会在本机启动 verl 自己的 Ray，verl 会报 'Total available GPUs ... is less than total desired GPUs {total}' 并停止：请先用这 {nodes} 个节点组成 Ray 集群，再在其 head 上设置 RAY_ADDRESS 后运行 run.sh（按 RUN.md 的步骤）；或者选择能启动或接入这些节点的目标：slurm 或 kuberay-job 会启动它们，ray-job 提交到已在运行的集群（在 deploy.ray_address 中填写其 head 的 Jobs API 地址：在“部署”步骤，或 --target ray-job --set deploy.ray_address=http://HEAD:8265）",
+    "deploy.fix.target_ray_job": "提交到已在运行的 Ray 集群（ray-job；然后把 deploy.ray_address 设为其 head，http://HEAD:8265）",
+    "deploy.fix.target_slurm": "用 Slurm 作业在 {nodes} 个节点上启动 Ray",
 }

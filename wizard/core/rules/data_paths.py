@@ -1,0 +1,98 @@
+"""Data paths verl cannot read where it runs (DATA-011..013), from the answers alone.
+
+DATA-011: data.val_files left at verl's placeholder (verl 0.9.1 builds the validation dataset at start-up
+whatever test_freq says). DATA-012: a relative path, which verl opens from the working directory that the target
+gives the process reading the data (what each renderer in wizard.emit sets: run.sh does not cd, ray-job.sh
+uploads its folder as the job's working_dir, job.sbatch runs from the submit folder, the pods from the image's
+WORKDIR). DATA-013: a Windows path, which Linux reads as a relative file name. Paths with ~ (DATA-008), a
+scheme (hdfs://, s3://) or a variable (DATA-009) are not relative paths here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wizard.core.choices import KUBERNETES_TARGETS
+from wizard.core.findings import Fix, error, warning
+from wizard.core.rules.catalogue import why
+from wizard.core.rules.data import TRAIN, VAL, paths_of, placeholder
+from wizard.i18n.text import msg
+
+# A drive letter (C:\x, D:/x), or a backslash anywhere (\\server\share\x, data\x.parquet): Windows spellings.
+WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]|\\")
+
+
+def is_windows_path(path: str) -> bool:
+    return bool(WINDOWS_PATH.search(path))
+
+
+def is_relative_path(path: str) -> bool:
+    """A path verl resolves against a working directory: not absolute, ~, remote, a variable or Windows'."""
+    return bool(path) and not (path.startswith(("/", "~")) or "://" in path or "$" in path or is_windows_path(path))
+
+
+def check_val_files_set(ctx):
+    a = ctx.answers.data
+    paths = paths_of(a.val_files)
+    if paths and paths != [placeholder(VAL)]:
+        return
+    text = (
+        msg("data.val_placeholder", placeholder=placeholder(VAL))
+        if paths
+        else msg("data.val_not_set", placeholder=placeholder(VAL))
+    )
+    train = paths_of(a.train_files)
+    fixes = []
+    if train and train != [placeholder(TRAIN)]:
+        fixes = [Fix({VAL: a.train_files}, msg("data.fix.val_from_train"))]
+    yield error("DATA-011", [VAL], text, why("DATA-011"), fixes)
+
+
+def _configured_paths(ctx):
+    """(key, [paths]) for the train and val files, verl's placeholders left out (DATA-010 and DATA-011's)."""
+    for key, value in ((TRAIN, ctx.answers.data.train_files), (VAL, ctx.answers.data.val_files)):
+        paths = paths_of(value)
+        if paths and paths != [placeholder(key)]:
+            yield key, paths
+
+
+def _working_dir(ctx):
+    """What a relative path is relative to, where the target's files start verl."""
+    if not ctx.target_known:
+        return msg("data.relative.unknown")
+    target = ctx.answers.deploy.target
+    if target in KUBERNETES_TARGETS:
+        return msg("data.relative.pod", mount=ctx.answers.deploy.data_mount)
+    if target == "ray-job":
+        return msg("data.relative.ray_job")
+    if target == "slurm":
+        return msg("data.relative.slurm")
+    return msg("data.relative.local")
+
+
+def check_relative_paths(ctx):
+    for key, paths in _configured_paths(ctx):
+        relative = [p for p in paths if is_relative_path(p)]
+        if relative:
+            yield warning(
+                "DATA-012",
+                [key],
+                msg("data.relative_path", key=key, paths=relative, n=len(relative), base=_working_dir(ctx)),
+                why("DATA-012"),
+            )
+
+
+def check_windows_paths(ctx):
+    for key, paths in _configured_paths(ctx):
+        windows = [p for p in paths if is_windows_path(p)]
+        if windows:
+            yield error(
+                "DATA-013",
+                [key],
+                msg("data.windows_path", key=key, paths=windows, n=len(windows)),
+                why("DATA-013"),
+            )
+
+
+FAMILIES = ("DATA",)  # the id prefixes these rules emit (fix checks run only a family's modules)
+RULES = [check_val_files_set, check_relative_paths, check_windows_paths]

@@ -1,0 +1,45 @@
+"""DEPLOY-017: a plan of more nodes than run.sh alone starts.
+
+With target local, run.sh starts verl on this machine and verl's ray.init starts a Ray instance of this one node
+(RAY_ADDRESS unset): verl then asks it for trainer.nnodes x n_gpus_per_node GPUs and stops. A warning, not an
+error: RUN.md's steps for such a run (wizard.emit.runbook) start a Ray cluster of the nodes by hand and launch
+run.sh on its head with RAY_ADDRESS set, which works; the finding says so, and offers the targets that start or
+join the nodes themselves. k8s-job's one Pod is DEPLOY-004's. Part of the deployment family
+(wizard.core.rules.deploy runs it with the others, over the same facts).
+"""
+
+from __future__ import annotations
+
+from wizard.core.findings import Fix, warning
+from wizard.core.rules.catalogue import why
+from wizard.core.rules.deploy_facts import gpu_nodes_needed
+from wizard.i18n.text import msg
+
+# The targets that start or join a cluster of several nodes, in the order the fixes are offered.
+MULTI_NODE_TARGETS = ("ray-job", "slurm", "kuberay-job")
+
+
+def check_nodes_started(ctx, facts):
+    """Target local with a plan of several nodes and no RAY_ADDRESS in deploy.env: run.sh alone gives verl a Ray
+    of one node (RUN.md starts a cluster first)."""
+    if facts.origin != "answers" or facts.target != "local" or not ctx.target_known:
+        return
+    if "RAY_ADDRESS" in facts.driver_env:
+        return  # deploy.env joins a running cluster: run.sh exports it and verl's ray.init connects there
+    p = ctx.plan
+    need = gpu_nodes_needed(p)
+    if need <= 1:
+        return
+    yield warning(
+        "DEPLOY-017",
+        ["deploy.target", "trainer.nnodes", "trainer.n_gpus_per_node"],
+        msg("deploy.local_nodes", nnodes=p.nnodes, nodes=need, gpus=p.gpus_per_node, total=p.total_gpus),
+        why("DEPLOY-017"),
+        [Fix({"deploy.target": target}, _fix_label(target, need)) for target in MULTI_NODE_TARGETS],
+    )
+
+
+def _fix_label(target: str, nodes: int):
+    if target == "slurm":
+        return msg("deploy.fix.target_slurm", nodes=nodes)
+    return msg("deploy.fix.target_ray_job" if target == "ray-job" else "deploy.fix.kuberay_job")
