@@ -189,6 +189,11 @@ CONFIG_CASES = [(f"verl {name}", rule, cfg(overrides, base)) for name, base, ove
         cfg({"deploy.target": "ray-job", "deploy.ray_address": "10.0.0.5:6379"}),
     ),
     (
+        "a bracketed host that is not IPv6",
+        "DEPLOY-002",
+        cfg({"deploy.target": "ray-job", "deploy.ray_address": "http://[head]:8265"}),
+    ),
+    (
         "jobs api for ray.init",
         "DEPLOY-002",
         cfg({"deploy.target": "slurm", "deploy.env": ["RAY_ADDRESS=http://10.0.0.5:8265"]}),

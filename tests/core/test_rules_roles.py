@@ -101,7 +101,6 @@ def test_role_007_judges_the_path_facts_it_is_given_and_looks_nothing_up(tmp_pat
         "Qwen/Qwen2.5-0.5B-Instruct'; echo $HOME",  # a paste that took the shell line's tail
         "Qwen/Qwen3 8B",
         "`id`/model",
-        "meta-llama/Llama-3.1-8B\n",
     ],
 )
 def test_role_007_a_name_that_is_neither_a_repo_id_nor_a_path(path):

@@ -129,3 +129,11 @@ def test_a_loop_past_its_iterations_leaves_its_variables_unknown():
     text = f"N=0\nwhile true; do N=$((N+1)); done\n{VERL} trainer.save_freq=$N\n"
     origins = parse_launch_script(text).unknown_keys()["trainer.save_freq"]
     assert (LIMIT, "work") in {(o.kind, o.via) for o in origins}
+
+
+def test_a_brace_sequence_is_expanded_as_bash_does_up_to_its_cap():
+    # {1..10000} was left as the literal word past 4,096 words: printf then printed one b, bash prints 10,000
+    assert read_r('printf -v R "b%.0s" {1..10000}') == "b" * 10_000
+    text = f'printf -v Y "b%.0s" {{1..20000}}\n{VERL} trainer.project_name=$Y\n'
+    origins = parse_launch_script(text).unknown_keys()["trainer.project_name"]
+    assert (LIMIT, "array") in {(o.kind, o.via) for o in origins}

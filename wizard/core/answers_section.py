@@ -17,6 +17,7 @@ from wizard.core.choices import (
 from wizard.core.fields import (
     on_targets,
 )
+from wizard.core.text_chars import unholdable
 from wizard.i18n.text import msg
 
 MAX_SIZE = 1 << 24  # no real run has more prompts, tokens or GPUs than this per step
@@ -47,4 +48,13 @@ class Section(BaseModel):
         """`true` is not 1: pydantic's lax mode would take a boolean for an integer or float field."""
         if isinstance(value, bool) and _numeric_not_bool(cls.model_fields[info.field_name].annotation):
             raise PydanticCustomError("bool_for_number", str(msg("answers.bool_for_number")))
+        return value
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _holdable_text(cls, value: Any) -> Any:
+        """No answer holds a character that run.sh, a manifest or answers.yaml cannot carry (wizard.core.text_chars)."""
+        char = unholdable(value)
+        if char is not None:
+            raise PydanticCustomError("unholdable_char", str(msg("value.unholdable", char=char)), {"char": char})
         return value

@@ -35,6 +35,8 @@ _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'")
 def reason_of(err: dict[str, Any]) -> Msg | str:
     """The reason of one pydantic error (an item of ValidationError.errors()), as a message where one exists."""
     kind, ctx = err.get("type"), err.get("ctx") or {}
+    if kind == "unholdable_char":
+        return msg("value.unholdable", char=ctx.get("char"))
     if kind in ("literal_error", "enum") and "expected" in ctx:
         return msg("value.one_of", allowed=_QUOTED.findall(str(ctx["expected"])) or [str(ctx["expected"])])
     if kind not in _KEYS:

@@ -31,7 +31,7 @@ def _load(path: str) -> Any:
 
     text = read_text(Path(path), f"--answers {shown_path(path)}")
     try:
-        doc = yaml_input.load_one(text)
+        doc = yaml_input.load_config(text)
     except yaml_input.YAMLShapeError as exc:
         raise UsageError(f"--answers {path}: {exc}") from None
     except yaml.YAMLError as exc:

@@ -37,7 +37,7 @@ def _read(path: Path, folder: Path, depth: int, seen: set) -> tuple[dict[str, An
         return {}, []
     seen.add(path)
     try:
-        doc = yaml_input.load_one(read_text(path))
+        doc = yaml_input.load_config(read_text(path))
     except UsageError:
         raise
     except Exception as exc:  # noqa: BLE001 - a YAML error, told as one line

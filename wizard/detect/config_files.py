@@ -105,7 +105,7 @@ def _engine_of_defaults(defaults: Any) -> str:
 
 def read_yaml_config(path: Path, text: str) -> CheckInput:
     try:
-        doc = yaml_input.load_one(text)
+        doc = yaml_input.load_config(text)
     except yaml_input.YAMLShapeError as exc:
         raise UsageError(f"{path}: {exc}") from None
     except yaml.YAMLError as exc:

@@ -5,7 +5,7 @@ missing, when a template names a parameter a call site does not give, or when a 
 families' templates live in wizard/i18n/messages/, English and Chinese side by side.
 """
 
-from wizard.i18n.messages import batch, chain, common, data, deploy, env, models, placement, reader, roles, runbook, schema
+from wizard.i18n.messages import batch, chain, common, data, deploy, env, inputs, models, placement, reader, roles, runbook, schema
 
 MESSAGES: dict[str, str] = {
     **common.EN,
@@ -19,6 +19,7 @@ MESSAGES: dict[str, str] = {
     **chain.EN,
     **reader.EN,
     **env.EN,
+    **inputs.EN,
     **runbook.EN,
     # issue 21: hostile input and secrets
     "deploy.no_token.nowhere": (

@@ -1,6 +1,6 @@
 """Chinese templates of the message keys of messages_en.py (the same keys and parameters)."""
 
-from wizard.i18n.messages import batch, chain, common, data, deploy, env, models, placement, reader, roles, runbook, schema
+from wizard.i18n.messages import batch, chain, common, data, deploy, env, inputs, models, placement, reader, roles, runbook, schema
 
 MESSAGES: dict[str, str] = {
     **common.ZH,
@@ -14,6 +14,7 @@ MESSAGES: dict[str, str] = {
     **chain.ZH,
     **reader.ZH,
     **env.ZH,
+    **inputs.ZH,
     **runbook.ZH,
     # issue 21: hostile input and secrets
     "deploy.no_token.nowhere": (

@@ -12,6 +12,7 @@ Fixes set answers; for a manifest they can only change the config it carries (it
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from urllib.parse import urlsplit
 
@@ -86,7 +87,30 @@ def check_visible_devices(ctx, facts):
         )
 
 
+def _host_of(value: str) -> str | None:
+    """The host an address names ([brackets] kept for IPv6), or None where brackets hold no IPv6 address.
+
+    urlsplit raises ValueError for `http://[a]:8265`, and so would every reader after it: such an address is
+    a finding at its field, never a traceback.
+    """
+    if "://" in value:
+        try:
+            host = urlsplit(value).hostname or ""
+        except ValueError:
+            return None
+        return f"[{host}]" if ":" in host else host
+    host = value.rsplit(":", 1)[0] if HOST_PORT.match(value) else value
+    if host.startswith("[") or host.endswith("]"):
+        try:
+            ipaddress.IPv6Address(host.removeprefix("[").removesuffix("]"))
+        except ValueError:
+            return None
+    return host
+
+
 def _address_problem(use: str, value: str) -> Msg | None:
+    if _host_of(value) is None:
+        return msg("deploy.address.bad_host", value=value)
     scheme = urlsplit(value).scheme if "://" in value else ""
     if use == "jobs-api":
         if scheme not in ("http", "https"):
@@ -109,8 +133,8 @@ def check_addresses(ctx, facts):
         if problem is None:
             continue
         fixes = []
-        if facts.origin == "answers" and where == "deploy.ray_address":
-            host = urlsplit(value).hostname if "://" in value else value.rsplit(":", 1)[0] or None
+        host = _host_of(value)
+        if facts.origin == "answers" and where == "deploy.ray_address" and host is not None:
             fixes = [Fix({"deploy.ray_address": f"http://{host or '127.0.0.1'}:8265"}, msg("deploy.fix.jobs_api_port"))]
         elif facts.origin == "answers" and where == "deploy.env":
             fixes = env_fix(ctx, facts, ("RAY_ADDRESS",), msg("deploy.fix.remove_ray_address"))

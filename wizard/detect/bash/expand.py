@@ -13,7 +13,7 @@ import re
 
 from wizard.detect.bash import patterns
 from wizard.detect.bash.arith import ArithError, Opaque, evaluate
-from wizard.detect.bash.scan import ARITH, CMD, LIT, PARAM, PROC, TILDE, brace_expand, parts, split_raw
+from wizard.detect.bash.scan import ARITH, CMD, LIT, PARAM, PROC, TILDE, TooManyWords, brace_expand, parts, split_raw
 from wizard.detect.bash.state import ARRAY, ASSOC, SCALAR, UNSET, State, Var
 from wizard.detect.bash.values import (
     ARGS,
@@ -59,7 +59,11 @@ class Expander:
     def fields(self, raw: str) -> list:
         """The fields of one word (Text items, or a Spread for an unknown number of fields)."""
         out: list = []
-        for word in brace_expand(raw):
+        try:
+            words = brace_expand(raw)
+        except TooManyWords:
+            return [Spread(origins_of(limited(raw, "array")), raw)]
+        for word in words:
             word_parts = parts(word)
             fields = self._assemble(self._chunks(word_parts))
             if (

@@ -14,7 +14,11 @@ from dataclasses import dataclass
 LIT, PARAM, CMD, ARITH, TILDE, PROC = "lit", "param", "cmd", "arith", "tilde", "proc"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]|[@*#?$!\-]")
 _ANSI = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "v": "\v"}
-MAX_BRACE_WORDS = 4096
+MAX_BRACE_WORDS = 10_000  # as expand.MAX_FIELDS
+
+
+class TooManyWords(Exception):
+    """A brace expansion makes more than MAX_BRACE_WORDS words (bash makes them all; the reader does not)."""
 
 
 @dataclass(frozen=True)
@@ -249,7 +253,9 @@ def split_raw(raw: str) -> list[str]:
 
 
 def brace_expand(raw: str) -> list[str]:
-    """Bash's brace expansion of one word as written: `a{b,c}d` -> `abd acd`, `x{1..3}` -> `x1 x2 x3`."""
+    """Bash's brace expansion of one word as written: `a{b,c}d` -> `abd acd`, `x{1..3}` -> `x1 x2 x3`.
+
+    TooManyWords past MAX_BRACE_WORDS words."""
     if "{" not in raw:
         return [raw]
     found = _brace_group(raw)
@@ -260,7 +266,7 @@ def brace_expand(raw: str) -> list[str]:
     for item in items:
         out.extend(brace_expand(raw[:start] + item + raw[end:]))
         if len(out) > MAX_BRACE_WORDS:
-            return [raw]
+            raise TooManyWords
     return out
 
 
@@ -326,7 +332,7 @@ def _sequence(body: str, end: int):
         a, b = int(m.group(1)), int(m.group(2))
         step = abs(int(m.group(3) or 1)) or 1
         if abs(b - a) // step > MAX_BRACE_WORDS:
-            return None
+            raise TooManyWords
         width = len(m.group(1)) if m.group(1).lstrip("-").startswith("0") and len(m.group(1)) > 1 else 0
         values = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
         return end, [str(v).zfill(width) for v in values]

@@ -15,6 +15,7 @@ EN: dict[str, str] = {
     "value.not_boolean": "input should be true or false",
     "value.not_text": "input should be text",
     "value.one_of": "input should be one of: {allowed:comma}",
+    "value.unholdable": "contains {char}, which a shell script or manifest cannot hold; remove it",
     "key.rejected_edit": "{field}: {text!r} is not taken ({reason}); type a valid value or empty the field",
     "key.required_empty": "{field} is empty and verl needs it: type a value",
     # what became of a key (KeyFate.describe), the finding of KEY-001 and a line of RUN.md
@@ -70,6 +71,7 @@ ZH: dict[str, str] = {
     "value.not_boolean": "应为 true 或 false",
     "value.not_text": "应为文本",
     "value.one_of": "应为以下之一：{allowed:comma}",
+    "value.unholdable": "含有 {char}，shell 脚本和清单文件都无法容纳这个字符；请删除它",
     "key.rejected_edit": "{field}：{text!r} 无法采用（{reason}）；请输入有效的值，或清空该字段",
     "key.required_empty": "{field} 是空的，而 verl 需要它：请输入一个值",
     "key.fate.moved": "{key} 已在 verl {version} 中移到 {target}{why}{had}",
