@@ -9,6 +9,7 @@ import argparse
 from pathlib import Path
 
 from wizard.commands.output import as_json, as_text, emit
+from wizard.commands.paths import TOPOLOGY, PathArg
 from wizard.core.workspace import ANSWERS_FILE, LAUNCH_SCRIPT
 from wizard.detect.inputs import open_workspace, use_topology
 from wizard.emit.folder_read import reading
@@ -22,11 +23,13 @@ def register(subparsers) -> None:
         description="Read a verl config or launch script into answers and run every rule on it.",
     )
     p.add_argument(
-        "path", help="config.yaml, .hydra/config.yaml, answers.yaml, or a .sh calling python -m verl.trainer.main_ppo"
+        "path",
+        action=PathArg,
+        help="config.yaml, .hydra/config.yaml, answers.yaml, or a .sh calling python -m verl.trainer.main_ppo",
     )
     _common(p)
     alias = subparsers.add_parser("validate-config", help="alias of check (the spelling some guides use)")
-    alias.add_argument("--config", dest="path", required=True, help="the config or script to check")
+    alias.add_argument("--config", dest="path", action=PathArg, required=True, help="the config or script to check")
     _common(alias)
 
 
@@ -37,7 +40,9 @@ def _common(p) -> None:
         default="local",
         help="local: paths must exist on this machine; cluster: paths are for the cluster and are not checked",
     )
-    p.add_argument("--topology", help="a fake topology, a `nvidia-smi topo -m` file, or `detect`")
+    p.add_argument(
+        "--topology", action=PathArg, what=TOPOLOGY, help="a fake topology, a `nvidia-smi topo -m` file, or `detect`"
+    )
     p.add_argument(
         "--env",
         action="append",

@@ -17,6 +17,7 @@ import argparse
 import os
 
 from wizard.commands.output import as_json, as_text, emit
+from wizard.commands.paths import FOLDER, PathArg
 from wizard.core.findings import has_errors
 from wizard.detect.data_rows import KINDS
 from wizard.errors import ExitStatus, UsageError
@@ -34,8 +35,10 @@ def register(subparsers) -> None:
         description="Check data files as verl will read them (the DATA-* rules), or `data convert IN --to rl ...` "
         "to turn a question/answer file into verl's RL format.",
     )
-    p.add_argument("path", help="a .parquet/.json/.jsonl file, or `convert`")
-    p.add_argument("more", nargs="*", metavar="PATH", help="more files (read as one training set); for convert: IN")
+    p.add_argument("path", action=PathArg, help="a .parquet/.json/.jsonl file, or `convert`")
+    p.add_argument(
+        "more", nargs="*", action=PathArg, metavar="PATH", help="more files (read as one training set); for convert: IN"
+    )
     check = p.add_argument_group("check")
     check.add_argument(
         "--kind",
@@ -45,7 +48,11 @@ def register(subparsers) -> None:
     check.add_argument("--prompt-key", help="the prompt column (data.prompt_key, default prompt)")
     check.add_argument("--messages-key", default="messages", help="the SFT messages column (default messages)")
     check.add_argument(
-        "--tokenizer", metavar="DIR", help="a local tokenizer folder (tokenizer.json) to count prompt tokens exactly"
+        "--tokenizer",
+        metavar="DIR",
+        action=PathArg,
+        what=FOLDER,
+        help="a local tokenizer folder (tokenizer.json) to count prompt tokens exactly",
     )
     check.add_argument("--max-prompt-length", type=int, metavar="N", help="data.max_prompt_length (default verl's 512)")
     check.add_argument(
@@ -63,7 +70,7 @@ def register(subparsers) -> None:
     convert.add_argument("--question-key", help="the input column with the question")
     convert.add_argument("--answer-key", help="the input column with the answer (becomes reward_model.ground_truth)")
     convert.add_argument("--data-source", help="the data_source value of every row (picks the reward function)")
-    convert.add_argument("--out", help="the .parquet file to write")
+    convert.add_argument("--out", action=PathArg, help="the .parquet file to write")
     convert.add_argument("--system", help="a system message before each question")
     convert.add_argument(
         "--template", help='the user message around the question, e.g. "{question} Answer after ####."'
@@ -74,10 +81,13 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
     alias = subparsers.add_parser("validate-dataset", help="alias of data (the spelling some guides use)")
-    alias.add_argument("--dataset_path", required=True, help="the data file")
+    alias.add_argument("--dataset_path", action=PathArg, required=True, help="the data file")
     alias.add_argument("--dataset_type", choices=tuple(ALIAS_KINDS), help="rollout (= rl), rm or sft")
     alias.add_argument(
-        "--tokenizer_name", help="a local tokenizer folder, or a Hugging Face id already in the local cache"
+        "--tokenizer_name",
+        action=PathArg,
+        what=FOLDER,
+        help="a local tokenizer folder, or a Hugging Face id already in the local cache",
     )
     alias.add_argument("--prompt_key", help="the prompt column")
     alias.add_argument("--max_prompt_length", type=int, help="data.max_prompt_length")

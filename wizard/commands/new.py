@@ -12,10 +12,11 @@ from pathlib import Path
 
 from wizard.commands.common import parse_env_flags, parse_set_flags
 from wizard.commands.output import as_json, as_text, emit
+from wizard.commands.paths import FOLDER, TOPOLOGY, PathArg, out_problem
 from wizard.core.choices import Target, values
 from wizard.detect.inputs import open_workspace, read_inputs
 from wizard.emit.folder_read import repaired
-from wizard.errors import ExitStatus
+from wizard.errors import ExitStatus, UsageError
 
 
 def register(subparsers) -> None:
@@ -25,9 +26,12 @@ def register(subparsers) -> None:
         description="Build answers from a preset, an answers file and --set flags, check them, and write the artefacts.",
     )
     p.add_argument("--preset", help="start from a preset (see `verl-wizard presets`)")
-    p.add_argument("--answers", help="an answers.yaml to replay")
+    p.add_argument("--answers", action=PathArg, help="an answers.yaml to replay")
     p.add_argument(
-        "--from-script", metavar="OLD.sh", help="import an old or forked verl launch script, carried over to verl 0.9.1"
+        "--from-script",
+        metavar="OLD.sh",
+        action=PathArg,
+        help="import an old or forked verl launch script, carried over to verl 0.9.1",
     )
     p.add_argument(
         "--env",
@@ -38,18 +42,27 @@ def register(subparsers) -> None:
     p.add_argument(
         "--set", action="append", metavar="KEY=VALUE", help="a verl key as a launch script writes it; repeatable"
     )
-    p.add_argument("--topology", help="a fake topology (2x8xH100), a file of `nvidia-smi topo -m` output, or `detect`")
+    p.add_argument(
+        "--topology",
+        action=PathArg,
+        what=TOPOLOGY,
+        help="a fake topology (2x8xH100), a file of `nvidia-smi topo -m` output, or `detect`",
+    )
     p.add_argument("--target", choices=values(Target), default=None, help="where the run starts (default: local)")
-    p.add_argument("--out", required=True, help="folder to write into")
+    p.add_argument("--out", action=PathArg, what=FOLDER, required=True, help="folder to write into")
     p.add_argument("--force", action="store_true", help="overwrite files in --out that differ")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of RUN.md's prose (commands stay commands)")
+    p.add_argument(
+        "--lang", choices=("en", "zh"), default="en", help="language of RUN.md's prose (commands stay commands)"
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from wizard.emit.artifacts import write_workspace
 
+    if problem := out_problem(args.out):
+        raise UsageError(str(problem))
     workspace = open_workspace(mode="cluster")
     script_env = parse_env_flags(getattr(args, "env", None))
     for given in (args.answers, args.from_script):  # in a folder a killed write left mid-write: finish it first

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from wizard.commands.common import seconds
 from wizard.commands.output import as_json, as_text, emit
+from wizard.commands.paths import PathArg
 from wizard.commands.preflight_nodes import inspect_nodes
 from wizard.core.findings import error, has_errors
 from wizard.core.layers import build
@@ -36,7 +37,9 @@ def register(subparsers) -> None:
     )
     p.add_argument("--address", help="the cluster's GCS address HEAD:6379, or auto (default: $RAY_ADDRESS, else auto)")
     p.add_argument(
-        "--config", help="a config.yaml, answers file, launch script or manifest to compare with the cluster"
+        "--config",
+        action=PathArg,
+        help="a config.yaml, answers file, launch script or manifest to compare with the cluster",
     )
     p.add_argument(
         "--timeout",

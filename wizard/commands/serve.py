@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from wizard.commands.paths import TOPOLOGY, PathArg
 from wizard.errors import ExitStatus, UsageError
 from wizard.i18n.text import msg
 
@@ -31,8 +32,13 @@ def register(subparsers) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port to listen on (0: any free port)")
     p.add_argument("--preset", help="every wizard starts from this preset")
-    p.add_argument("--answers", help="every wizard starts from this answers file")
-    p.add_argument("--topology", help="the cluster the class plans for: a fake topology (2x8xH100) or a topo file")
+    p.add_argument("--answers", action=PathArg, help="every wizard starts from this answers file")
+    p.add_argument(
+        "--topology",
+        action=PathArg,
+        what=TOPOLOGY,
+        help="the cluster the class plans for: a fake topology (2x8xH100) or a topo file",
+    )
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the wizards and of these pages")
     p.add_argument("--max-sessions", type=int, default=DEFAULT_MOST, help=f"wizards at once (default {DEFAULT_MOST})")
     p.set_defaults(func=run)

@@ -11,6 +11,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from wizard.commands.paths import PathArg
 from wizard.core.topology import Topology, group_quality, link_label, link_rank
 from wizard.core.tp_planner import recommended_tp_groups, topology_to_json
 from wizard.errors import ExitStatus, UsageError
@@ -31,7 +32,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags of `topo`, shared by `register` and this module's own `main`."""
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--from", dest="from_file", metavar="FILE", help="a file with nvidia-smi topo -m output")
+    source.add_argument(
+        "--from", dest="from_file", metavar="FILE", action=PathArg, help="a file with nvidia-smi topo -m output"
+    )
     source.add_argument("--fake", metavar="NAME", help="a named fake topology, e.g. 8xH100, 2x8xH100, 8xL40S-pcie")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
 

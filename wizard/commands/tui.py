@@ -10,6 +10,7 @@ import argparse
 import gc
 import sys
 
+from wizard.commands.paths import FOLDER, TOPOLOGY, PathArg, out_problem
 from wizard.errors import ExitStatus, UsageError
 
 
@@ -21,10 +22,15 @@ def register(subparsers) -> None:
 
 def add_arguments(p) -> None:
     p.add_argument("--preset", help="start from a preset")
-    p.add_argument("--answers", help="resume from an answers file")
-    p.add_argument("--topology", help="a fake topology (2x8xH100), a `nvidia-smi topo -m` file, or `detect`")
+    p.add_argument("--answers", action=PathArg, help="resume from an answers file")
+    p.add_argument(
+        "--topology",
+        action=PathArg,
+        what=TOPOLOGY,
+        help="a fake topology (2x8xH100), a `nvidia-smi topo -m` file, or `detect`",
+    )
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the interface")
-    p.add_argument("--out", default="verl-run", help="folder the Review step writes into")
+    p.add_argument("--out", default="verl-run", action=PathArg, what=FOLDER, help="folder the Review step writes into")
 
 
 def build_app(args: argparse.Namespace, hold_gc: bool = False):
@@ -56,6 +62,8 @@ def refuse_missing(args: argparse.Namespace) -> None:
     """
     import os
 
+    if problem := out_problem(getattr(args, "out", None)):
+        raise UsageError(str(problem))
     if args.preset is not None:
         from wizard.core.preset_files import shipped_preset
 
