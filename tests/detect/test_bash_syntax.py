@@ -102,3 +102,14 @@ def test_bash_n_runs_nothing(tmp_path):
     assert syntax.bash_refuses(f"touch {marker}\necho a )\n") is not None
     assert syntax.bash_refuses(f"touch {marker}\n") is None
     assert not marker.exists()
+
+
+def test_reading_on_past_many_mis_parsed_statements_stays_cheap():
+    import time
+
+    text = "f{ab() { :; }\n" * 3000 + VERL + "\n"
+    assert bash_line(text) is None
+    started = time.process_time()
+    script = parse_launch_script(text, "many.sh")
+    assert time.process_time() - started < 2
+    assert script.as_dotted()["data.train_batch_size"] == 8

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 MAX_STATES = 4000  # NFA states of one pattern (a{1000}{1000} would otherwise be a million)
-MAX_CACHE = 20000  # remembered (state set, character) steps of one pattern
+MAX_CACHE = 4096  # remembered (state set, character) steps of one pattern
 
 
 class Unsupported(Exception):
@@ -178,7 +178,7 @@ class Matcher:
         if nxt is not None:
             budget.spend(1)
             return nxt
-        budget.spend(len(states) + 1)
+        budget.spend(len(states) + 8)  # a step computed (and remembered) costs more than one looked up
         moved = [self.out[s][0] for s in states if self.kind[s] == _SET and self.arg[s].test(c)]
         if search:
             moved.append(self.start)

@@ -140,13 +140,13 @@ def _bracket(pattern: str, i: int):
     return None, None
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=128)
 def _glob(pattern: str, backwards: bool = False) -> Matcher:
     tree = glob_tree(pattern)
     return Matcher(reverse(tree) if backwards else tree)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=128)
 def _regex(pattern: str) -> Matcher:
     return Matcher(ere.parse(pattern))
 

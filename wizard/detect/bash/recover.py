@@ -17,6 +17,7 @@ from wizard.detect.bash import tree
 
 MAX_LINES = 200  # a broken statement longer than this is skipped whole
 MAX_SPAN = 40  # lines one run may take
+MAX_PARSES = 3000  # parses of one reading's recovery (about a tenth of a second)
 _OPENS = re.compile(rb"^\s*(if|while|until|for|case|select|function)\b|(\{|\(|\bthen|\bdo|\belse|\bin)\s*(#.*)?$")
 
 
@@ -30,7 +31,15 @@ class Piece:
     maybe: bool = False
 
 
-def pieces(src: bytes, node) -> list[Piece]:
+class Allowance:
+    """Parses the recovery of one reading may still make (a script of many broken statements stays cheap)."""
+
+    def __init__(self, parses: int = MAX_PARSES) -> None:
+        self.left = parses
+
+
+def pieces(src: bytes, node, allowance: Allowance) -> list[Piece]:
+    """The statement's lines as runs to read and lines skipped; all skipped once the allowance is spent."""
     first, last = node.start_point[0], node.end_point[0]  # 0-based rows
     lines = src.split(b"\n")
     last = min(last, len(lines) - 1)
@@ -41,6 +50,9 @@ def pieces(src: bytes, node) -> list[Piece]:
     row = first
     while row <= last:
         for end in range(row + 1, min(last + 1, row + MAX_SPAN) + 1):
+            allowance.left -= 1
+            if allowance.left < 0:
+                return [Piece(first + 1, last + 1, None)]
             chunk = b"\n" * row + b"\n".join(lines[row:end])
             if not tree.parse(chunk).has_error:
                 out.append(Piece(row + 1, end, chunk + b"\n", opened))

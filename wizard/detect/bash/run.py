@@ -92,7 +92,7 @@ class Reader(Control):
     def recover(self, node, st: State) -> None:
         """A top-level statement tree-sitter could not parse: read the runs of its lines that parse alone (when
         none does, the statement as the grammar recovered it)."""
-        found = recover.pieces(self.src, node)
+        found = recover.pieces(self.src, node, self.shared.recovery)
         if all(piece.source is None for piece in found):
             self.statement(node, st)  # nothing parses on its own: read what the grammar made of it
             return

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from wizard.detect.bash.nfa import Budget
 from wizard.detect.bash.patterns import new_budget
+from wizard.detect.bash.recover import Allowance
 from wizard.detect.bash.values import ENV, Origin, Spread, Text, origins_of, text, unknown
 
 SCALAR, ARRAY, ASSOC, UNSET = "scalar", "array", "assoc", "unset"
@@ -57,6 +58,7 @@ class Shared:
     sourced: list = field(default_factory=list)
     history: dict = field(default_factory=dict)  # name -> the known values assigned to it, in order
     matching: Budget = field(default_factory=new_budget)  # steps left to glob and =~ matches
+    recovery: Allowance = field(default_factory=Allowance)  # parses left to read on past mis-parsed statements
 
 
 @dataclass
