@@ -119,6 +119,7 @@ class Matcher:
         self.match = match
         self.cache: dict = {}
         self.begin = self._closure({self.start}, True, False)
+        self.empty = self._accepts(self._closure({self.start}, False, False), False)  # matches the empty text
 
     # --- construction (backwards: each piece is built knowing the state that follows it) ---------------
 

@@ -151,6 +151,18 @@ def _regex(pattern: str) -> Matcher:
     return Matcher(ere.parse(pattern))
 
 
+def _has_extglob(pattern: str) -> bool:
+    i = 0
+    while i < len(pattern) - 1:
+        if pattern[i] == "\\":
+            i += 2
+            continue
+        if pattern[i] in "?*+@!" and pattern[i + 1] == "(":
+            return True
+        i += 1
+    return False
+
+
 def _literal(pattern: str) -> str | None:
     """The text a pattern matches when it has no special character, else None."""
     if not any(c in _GLOB_SPECIAL for c in pattern):
@@ -207,7 +219,15 @@ def replace(value: str, pattern: str, replacement: str, op: str, budget: Budget)
     """
     if not pattern:
         return {"/#": replacement + value, "/%": value + replacement}.get(op, value)
+    if pattern.endswith("\\*") and not pattern.endswith("\\\\*"):
+        return None  # bash 5.2 finds no `*\*` in `a*b` here (unlike ${V#*\*}): not guessed
     try:
+        if not value:
+            # bash 5.2 replaces in an empty value only when its own matcher says the pattern matches, but for
+            # some extended globs (`?(b)`, `@(|a)`) it answers unlike `[[ "" == ?(b) ]]`: those stay unknown
+            if _has_extglob(pattern):
+                return None
+            return replacement if _glob(pattern).fullmatch("", budget) else ""
         if op == "/#":
             ends = list(_glob(pattern).ends(value, 0, budget))
             return replacement + value[ends[-1] :] if ends else value
@@ -227,23 +247,29 @@ def replace(value: str, pattern: str, replacement: str, op: str, budget: Budget)
 
 
 def _replace_each(value: str, matcher: Matcher, replacement: str, once: bool, budget: Budget) -> str:
-    out, i, n, done, size = [], 0, len(value), False, len(value)
-    while i <= n:
+    """As bash's pat_subst: at each position the longest match, an empty one too (then one character is copied
+    past it, so the walk goes on); `once` stops after the first."""
+    out, i, n, size = [], 0, len(value), len(value)
+    while i < n:
         end = None
-        if not done and (i == n or matcher.can_start(value[i])):
+        if matcher.can_start(value[i]) or matcher.empty:
             found = list(matcher.ends(value, i, budget))
             end = found[-1] if found else None
         else:
             budget.spend(1)
-        if end is not None and end > i:
-            out.append(replacement)
-            size += len(replacement)
-            if size > MAX_RESULT:
-                raise ResultTooLarge
-            i = end
-            done = once
-            continue
-        if i < n:
+        if end is None:
             out.append(value[i])
-        i += 1
+            i += 1
+            continue
+        out.append(replacement)
+        size += len(replacement)
+        if size > MAX_RESULT:
+            raise ResultTooLarge
+        if end == i:
+            out.append(value[i])
+            end += 1
+        i = end
+        if once:
+            out.append(value[i:])
+            break
     return "".join(out)
