@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from wizard.commands.paths import out_problem
 from wizard.commands.tui import refuse_missing
+from wizard.emit.out_folders import out_problem
+from wizard.emit.writer import write_all
 from wizard.errors import UsageError
 
 
@@ -29,6 +30,7 @@ from wizard.errors import UsageError
         "/lib",
         "/lib64/x",
         "/boot",
+        "/libx32/y",
         "/dev/shm/run",
         "/proc/1",
         "/sys/x",
@@ -70,6 +72,17 @@ def test_the_home_folder_itself_is_refused_and_a_folder_inside_it_is_not(monkeyp
     assert "your home folder itself" in out_problem(str(home)).render("en")
     assert "your home folder itself" in out_problem("~").render("en")
     assert out_problem(str(home / "verl-run")) is None
+
+
+def test_the_writer_refuses_a_system_folder_for_every_door():
+    # The TUI's Review folder is typed after start-up and reaches only the writer. /proc cannot be written even
+    # by root, so a regression shows as "cannot write" and never leaves a file in a system folder.
+    with pytest.raises(UsageError, match="/proc is a system folder"):
+        write_all("/proc/verl-wizard-test/run", {"config.yaml": "x: 1\n"})
+
+
+def test_the_writer_still_writes_a_folder_of_ones_own(tmp_path):
+    assert write_all(tmp_path / "run", {"config.yaml": "x: 1\n"}).written == ["config.yaml"]
 
 
 def test_the_tui_refuses_a_system_folder_before_it_starts():

@@ -12,10 +12,11 @@ from pathlib import Path
 
 from wizard.commands.common import parse_env_flags, parse_set_flags
 from wizard.commands.output import as_json, as_text, emit
-from wizard.commands.paths import FOLDER, TOPOLOGY, PathArg, out_problem
+from wizard.commands.paths import FOLDER, TOPOLOGY, PathArg
 from wizard.core.choices import Target, values
 from wizard.detect.inputs import open_workspace, read_inputs
 from wizard.emit.folder_read import repaired
+from wizard.emit.out_folders import out_problem
 from wizard.errors import ExitStatus, UsageError
 
 

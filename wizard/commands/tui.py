@@ -10,7 +10,8 @@ import argparse
 import gc
 import sys
 
-from wizard.commands.paths import FOLDER, TOPOLOGY, PathArg, out_problem
+from wizard.commands.paths import FOLDER, TOPOLOGY, PathArg
+from wizard.emit.out_folders import out_problem
 from wizard.errors import ExitStatus, UsageError
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from wizard import __version__
 from wizard.emit import write_journal as journal
+from wizard.emit.out_folders import out_problem
 from wizard.errors import UsageError
 from wizard.i18n.text import msg
 
@@ -57,7 +58,8 @@ def _fail(message) -> UsageError:
 
 
 def _checked_out(out_dir: str | Path) -> Path:
-    """--out as a Path, refused when it is empty or over the system's limits for names and paths."""
+    """--out as a Path, refused when it is empty, over the system's limits for names and paths, or a folder
+    no run's files belong in (wizard.emit.out_folders)."""
     from wizard.detect.input_files import path_problem
 
     text = os.fspath(out_dir)
@@ -66,6 +68,9 @@ def _checked_out(out_dir: str | Path) -> Path:
     problem = path_problem(text)
     if problem is not None:
         raise _fail(msg("write.out_bad", out=_short(text), problem=problem))
+    refused = out_problem(text)  # `/`, a system folder, the home folder itself (the TUI's Review folder too)
+    if refused is not None:
+        raise _fail(refused)
     return Path(text)
 
 
