@@ -15,7 +15,7 @@ from wizard.i18n.text import render
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.messages import FixRequested, JumpRequested
 from wizard.tui.textual_compat import KeptOptionsList
-from wizard.tui.visited import to_do
+from wizard.tui.visited import step_at, to_do
 from wizard.tui.widgets.wrapped_text import WrappedText
 
 MARK = {Severity.ERROR: "✗", Severity.WARNING: "!", Severity.INFO: "i"}
@@ -25,6 +25,21 @@ STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: 
 # column on each edit that adds or clears an error, a sixth of a keystroke's frame.
 STATE_COLOUR = {"errors": "error", "warnings": "warning", "to_do": "secondary", "clean": "success"}
 STATE_MARK = {"errors": "✗", "warnings": "!", "to_do": "○", "clean": "✓"}
+RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+
+def in_order(findings: list[Finding], seen: frozenset[str] | None, step: str | None) -> list[Finding]:
+    """The findings as the panel lists them: this step's first, then other shown steps', then those still to do.
+
+    Each group worst first. The list shows a few lines at 80x24: the errors of the step on screen must not
+    wait below another step's to-do items (issue 32 item 3). Review lists every step's: worst first."""
+
+    def key(finding: Finding) -> tuple[bool, bool, int]:
+        pending = seen is not None and to_do(finding, seen)
+        here = step != "review" and bool(finding.paths) and step_at(finding.paths[0]) == step
+        return (pending, not here, RANK[finding.severity])
+
+    return sorted(findings, key=key)
 
 
 def finding_text(finding: Finding, pending: bool = False) -> Text:
@@ -117,6 +132,7 @@ class FindingsPanel(Vertical):
     def show(self, findings: list[Finding], seen: frozenset[str] | None = None) -> None:
         """Show these findings; those of steps not in `seen` as to do (None: every step is seen)."""
         self.shown_once = True
+        findings = in_order(findings, seen, getattr(self.screen, "STEP", None))
         if findings == self.findings and seen == self._seen and self._part("#findings-list").option_count:
             return  # nothing changed: keep the list and its highlight as they are
         self.findings, self._seen = list(findings), seen
