@@ -92,6 +92,13 @@ def test_an_unclosed_quote_stays_one_finding(text):
     ]
 
 
+def test_a_quote_the_grammar_thinks_unclosed_is_no_finding_when_bash_parses_the_script():
+    # tree-sitter-bash loses its way after `$(( {a ))` and reports the quote on line 3 as never closed
+    text = f'X=$(( {{a ))\n[[ $X =~ ^a(b|c)$ ]] && echo\nX="a $Y"\n{VERL}\n'
+    assert bash_line(text) is None
+    assert not parse_launch_script(text).problems
+
+
 def test_without_bash_no_syntax_verdict_is_given(monkeypatch):
     monkeypatch.setattr(syntax.shutil, "which", lambda name: None)
     assert syntax.bash_refuses("echo a )\n") is None
@@ -113,3 +120,41 @@ def test_reading_on_past_many_mis_parsed_statements_stays_cheap():
     script = parse_launch_script(text, "many.sh")
     assert time.process_time() - started < 2
     assert script.as_dotted()["data.train_batch_size"] == 8
+
+
+_FRAGMENTS = [
+    "X=$(( {a ))",
+    "f{ab() { :; }",
+    "if true; then echo; fi",
+    "for i in 1 2; do :; done",
+    "case $X in a|b) echo;; esac",
+    "echo a )",
+    "done",
+    "fi",
+    "X=$(abc",
+    "X=${abc",
+    "{ echo; }",
+    "while :; do",
+    "echo ${X:-$(date)}",
+    "A=(a b",
+    "[[ $X =~ ^a(b|c)$ ]] && echo",
+    "X='a b'",
+    'X="a $Y"',
+]
+
+
+def test_drawn_scripts_are_refused_exactly_when_bash_refuses_them():
+    import random
+
+    rng = random.Random(28)
+    for _ in range(40):
+        lines = rng.sample(_FRAGMENTS, rng.randint(1, 3))
+        text = "\n".join([*lines, VERL]) + "\n" if rng.random() < 0.5 else "\n".join([VERL, *lines]) + "\n"
+        line = bash_line(text)
+        try:
+            problems = parse_launch_script(text, "drawn.sh").problems
+        except UsageError as exc:
+            assert line is not None and "bash refuses the script" in str(exc), text  # no verl command bash reaches
+            continue
+        found = [p.line for p in problems if p.kind in ("syntax-error", "unterminated-quote")]
+        assert found == ([] if line is None else [line]), text

@@ -25,12 +25,13 @@ _CAUSES = {
 }
 
 
-def problems_of(text: str, step, script) -> list:
+def problems_of(text: str, step, script, trust_quotes: bool = True) -> list:
+    """`trust_quotes`: report the unclosed quotes the grammar finds (False when bash says otherwise)."""
     from wizard.detect.launch_script import ScriptProblem
 
     problems = []
     if step.file == script_file(script):
-        quotes = _quotes(text)
+        quotes = _quotes(text) if trust_quotes else []
         if quotes:  # bash stops at the open quote: nothing from there on runs
             script.overrides[:] = [o for o in script.overrides if o.line < quotes[0].line]
             script.problems[:] = [p for p in script.problems if p.line < quotes[0].line]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wizard.detect.bash.expand import ExpansionTooLarge
-from wizard.detect.bash.syntax import SyntaxProblem, bash_refuses
+from wizard.detect.bash.syntax import SyntaxProblem, verdict
 from wizard.detect.bash.values import ARGS, ENV, Origin, Spread, is_known, known, origins_of, shown
 from wizard.detect.hydra_values import parse_override_value, reason_of, split_override
 from wizard.errors import UsageError
@@ -187,6 +187,7 @@ def parse_launch_script(
         raise UsageError(msg("script.expands_too_much", source=source)) from None
     except (TooComplex, RecursionError):
         raise UsageError(msg("script.too_complex", source=source)) from None
+    bash_said = verdict(text)
     script = verl_step = None
     for step in trace:
         entry = find_entry(step.fields)
@@ -205,9 +206,9 @@ def parse_launch_script(
         )
         script.env = {**step.env, **step.assigns}
         _read_args(script, step, entry[0])
-        script.problems.extend(problems_of(text, step, script))
+        script.problems.extend(problems_of(text, step, script, bash_said.trusts_tree_quotes()))
         verl_step = step
-    refused = bash_refuses(text)
+    refused = bash_said.problem
     if script is None:
         if refused is not None:
             raise UsageError(msg("script.refused_no_command", source=source, problem=syntax_message(refused)))

@@ -38,18 +38,42 @@ class SyntaxProblem:
     detail: str = ""  # bash's own words, for "other"
 
 
-def bash_refuses(text: str, bash: str | None = None) -> SyntaxProblem | None:
-    """The syntax error bash reports for the script, or None when bash parses it (or cannot be asked)."""
+@dataclass(frozen=True)
+class Verdict:
+    """bash's word on a script: accepted True/False, or None when bash could not be asked."""
+
+    accepted: bool | None
+    problem: SyntaxProblem | None = None
+
+    def trusts_tree_quotes(self) -> bool:
+        """Whether an unclosed quote the tree-sitter grammar reports can be believed: only without bash, or
+        when bash itself stops at the end of the file looking for a quote."""
+        if self.accepted is None:
+            return True
+        p = self.problem
+        return p is not None and p.kind == "eof-matching" and p.token in ("'", '"', "`")
+
+
+def verdict(text: str, bash: str | None = None) -> Verdict:
+    """Ask bash whether it parses the script (`bash -n`)."""
     bash = bash or shutil.which("bash")
     if bash is None:
-        return None
+        return Verdict(None)
     answer = _ask(bash, text, ())
-    if answer is not None and "extglob" in text and _ask(bash, text, ("-O", "extglob")) is None:
-        return None
-    return answer
+    if isinstance(answer, SyntaxProblem) and "extglob" in text and _ask(bash, text, ("-O", "extglob")) is False:
+        return Verdict(True)
+    if answer is None:
+        return Verdict(None)
+    return Verdict(True) if answer is False else Verdict(False, answer)
 
 
-def _ask(bash: str, text: str, options: tuple) -> SyntaxProblem | None:
+def bash_refuses(text: str, bash: str | None = None) -> SyntaxProblem | None:
+    """The syntax error bash reports for the script, or None when bash parses it (or cannot be asked)."""
+    return verdict(text, bash).problem
+
+
+def _ask(bash: str, text: str, options: tuple) -> SyntaxProblem | bool | None:
+    """bash's syntax error, False when it parses the script, None when it could not be asked."""
     try:
         done = subprocess.run(
             [bash, "--norc", "--noprofile", *options, "-n"],
@@ -62,7 +86,7 @@ def _ask(bash: str, text: str, options: tuple) -> SyntaxProblem | None:
     except (OSError, subprocess.SubprocessError):
         return None
     if done.returncode == 0:
-        return None
+        return False
     first = done.stderr.decode("utf-8", "replace").strip().split("\n")[0]
     return _problem(first, text.split("\n"))
 
