@@ -8,7 +8,9 @@ The refused folders (after following symbolic links):
 - `/` itself, and the top-level folders that only hold other people's or the system's folders: /home,
   /Users, /mnt, /media, /opt, /srv, /tmp (their subfolders are fine);
 - the system's trees, with everything under them: /bin, /boot, /dev, /etc, /lib and every /lib*, /proc,
-  /run, /sbin, /snap, /sys, /usr, /var, and macOS's /System, /Library, /private/etc and /private/var;
+  /run, /sbin, /snap, /sys, /usr, and macOS's /System, /Library and /private/etc;
+- /var (and macOS's /private/var) down to its services' own folders (/var/lib/mysql, /var/log/app), but not
+  below: build machines keep workspaces deeper in it (/var/lib/jenkins/workspace/job), and those are fine;
 - the home folder itself (its subfolders are fine).
 A folder inside the system's temporary folder (tempfile.gettempdir()) or /var/tmp is fine, unless it is the
 home folder itself.
@@ -33,12 +35,12 @@ SYSTEM_TREES = (
     "/snap",
     "/sys",
     "/usr",
-    "/var",
     "/System",
     "/Library",
     "/private/etc",
-    "/private/var",
 )
+VAR_TREES = ("/var", "/private/var")
+VAR_DEPTH = 2  # /var/lib/mysql is a service's folder (refused); /var/lib/ci/work is a workspace (fine)
 SCRATCH_TREES = ("/var/tmp",)  # under a system tree, and yet where users are meant to write
 
 
@@ -53,6 +55,9 @@ def _system_tree(where: str) -> str | None:
         return top  # /lib, /lib32, /lib64, /libx32, ...
     for folder in (*SYSTEM_TREES, *(os.path.realpath(f) for f in SYSTEM_TREES)):
         if _inside(where, folder):
+            return folder
+    for folder in (*VAR_TREES, *(os.path.realpath(f) for f in VAR_TREES)):
+        if _inside(where, folder) and where[len(folder) :].count("/") <= VAR_DEPTH:
             return folder
     return None
 
