@@ -138,7 +138,7 @@ def test_a_multi_node_local_run_starts_a_cluster_and_joins_its_driver_to_the_hea
     ]
     assert recorded.index(head) < recorded.index(worker) < index_of(recorded, "python3", "-m", "verl.trainer.main_ppo")
     launch = next(run for run in runs if "./run.sh" in run.block.text)
-    assert 'export RAY_ADDRESS="$HEAD_ADDRESS"' in launch.block.text
+    assert launch.block.text.startswith('export RAY_ADDRESS="${HEAD_ADDRESS:?')
     assert index_of(recorded, "ray", "stop") > recorded.index(worker)
 
 

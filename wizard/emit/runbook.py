@@ -131,11 +131,11 @@ def _cluster(answers: Answers, plan: Plan) -> Section | None:
         "--disable-usage-stats",
         'echo "HEAD_ADDRESS=$HEAD_ADDRESS"' + (' "RAY_AUTH_TOKEN=$RAY_AUTH_TOKEN"' if token else ""),
     ]
+    # each line refuses to run without what it needs, even pasted into an interactive shell
     worker = [
         *mode,
-        require("HEAD_ADDRESS"),
-        *([require("RAY_AUTH_TOKEN")] if token else []),
-        f'ray start --address="$HEAD_ADDRESS" --num-cpus={cpus} --disable-usage-stats',
+        *([f"export RAY_AUTH_TOKEN={required('RAY_AUTH_TOKEN')}"] if token else []),
+        f"ray start --address={required('HEAD_ADDRESS')} --num-cpus={cpus} --disable-usage-stats",
     ]
     return Section(
         msg("runbook.cluster"),
@@ -166,7 +166,7 @@ def _launch(answers: Answers, plan: Plan) -> Section:
         lines = (apply, wait, execute)
         notes.append(msg("runbook.launch.kuberay_cluster"))
     elif multi_node_local(answers, plan):
-        lines = ('export RAY_ADDRESS="$HEAD_ADDRESS"', *start)
+        lines = (f"export RAY_ADDRESS={required('HEAD_ADDRESS')}", *start)
     else:
         lines = start
     if target == "ray-job":
