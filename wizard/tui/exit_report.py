@@ -67,8 +67,10 @@ def delivery_report(delivered: list[Delivered] | tuple, answers=None) -> str:
     if folders:
         last = folders[-1]
         from wizard.core.answers import Answers
-        from wizard.emit.launch import launch_line
+        from wizard.emit.launch import unzip_launch_line
 
-        launch = launch_line(answers if answers is not None else Answers(), last.folder)
-        lines.append(t("exit.launch", command=f"unzip {last.name} && {launch}"))
+        # the same line as the served Review shows (the zip's name is the folder's, wizard.emit.bundle)
+        lines.append(
+            t("exit.launch", command=unzip_launch_line(answers if answers is not None else Answers(), last.folder))
+        )
     return "\n".join(lines)
