@@ -110,8 +110,9 @@ class Bounded:
             out.append(f"ran past its {TIME_LIMIT_S} CPU seconds (signal {-self.code})")
         elif self.code not in (0, 1, 2):
             out.append(f"exit code {self.code} (killed, or out of its {MEMORY_LIMIT >> 20} MiB?)")
-        if "Traceback" in self.stderr or "MemoryError" in self.stderr:
-            out.append("a traceback (MemoryError: past the memory limit):\n" + self.stderr[-2000:])
+        if "Traceback" in self.stderr:
+            past = " (MemoryError: past the memory limit)" if "MemoryError" in self.stderr else ""
+            out.append(f"a traceback{past}:\n" + self.stderr[-2000:])
         if self.code == 2 and len([line for line in self.stderr.splitlines() if line.strip()]) != 1:
             out.append("exit 2 without a one-line error:\n" + self.stderr[-2000:])
         return out
