@@ -61,7 +61,8 @@ CONFIG_CASES = [(f"verl {name}", rule, cfg(overrides, base)) for name, base, ove
         "KEY-002",
         cfg({"reward.reward_model.enable": True, "reward.reward_model.model_path": "/rm"}),
     ),
-    ("legacy reward key", "KEY-003", cfg({"reward_model.enable": True})),
+    ("legacy reward key", "KEY-003", cfg({"reward_model.enable": False})),
+    ("legacy reward switch", "KEY-008", cfg({"reward_model.enable": True})),
     # ROLE-*
     ("no actor", "ROLE-001", cfg({"actor_rollout_ref.model.path": None})),
     ("critic.enable without path", "ROLE-002", cfg({"critic.enable": True})),

@@ -28,9 +28,13 @@ def test_realistic_example_scripts_pass(script):
 def test_classic_mistakes_are_all_reported_in_one_run():
     proc, doc = cli_json("check", str(FIXTURES / "mistakes.sh"), "--mode", "cluster")
     assert proc.returncode == 1 and doc["verdict"] == "fail"
-    assert error_ids(doc) == {"BATCH-001", "KEY-001", "KEY-002", "DATA-011"}  # no data.val_files: verl's placeholder
-    legacy = [f for f in doc["findings"] if f["id"] == "KEY-003"]
-    assert {f["paths"][0] for f in legacy} == {"reward_model.enable", "reward_model.model.path"}
+    # no data.val_files: verl's placeholder (DATA-011); reward_model.enable=True: main_ppo leaves the reward model off
+    assert error_ids(doc) == {"BATCH-001", "KEY-001", "KEY-002", "DATA-011", "KEY-008"}
+    legacy = [f for f in doc["findings"] if f["id"] in ("KEY-003", "KEY-008")]
+    assert {(f["id"], f["paths"][0]) for f in legacy} == {
+        ("KEY-008", "reward_model.enable"),
+        ("KEY-003", "reward_model.model.path"),
+    }
     typo = next(f for f in doc["findings"] if f["id"] == "KEY-001")
     assert typo["fixes"][0]["set"] == {
         "actor_rollout_ref.actor.ppo_epoch": None,

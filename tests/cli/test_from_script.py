@@ -63,7 +63,7 @@ def test_moved_reward_keys_each_get_their_new_home():
     assert found(doc) == {
         ("KEY-001", "critic.model.fsdp_config.param_offload"),
         ("KEY-001", "reward_model.micro_batch_size_per_gpu"),
-        ("KEY-003", "reward_model.enable"),
+        ("KEY-008", "reward_model.enable"),  # main_ppo leaves the reward model off: an error
         ("KEY-003", "reward_model.model.path"),
         ("KEY-003", "reward_model.reward_manager"),
         ("KEY-003", "custom_reward_function.path"),
@@ -77,7 +77,7 @@ def test_moved_reward_keys_each_get_their_new_home():
         "reward_model.reward_manager": None,
         "reward.reward_manager.name": "naive",
     }
-    assert first_fix(doc, "KEY-003", "reward_model.enable") == {
+    assert first_fix(doc, "KEY-008", "reward_model.enable") == {
         "reward_model.enable": None,
         "reward.reward_model.enable": True,
         "reward.reward_model.rollout.name": "vllm",

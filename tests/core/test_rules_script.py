@@ -183,7 +183,7 @@ def test_key_001_moved_key_offers_the_new_home():
 
 def test_key_003_reward_model_keys_move_with_a_fix_that_works():
     findings = script_findings(["reward_model.enable=True", "reward_model.model.path=/models/rm"])
-    fixes = {f.paths[0]: f.fixes[0].set for f in by_id(findings, "KEY-003")}
+    fixes = {f.paths[0]: f.fixes[0].set for f in [*by_id(findings, "KEY-003"), *by_id(findings, "KEY-008")]}
     assert fixes["reward_model.model.path"] == {
         "reward_model.model.path": None,
         "reward.reward_model.model_path": "/models/rm",

@@ -21,6 +21,9 @@ from wizard.i18n.text import Msg, msg
 
 ENV, ARGS, COMMAND = "env", "args", "command"
 LIMIT = "limit"  # a value the reader stopped computing; `via` says which of its limits (LIMITS) it met
+REFUSED = (
+    "refused"  # a value the script gives that verl cannot take (a placeholder): `name` is key=value, `via` its line
+)
 _LIMIT_WHY = {
     "match": "unknown.limit.match",
     "size": "unknown.limit.size",
@@ -34,12 +37,12 @@ _LIMIT_WHY = {
 class Origin:
     """Where an unknown value comes from: an environment variable, the script's arguments, a command."""
 
-    kind: str  # "env" | "args" | "command" | "limit"
+    kind: str  # "env" | "args" | "command" | "limit" | "refused"
     name: str  # the variable's name, the argument ($1, #, @), the command's text, or (limit) the expansion
     via: str = ""  # for a command: the variable the script assigns its output to; for a limit: which one
 
     def shown(self) -> str:
-        if self.kind == LIMIT:
+        if self.kind in (LIMIT, REFUSED):
             return self.name
         return f"$({self.name})" if self.kind == COMMAND else f"${self.name}"
 
@@ -293,6 +296,8 @@ def notes(unknowns: Unknowns, fed: dict) -> list[Msg]:
         elif group[0] == LIMIT:
             why = group[2] if group[2] in _LIMIT_WHY else "work"
             out.append(msg("unknown.limit", shown=group[1], why=msg(_LIMIT_WHY[why]), **common))
+        elif group[0] == REFUSED:
+            out.append(msg("unknown.refused", shown=group[1], line=group[2], **common))
         elif group[0] == COMMAND:
             origin = origins[0]
             if origin.via:

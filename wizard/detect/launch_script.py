@@ -74,6 +74,7 @@ class ScriptProblem:
     kind: str  # broken-continuation, missing-backslash, empty-value, duplicate-key, bad-value, ...
     line: int
     message: str | Msg
+    key: str | None = None  # the one key it is about, where it is about one (refused-value)
 
 
 @dataclass
@@ -231,6 +232,12 @@ def syntax_message(problem: SyntaxProblem) -> Msg:
     return msg("script.syntax.other", detail=problem.detail, **where)
 
 
+def config_name(text: str) -> str:
+    """The primary config `--config-name` names, as Hydra looks it up: `ppo_megatron_trainer.yaml` is
+    `ppo_megatron_trainer` (Hydra adds the `.yaml` suffix only when it is not there)."""
+    return text.strip("'\"").removesuffix(".yaml")
+
+
 def _no_files(path: str) -> None:
     return None
 
@@ -263,7 +270,7 @@ def _read_args(script: LaunchScript, step, start: int) -> None:
             elif flag in ("--config-dir", "-cd"):
                 continue
             else:
-                script.config_name = shown(target)
+                script.config_name = config_name(shown(target))
             continue
         if text.startswith("-"):
             index += text in _VALUE_FLAGS

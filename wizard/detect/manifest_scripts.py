@@ -151,6 +151,15 @@ def _config(path: Path, text: str, env: dict | None, args: list | None, seed: di
     return dict(command.flat), list(command.notes), command.script, command
 
 
+NUM_CPUS_OVERRIDES = tuple(f"{p}ray_kwargs.ray_init.num_cpus=" for p in ("", "+", "++"))
+
+
+def _cpus(value: str | None) -> float | None:
+    """Ray's logical CPUs given as a number (--num-cpus N, ray_init.num_cpus=N); None when not given or not one."""
+    number = _int(value)
+    return float(number) if number else None
+
+
 def read_sbatch(path: Path, text: str, env: dict | None = None, args: list | None = None) -> ManifestInput:
     directives = _directives(text)
     nodes = _int(directives.get("nodes")) or 1
@@ -166,7 +175,7 @@ def read_sbatch(path: Path, text: str, env: dict | None = None, args: list | Non
     steps, _history = _steps(path, text, seed, env, args)
     head = workers = None
     driver_env: dict[str, str] = {}
-    driver_line = None
+    driver_line = own_cpus = None
     addresses: list[tuple[str, str, str]] = []
     for step in steps:
         fields, prefix, exported, line = _words(step.fields), _prefix_of(step), _env_of(step), step.line
@@ -180,7 +189,9 @@ def read_sbatch(path: Path, text: str, env: dict | None = None, args: list | Non
                 "head" if is_head else "worker",
                 1 if is_head else max(nodes - 1, 0),
                 _int(_option(opts, "--num-gpus")) or per_node or 0,
-                float(_int(_option(opts, "--num-cpus")) or cpus) if (_option(opts, "--num-cpus") or cpus) else None,
+                # without --num-cpus, Ray counts the node's CPUs (or a container's cgroup quota): the task's
+                # --cpus-per-task binds the processes to cores, it does not set Ray's logical CPUs
+                _cpus(_option(opts, "--num-cpus")),
                 step_env,
                 {},
                 mode,
@@ -193,6 +204,7 @@ def read_sbatch(path: Path, text: str, env: dict | None = None, args: list | Non
         elif "verl.trainer.main_ppo" in fields and "-m" in fields and driver_line is None:
             driver_line = line
             driver_env = _srun_env(exported, fields, prefix) if fields[0].endswith("srun") else {**exported, **prefix}
+            own_cpus = next((_cpus(f.partition("=")[2]) for f in fields if f.startswith(NUM_CPUS_OVERRIDES)), None)
             if _resolved(driver_env.get("RAY_ADDRESS")):
                 addresses.append(("ray-init", driver_env["RAY_ADDRESS"], f"line {line} RAY_ADDRESS"))
     problems = [
@@ -209,12 +221,14 @@ def read_sbatch(path: Path, text: str, env: dict | None = None, args: list | Non
             "head",
             1,
             per_node or 0,
-            float(cpus) if cpus else None,
+            own_cpus,  # ray_kwargs.ray_init.num_cpus, else Ray counts the node's CPUs (not --cpus-per-task)
             driver_env,
             {},
             d_mode,
             d_source,
-            f"the allocation (#SBATCH, driver line {driver_line})",
+            f"verl's own Ray (ray_kwargs.ray_init.num_cpus, driver line {driver_line})"
+            if own_cpus
+            else f"the allocation (#SBATCH, driver line {driver_line})",
         )
         facts = DeployFacts(
             target="slurm",

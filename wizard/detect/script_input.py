@@ -12,12 +12,17 @@ import posixpath
 from collections.abc import Mapping
 from pathlib import Path
 
-from wizard.core.layers import ENGINE_GROUP, canonical_address
-from wizard.core.unknowns import Unknowns
-from wizard.i18n.text import msg
+from wizard.core.layers import ENGINE_GROUP, answers_from_flat, canonical_address
+from wizard.core.unknowns import REFUSED, Origin, Unknowns
+from wizard.core.value_reasons import bare_reason
+from wizard.detect.launch_script import ScriptProblem
+from wizard.errors import UsageError
+from wizard.i18n.text import Msg, msg
 
 ENGINE_FIELD = "actor_rollout_ref.actor.strategy"
 MAX_SOURCED_BYTES = 512 * 1024
+# the answers' refusals of text where a number or a boolean goes (wizard.core.value_reasons)
+NOT_OF_ITS_TYPE = frozenset({"value.not_integer", "value.not_number", "value.not_boolean"})
 
 
 def read_beside(path: str) -> str | None:
@@ -71,11 +76,42 @@ def read_script_input(path: Path, text: str, env: Mapping[str, str] | None = Non
     flat.update(script.as_dotted())
     for key in unknown_keys:
         flat.pop(key, None)
+    fed = keys_fed_by(script)
+    for key, origin in refuse_values(script, flat).items():
+        unknown_keys[key] = frozenset({origin})
+        fed.setdefault(origin, []).append(key)
     notes.extend(_reader_notes(script))
     source = CheckInput("launch script", flat, notes, script)
     source.unknowns = Unknowns(unknown_keys)
-    source.fed = keys_fed_by(script)
+    source.fed = fed
     return source
+
+
+def refuse_values(script, flat: dict) -> dict[str, Origin]:
+    """Take out of `flat` each value of the script's overrides that the answers' schema refuses (a placeholder
+    such as TO_BE_FILLED, or an empty variable, where verl needs a number): the script is readable, so that
+    is a finding at the key (SCRIPT-016, a problem of the script), and the rules that need the key are skipped
+    as for an unknown value. {key: its REFUSED origin}. A value of the script's config folder is left in place
+    (its one-line error is the folder's)."""
+    last = {canonical_address(o.key): o for o in script.overrides if o.known and o.prefix != "~"}
+    out: dict[str, Origin] = {}
+    for _ in range(len(last)):
+        try:
+            answers_from_flat(flat)
+            break
+        except UsageError as exc:
+            refusal = exc.args[0] if exc.args else None
+            field = getattr(refusal, "args", {}).get("field") if isinstance(refusal, Msg) else None
+            o = last.get(canonical_address(field)) if isinstance(field, str) else None
+            reason = bare_reason(refusal)
+            if o is None or o.key not in flat or getattr(reason, "key", None) not in NOT_OF_ITS_TYPE:
+                break  # not text where a number goes in one of the script's overrides: the error stays the input's
+            flat.pop(o.key)
+            shown = f"{o.key}={o.raw_value}"
+            message = msg("script.refused_value", line=o.line, written=shown, reason=reason)
+            script.problems.append(ScriptProblem("refused-value", o.line, message, o.key))
+            out[o.key] = Origin(REFUSED, shown, str(o.line))
+    return out
 
 
 def config_folder(script, path: Path, env: Mapping[str, str]) -> Path | None:

@@ -286,7 +286,7 @@ RULES: dict[str, tuple[str, str]] = {
     ),
     "KEY-003": (
         "verl 会解析但忽略的键",
-        "verl 0.9 的 schema 中仍保留旧的顶层 reward_model.*、custom_reward_function.* 和 sandbox_fusion.*，但已不再读取：该设置不会生效。",
+        "verl 0.9 的 schema 中仍保留旧的顶层 reward_model.*、custom_reward_function.* 和 sandbox_fusion.*，但已不再读取；启动脚本用 + 添加的、旧版 verl 有过的键（不在 verl 构建成配置类的那些节之下）会被组合进配置，但从不被读取：该设置不会生效。",
     ),
     "KEY-004": (
         "取值不在允许范围内",
@@ -300,6 +300,10 @@ RULES: dict[str, tuple[str, str]] = {
     "KEY-007": (
         "verl 需要的字段被清空了",
         "被清空的字段就显示为空，向导不会悄悄写出预设里的值来代替；verl 需要这个值（actor 模型、train batch size），所以在重新设置它之前，文件不会写出。",
+    ),
+    "KEY-008": (
+        "旧键想打开的功能在 verl 中仍是关闭的",
+        "verl 0.9.1 的 main_ppo 只在 reward.reward_model.enable 读取奖励模型的开关；顶层的 reward_model.enable=True 会被组合进配置但被忽略（只有 fully-async 入口会迁移旧的 reward 键），所以训练时不会用到它要求的奖励模型。",
     ),
     # Launch scripts
     "SCRIPT-001": (
@@ -358,6 +362,10 @@ RULES: dict[str, tuple[str, str]] = {
     "SCRIPT-015": (
         "bash 无法解析这个脚本",
         "bash 逐条读取并执行脚本里的命令，遇到语法错误（即 `bash -n` 报告的错误）就停止：包含错误的命令及其后的一切都不会运行，verl 可能根本不会启动。向导直接询问 bash 本身，bash 在 -n 下不运行任何东西。",
+    ),
+    "SCRIPT-016": (
+        "脚本里留下了 verl 无法接受的值",
+        "在 verl 需要数字的地方留下了占位符（trainer.nnodes=TO_BE_FILLED）或空变量（GPUS 未设置时的 trainer.n_gpus_per_node=$GPUS）：Hydra 会把它当作文本组合进配置，verl 在启动时（配置检查中的 TypeError）或之后停止。脚本的其余部分照常检查；需要这个键的规则会被跳过，就像值未知时一样。",
     ),
     # Environment (doctor, preflight)
     "ENV-001": (

@@ -13,18 +13,40 @@ from wizard.i18n.text import msg
 BUDGET_KEY = "actor_rollout_ref.actor.ppo_max_token_len_per_gpu"
 
 
+def engine_sp(ctx, role: str) -> int:
+    """The Ulysses size the FSDP engine of `role` (actor_rollout_ref.actor or .ref) packs micro-batches with in
+    verl 0.9.1: FSDPActorConfig.__post_init__ copies the role's deprecated ulysses_sequence_parallel_size
+    into its fsdp_config when it is above 1; else the engine keeps fsdp_config.ulysses_sequence_parallel_size,
+    where 0.9 scripts set it. The ref's own deprecated key follows the actor's by interpolation."""
+    a, engine = ctx.answers, ctx.plan.engine
+    old = a.engine.ulysses_sp
+    if role.endswith(".ref"):
+        own = verl_value(a, f"{role}.ulysses_sequence_parallel_size", engine)
+        old = own if _is_size(own) else old  # the default is an interpolation of the actor's
+    if old > 1:
+        return old
+    sp = verl_value(a, f"{role}.fsdp_config.ulysses_sequence_parallel_size", engine)
+    return sp if _is_size(sp) else 1
+
+
+def _is_size(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
 def check_token_budgets(ctx):
     p, b = ctx.plan, ctx.answers.batch
     L = p.seq_len
+    fsdp = p.engine == "dp"
+    actor_sp = engine_sp(ctx, "actor_rollout_ref.actor") if fsdp and p.actor.dynamic else p.actor.sp
     budgets = []
     if p.actor.dynamic:
-        budgets.append((BUDGET_KEY, b.ppo_max_token_len_per_gpu, p.actor.sp))
+        budgets.append((BUDGET_KEY, b.ppo_max_token_len_per_gpu, actor_sp))
     if p.actor.dynamic:  # the old-log-prob pass runs on the actor's engine, packed as the actor packs
         budgets.append(
             (
                 "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu",
                 b.log_prob_max_token_len_per_gpu or b.ppo_max_token_len_per_gpu,
-                p.actor.sp,
+                actor_sp,
             )
         )
     if p.need_ref and p.ref_dynamic and not p.ref_in_actor:  # with LoRA the actor computes the reference
@@ -32,16 +54,17 @@ def check_token_budgets(ctx):
             (
                 "actor_rollout_ref.ref.log_prob_max_token_len_per_gpu",
                 b.ref_log_prob_max_token_len_per_gpu or b.ppo_max_token_len_per_gpu,
-                p.actor.sp,
+                engine_sp(ctx, "actor_rollout_ref.ref") if fsdp else p.actor.sp,
             )
         )
     if p.critic is not None and p.critic.dynamic:
-        budgets.append(("critic.ppo_max_token_len_per_gpu", b.critic_ppo_max_token_len_per_gpu, p.critic.sp))
+        critic_sp = critic_sp_in_verl(ctx) if fsdp else p.critic.sp
+        budgets.append(("critic.ppo_max_token_len_per_gpu", b.critic_ppo_max_token_len_per_gpu, critic_sp))
         budgets.append(
             (
                 "critic.forward_max_token_len_per_gpu",
                 b.critic_forward_max_token_len_per_gpu or b.critic_ppo_max_token_len_per_gpu,
-                p.critic.sp,
+                critic_sp,
             )
         )
     for key, budget, sp in budgets:

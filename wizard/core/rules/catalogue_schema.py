@@ -21,7 +21,7 @@ ENTRIES = [
         "KEY-003",
         "warning",
         "A key verl parses but ignores",
-        "verl 0.9 keeps the old top-level reward_model.*, custom_reward_function.* and sandbox_fusion.* in its schema but no longer reads them: the setting has no effect.",
+        "verl 0.9 keeps the old top-level reward_model.*, custom_reward_function.* and sandbox_fusion.* in its schema but no longer reads them, and a key an older verl had that a launch script adds with + (outside the sections verl builds into config classes) is composed and never read: the setting has no effect.",
     ),
     (
         "KEY-004",
@@ -46,5 +46,11 @@ ENTRIES = [
         "error",
         "A field verl needs was emptied",
         "An emptied field is shown empty, and the wizard does not quietly write the preset's value instead; verl needs this value (the actor model, the train batch size), so the files wait until it is set again.",
+    ),
+    (
+        "KEY-008",
+        "error",
+        "A legacy key asks for a feature verl leaves off",
+        "verl 0.9.1's main_ppo reads the reward model's switch only at reward.reward_model.enable; the top-level reward_model.enable=True is composed and ignored (only the fully-async entry point moves legacy reward keys), so the run trains without the reward model it asks for.",
     ),
 ]

@@ -95,4 +95,10 @@ ENTRIES = [
         "Bash cannot parse the script",
         "bash reads a script command by command and stops at a syntax error (what `bash -n` reports): the command that holds it, and everything after it, never runs, so verl may never start. The wizard asks bash itself, which runs nothing with -n.",
     ),
+    (
+        "SCRIPT-016",
+        "error",
+        'A value verl cannot take, left in the script',
+        'A placeholder (trainer.nnodes=TO_BE_FILLED) or an empty variable (trainer.n_gpus_per_node=$GPUS with GPUS unset) where verl needs a number: Hydra composes it as text and verl stops at start-up (a TypeError in its config checks) or later. The rest of the script is still checked; the rules that need that key are skipped, as for an unknown value.',
+    ),
 ]

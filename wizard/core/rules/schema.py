@@ -1,4 +1,5 @@
-"""Schema rules (KEY-*): keys verl does not have, mandatory values, ignored legacy keys, bad values."""
+"""Schema rules (KEY-*): keys verl does not have, mandatory values, ignored legacy keys (KEY-008 when one asks
+for a feature that then stays off), bad values."""
 
 from __future__ import annotations
 
@@ -17,11 +18,11 @@ VLLM_MAX_LORA_RANK = 512
 
 def _unknown_keys_setup(ctx):
     from wizard.core import migrations
-    from wizard.core.rules.script import keys_for_script_rules
+    from wizard.core.rules.script import keys_added_unread, keys_for_script_rules
 
     engine = verl_schema.key_tree(ctx)
     left_alone = keys_for_script_rules(ctx) | verl_schema.keys_chosen(ctx) | migrations.sections(engine)
-    return engine, left_alone
+    return engine, left_alone, keys_added_unread(ctx)
 
 
 @each_key(_unknown_keys_setup, extra_keys, gone_when_unset=True)
@@ -29,7 +30,7 @@ def check_unknown_keys(shared, key, value):
     """KEY-001 for every key verl 0.9.1 refuses, saying what became of it across verl's releases."""
     from wizard.core import migrations
 
-    engine, left_alone = shared
+    engine, left_alone, added_unread = shared
     if verl_schema.key_exists(key, engine) or key in left_alone:
         return
     fate = migrations.fate(key, engine)
@@ -38,6 +39,14 @@ def check_unknown_keys(shared, key, value):
         label = msg("key.fix.rename_to" if fate.kind == "typo" else "key.fix.move_to", target=fate.target)
         fixes.append(Fix({key: None, fate.target: value}, label))
     fixes.append(Fix({key: None}, msg("fix.remove", key=key)))
+    if key in added_unread:
+        # `+key=value` of a key an older verl had: Hydra adds it, verl 0.9.1 never reads it (no start-up error)
+        line, written = added_unread[key]
+        message = msg(
+            "key.added_unread", line=line, written=written, version=verl_schema.TARGET_VERSION, fate=fate.describe()
+        )
+        yield warning("KEY-003", [key], message, why("KEY-003"), fixes)
+        return
     yield error("KEY-001", [key], fate.describe(), why("KEY-001"), fixes)
 
 
@@ -101,6 +110,17 @@ def hint_legacy_keys(shared, key, value):
             # 0.9's reward model is served by a rollout engine that has no default (KEY-002)
             move[RM_ROLLOUT_NAME] = serving[1] or "vllm"
         fixes.insert(0, Fix(move, msg("key.fix.move_to", target=modern)))
+    if _switches_on(modern, value, engine):
+        # main_ppo reads only the modern key (verl's migrate_legacy_reward_impl runs in the fully-async entry
+        # point alone): the feature this asks for stays off
+        yield error(
+            "KEY-008",
+            [key],
+            msg("key.legacy_switch", key=key, value=repr(value), target=modern, version=verl_schema.TARGET_VERSION),
+            why("KEY-008"),
+            fixes,
+        )
+        return
     yield warning(
         "KEY-003",
         [key],
@@ -108,6 +128,14 @@ def hint_legacy_keys(shared, key, value):
         why("KEY-003"),
         fixes,
     )
+
+
+def _switches_on(modern: str | None, value, engine: str) -> bool:
+    """True when a legacy key turns on a feature (its modern key is an `enable` switch, off by default) that
+    verl 0.9.1 therefore leaves off; False when it restates the default."""
+    if not modern or modern.rpartition(".")[2] != "enable" or not value:
+        return False
+    return not verl_schema.defaults(engine).get(modern)
 
 
 @lru_cache(maxsize=1)

@@ -30,6 +30,7 @@ _PROBLEM_RULES = {
     "multiple-commands": "SCRIPT-012",
     "piped-away": "SCRIPT-014",
     "syntax-error": "SCRIPT-015",
+    "refused-value": "SCRIPT-016",
 }
 _MAKE = {"error": error, "warning": warning, "info": info}
 
@@ -62,19 +63,47 @@ def keys_for_script_rules(ctx) -> set[str]:
     return {o.key for o in script.overrides if o.prefix != "~" and _unknown_everywhere(o.key, engine, chosen)}
 
 
+HISTORY_KINDS = frozenset({"moved", "renamed", "retired", "removed"})
+
+
+def keys_added_unread(ctx) -> dict[str, tuple[int, str]]:
+    """{key: (line, override as written)} for the keys the script adds with + or ++ that an older verl had and
+    verl 0.9.1 has not, outside every section verl builds into a config class: Hydra adds them and verl never
+    reads them (KEY-003 says so, not KEY-001). The last such override of a key is the one named."""
+    from wizard.core.migrations import fate
+
+    script = ctx.script
+    if script is None or foreign_config(script):
+        return {}
+    engine, chosen = verl_schema.key_tree(ctx), verl_schema.keys_chosen(ctx)
+    out: dict[str, tuple[int, str]] = {}
+    for o in script.overrides:
+        if o.prefix not in ("+", "++"):
+            out.pop(o.key, None)  # a later plain override or removal decides instead
+            continue
+        if o.key in chosen or verl_schema.key_exists(o.key, engine) or _config_class_section(o.key, engine):
+            continue
+        if fate(o.key, engine).kind in HISTORY_KINDS:
+            out[o.key] = (o.line, f"{o.prefix}{o.key}={o.raw_value}")
+    return out
+
+
 def check_shell_problems(ctx):
-    """SCRIPT-001..004, 010..012, 014 and 015: the shell-level problems the reader found, one finding each."""
+    """SCRIPT-001..004, 010..012 and 014..016: the shell-level problems the reader found, one finding each."""
     script = ctx.script
     if script is None:
         return
+    refused = {p.key for p in script.problems if p.kind == "refused-value"}
     for problem in script.problems:
         rule_id = _PROBLEM_RULES.get(problem.kind)
         if rule_id is None:
             continue
         on_line = [o for o in script.overrides if o.line == problem.line]
-        paths = list(dict.fromkeys(o.key for o in on_line))
+        paths = [problem.key] if problem.key else list(dict.fromkeys(o.key for o in on_line))
         fixes = []
         if problem.kind == "empty-value":
+            # an empty value verl cannot take is SCRIPT-016's (its key is unknown to the rules: not read here)
+            on_line = [o for o in on_line if o.key not in refused]
             empty = [o.key for o in on_line if o.raw_value == "" and ctx.flat.get(o.key) == ""]
             if not empty:
                 continue  # the value was set since (a fix or a later layer)
@@ -110,12 +139,17 @@ def _overrides(ctx, shared):
     if shared is None:
         return
     seen: set[tuple[str, str]] = set()
+    refused = {p.key for p in ctx.script.problems if p.kind == "refused-value"}
     for o in ctx.script.overrides:
         if o.prefix == "~" or (o.key, o.prefix) in seen:
             continue
         seen.add((o.key, o.prefix))
-        # an override whose value is unknown is judged without reading it (wizard.core.unknowns)
-        yield o.key, o, ctx.flat.get(o.key, ABSENT) if o.known else ABSENT
+        # an override whose value is unknown is judged without reading it (wizard.core.unknowns); one verl
+        # cannot take (SCRIPT-016) is given, as written
+        if not o.known:
+            yield o.key, o, ABSENT
+        else:
+            yield o.key, o, o.raw_value if o.key in refused else ctx.flat.get(o.key, ABSENT)
 
 
 @each_key(_prefixes_setup, _overrides, gone_when_unset=False)
