@@ -181,3 +181,16 @@ def test_a_run_that_reads_no_secret_has_no_secrets_section(tmp_path):
 def test_the_syntax_check_fails_on_a_block_bash_cannot_read():
     assert "unexpected" in syntax_errors(Block("x", 'echo "a"\nif then fi\n'))
     assert syntax_errors(Block("x", 'echo "a"\n')) == ""
+
+
+@pytest.mark.parametrize("target", ["local", "ray-job", "kuberay-cluster", "slurm"])
+def test_with_token_authentication_off_no_block_asks_for_a_token(target, tmp_path):
+    env_extra = {k: v for k, v in user_env().items() if k != "RAY_AUTH_TOKEN"}
+    _, runs, recorded, _ = follow(
+        tmp_path, "grpo-7b-2x8", target, env_extra=env_extra, **{"deploy.auth_mode": "disabled"}
+    )
+    assert all(run.rc is not None for run in runs), [(r.block.text, r.output) for r in runs if r.rc is None]
+    typed = "".join(run.block.text for run in runs)
+    assert "RAY_AUTH_TOKEN" not in typed and ("RAY_AUTH_MODE=disabled" in typed) == (target in ("local", "ray-job"))
+    if target == "ray-job":
+        assert index_of(recorded, "ray", "job", "submit") < index_of(recorded, "ray", "job", "stop")
