@@ -85,10 +85,16 @@ def run(args: argparse.Namespace) -> int:
     findings = workspace.findings
     result = None if workspace.blocked else write_workspace(workspace, args.out, force=args.force, lang=args.lang)
     written = result.written if result else []
+    # What the imported script leaves unknown, said as `check` says it (the keys, the rules skipped, --env).
+    unknown_notes = [str(note) for note in workspace.unknown_notes()]
     if args.format == "json":
         earlier = {"removed": result.removed, "kept": result.kept} if result and (result.removed or result.kept) else {}
+        if unknown_notes:
+            earlier["notes"] = unknown_notes
         emit(as_json(findings, written, **earlier))
     else:
+        for note in unknown_notes:
+            emit(f"note: {note}")
         emit(as_text(findings))
         if written:
             out = Path(args.out)

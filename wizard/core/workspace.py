@@ -28,6 +28,7 @@ from wizard.core.findings import Finding, Fix, Severity, has_errors
 from wizard.core.layers import LayeredAnswers, build, canonical_address
 from wizard.core.rules import RuleContext, context_for, evaluate
 from wizard.core.rules.fix_checks import KeptFixChecks
+from wizard.core.unknowns import Unknowns
 
 PRESET, DETECTED, ANSWERS_FILE, LAUNCH_SCRIPT, FLAGS, EDITED = (
     "preset",
@@ -94,6 +95,7 @@ class Workspace:
         self.facts_cache: dict = {}  # gather's reads, reused while their inputs hold
         self.fix_checks = KeptFixChecks()  # fix checks kept across edits
         self.rejected: dict[str, tuple[str, Any]] = {}  # address -> (the text as typed, the reason): KEY-006/007
+        self._script_unknown: dict[str, frozenset] = {}
         self._ctx: RuleContext | None = None
         self._findings: list[Finding] | None = None
         self._plan: Any = None
@@ -132,10 +134,42 @@ class Workspace:
         self.set_layer(ANSWERS_FILE, record.values if record else None, record.origins if record else None)
         self._set_migration(ANSWERS_FILE, record.migration if record else None)
 
-    def use_script(self, values: Mapping[str, Any] | None, migration: Migration | None = None) -> None:
-        """The imported-script layer: a launch script's overrides carried over to verl 0.9.1, and how."""
+    def use_script(
+        self,
+        values: Mapping[str, Any] | None,
+        migration: Migration | None = None,
+        unknown: Mapping[str, frozenset] | None = None,
+    ) -> None:
+        """The imported-script layer: a launch script's overrides carried over to verl 0.9.1, and how.
+
+        unknown: the keys the script sets from what it does not say (an unset variable), each with its origins
+        (core.unknowns.Origin); until a layer above gives one, the rules that read it are skipped."""
+        self._script_unknown = (
+            {canonical_address(k): v for k, v in (unknown or {}).items()} if values is not None else {}
+        )
         self.set_layer(LAUNCH_SCRIPT, values)
         self._set_migration(LAUNCH_SCRIPT, migration if values is not None else None)
+
+    @property
+    def script_unknown(self) -> dict[str, frozenset]:
+        """The imported script's unknown keys that no --set or edit has given since: address -> origins."""
+        known = (LAUNCH_SCRIPT, FLAGS, EDITED)
+        return {k: v for k, v in self._script_unknown.items() if self.layered.source_of(k) not in known}
+
+    def unknown_notes(self) -> list:
+        """One note per origin of the imported script's unknown keys, as `check` prints them: the keys it feeds,
+        the rules skipped, how to give it (`--env NAME=VALUE`)."""
+        from wizard.core.unknowns import notes
+
+        unknown = self.script_unknown
+        if not unknown:
+            return []
+        self.findings  # noqa: B018 - the rules run first: they record which of them were skipped
+        fed: dict = {}
+        for key, origins in unknown.items():
+            for origin in origins:
+                fed.setdefault(origin, []).append(key)
+        return notes(self.ctx.unknowns, fed)
 
     def use_flags(self, values: Mapping[str, Any] | None) -> None:
         """The `--set` layer."""
@@ -274,12 +308,15 @@ class Workspace:
         if self._ctx is None:
             answers = self.layered.answers
             gathered = self._gather(answers, self.mode, self.facts_cache)
+            given = dict(self.given_facts)
+            if "unknowns" not in given and self.script_unknown:
+                given["unknowns"] = Unknowns(dict(self.script_unknown))  # a new one: its skipped rules are this run's
             self._ctx = context_for(
                 answers,
                 self.layered.flat,
                 mode=self.mode,
                 topology=self.topology,
-                **{**self.given_facts, **gathered},
+                **{**given, **gathered},
             )
         return self._ctx
 

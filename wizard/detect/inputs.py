@@ -56,7 +56,7 @@ def import_script(
     imported = migrate(path, env, args)
     report = imported.run_md()
     migration = Migration(report["source"], *(tuple(report[k]) for k in ("changed", "dropped", "notes")))
-    workspace.use_script(imported.flat, migration)
+    workspace.use_script(imported.flat, migration, imported.unknown)
     return imported.all_notes()
 
 

@@ -33,6 +33,9 @@ class ImportedScript:
     changed: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Keys left out because their value depends on what the script does not say, and where each comes from
+    # (core.unknowns.Origin): the rules that read them are skipped and the doors say how to give them.
+    unknown: dict[str, frozenset] = field(default_factory=dict)
 
     def all_notes(self) -> list[str]:
         """Every line for the user: repairs and notes, then changes, then dropped keys."""
@@ -137,7 +140,7 @@ def import_script(path: str | Path, env: dict[str, str] | None = None, args: lis
                     notes.append(f"{o.key} was given an empty value (line {o.line}); it is left at verl's default")
         elif problem.kind not in _CONTINUATION_KINDS:
             notes.append(problem.message)
-    flat, var_notes = _unknown_values(flat, script)
+    flat, var_notes, unknown = _unknown_values(flat, script)
     notes.extend(var_notes)
     flat, secret_names, secret_notes = secret_references(text, flat)
     notes.extend(secret_notes)
@@ -153,7 +156,7 @@ def import_script(path: str | Path, env: dict[str, str] | None = None, args: lis
         notes.extend(f"default changed: {line}" for line in migration.defaults)
     if secret_names:
         migration.flat["deploy.secret_env"] = secret_names
-    return ImportedScript(str(path), migration.flat, migration.changed, migration.dropped, notes)
+    return ImportedScript(str(path), migration.flat, migration.changed, migration.dropped, notes, unknown)
 
 
 _ASSIGNMENT = re.compile(r"^\s*(?P<export>export\s+)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>\S.*)$", re.M)
@@ -269,9 +272,10 @@ def _repair(lines: list[str], original: list[int], problem) -> str | None:
     return None
 
 
-def _unknown_values(flat: dict[str, Any], script) -> tuple[dict[str, Any], list]:
+def _unknown_values(flat: dict[str, Any], script) -> tuple[dict[str, Any], list, dict[str, frozenset]]:
     """Keys whose value the script leaves unknown: an unset environment variable becomes `${oc.env:VAR}`
-    (verl reads it when it starts); the script's arguments or a command's output cannot be carried over."""
+    (verl reads it when it starts); the script's arguments or a command's output cannot be carried over, nor
+    a typed key (a number) whose text holds a variable: those are left out, returned with their origins."""
     from wizard.core.layers import answers_from_flat
     from wizard.core.unknowns import ENV, LIMIT
     from wizard.detect.bash.values import Unknown
@@ -280,9 +284,9 @@ def _unknown_values(flat: dict[str, Any], script) -> tuple[dict[str, Any], list]
 
     unknown = script.unknown_keys()
     if not unknown:
-        return flat, []
+        return flat, [], {}
     last = {o.key: o for o in script.overrides if o.key in unknown}
-    notes, out, used = [], dict(flat), set()
+    notes, out, used, left_out = [], dict(flat), set(), {}
     for key, override in last.items():
         pieces = override.pieces
         if not all(isinstance(p, str) or _single_env(p) for p in pieces):
@@ -295,18 +299,20 @@ def _unknown_values(flat: dict[str, Any], script) -> tuple[dict[str, Any], list]
             notes.append(
                 msg("import.unknown_left_out", name=key, shown=override.raw_value, hints=list(dict.fromkeys(hints)))
             )
+            left_out[key] = unknown[key]
             continue
         converted = "".join(p if isinstance(p, str) else "${oc.env:" + next(iter(p.origins)).name + "}" for p in pieces)
         try:
             answers_from_flat({key: converted})
         except UsageError:
             notes.append(msg("import.unknown_typed", name=key, shown=override.raw_value))
+            left_out[key] = unknown[key]
             continue
         out[key] = converted
         used.update(next(iter(p.origins)).name for p in pieces if isinstance(p, Unknown))
     if used:
         notes.append(msg("import.read_from_environment", names=sorted(used)))
-    return out, notes
+    return out, notes, left_out
 
 
 def _single_env(piece) -> bool:
