@@ -118,6 +118,9 @@ STRINGS = {
     "palette.goto": "{step}: go to step",
     "palette.fix_first": "{fix}: first error",
     "field.required": "required: verl needs a value here",
+    "field.unknown_env": "unknown: the imported script reads ${name}, which it does not set; type the value here, "
+    "or import again as {path} --env {name}=VALUE",
+    "field.unknown_other": "unknown: the imported script sets it from {shown}; type the value here",
     "hardware.status": "{label}: {nodes} x {gpus} {name}",
     "data.check_local": "The files are on this machine: read and check them",
     "data.report": "What verl will read",
@@ -125,7 +128,8 @@ STRINGS = {
     "hardware.memory": "Memory per GPU (estimate; dim parts are formulas only)",
     "hardware.memory_unknown": "No memory estimate: the actor model's config is not known (not on disk, not in the catalogue).",
     "memory.legend": "parts:",
-    "start.script": "Import a launch script (python -m verl.trainer.main_ppo ...), carried over to verl 0.9.1",
+    "start.script": "Import a launch script (python -m verl.trainer.main_ppo ...), carried over to verl 0.9.1; "
+    "variables it does not set: PATH --env NAME=VALUE",
     "start.import": "Import",
     "start.imported": "Imported {what} ({n} note(s) on what changed; RUN.md lists them)",
     "key.palette": "palette",

@@ -118,6 +118,8 @@ STRINGS = {
     "palette.goto": "{step}：转到该步骤",
     "palette.fix_first": "{fix}：第一个错误",
     "field.required": "必填：verl 需要这里有值",
+    "field.unknown_env": "未知：导入的脚本读取 ${name}，但没有设置它；请在这里输入值，或者重新导入：{path} --env {name}=值",
+    "field.unknown_other": "未知：导入的脚本用 {shown} 设置它；请在这里输入值",
     "hardware.status": "{label}：{nodes} x {gpus} {name}",
     "data.check_local": "文件就在本机：读取并检查",
     "data.report": "verl 将读到的数据",
@@ -125,7 +127,8 @@ STRINGS = {
     "hardware.memory": "每个 GPU 的显存（估算；暗色部分仅为公式）",
     "hardware.memory_unknown": "无法估算显存：不知道 actor 模型的配置（本地没有，目录里也没有）。",
     "memory.legend": "组成：",
-    "start.script": "导入启动脚本（python -m verl.trainer.main_ppo ...），自动迁移到 verl 0.9.1",
+    "start.script": "导入启动脚本（python -m verl.trainer.main_ppo ...），自动迁移到 verl 0.9.1；"
+    "脚本没有设置的变量：路径 --env 变量名=值",
     "start.import": "导入",
     "start.imported": "已导入 {what}（{n} 条变更说明；RUN.md 中有完整列表）",
     "key.palette": "命令面板",

@@ -16,6 +16,7 @@ from wizard.i18n.text import render
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.steps import fields_of
 from wizard.tui.textual_compat import install_compositor
+from wizard.tui.unknown_fields import unknown_lines
 from wizard.tui.visited import see
 from wizard.tui.widgets.findings_panel import FindingsPanel
 from wizard.tui.widgets.step_nav import StepNav
@@ -111,6 +112,7 @@ class StepScreen(LocalizedBindings, Screen):
         """Show the session's current values, sources and (unless told not to) findings; called after every edit."""
         session = self.session
         answers = session.layered.answers
+        unknown = unknown_lines(session)
         for row in self.rows():
             held = session.rejected_at(row.field_name)
             if held is None:
@@ -121,6 +123,7 @@ class StepScreen(LocalizedBindings, Screen):
             if row.display != show:
                 row.display = show
             row.set_error(None if held is None else rejected_text(row.field_name, held))
+            row.set_unknown(unknown.get(row.field_name))
         if findings:
             seen = frozenset(self.app.visited)
             self.part(StepNav).show(session.findings, seen)

@@ -8,6 +8,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from wizard.i18n import LANGUAGES, language, preset_description, t
+from wizard.i18n.text import render
 from wizard.tui.preset_list import preset_summaries
 from wizard.tui.screens.base import StepScreen
 from wizard.tui.widgets.action_link import ActionLink
@@ -96,4 +97,7 @@ class StartScreen(StepScreen):
 
     def _import_script(self) -> None:
         path = self.query_one("#script-path", Input).value.strip()
-        self.query_one("#script-status", Label).update(self.app.import_script(path))
+        status = self.app.import_script(path)
+        # What the script leaves unknown, as `check` says it (each field it feeds says it too).
+        notes = [render(note) for note in self.app.session.unknown_notes()]
+        self.query_one("#script-status", Label).update("\n".join([status, *notes]))

@@ -129,6 +129,7 @@ class FieldRow(Vertical):
         self._shown_source = source
         self._quiet = False
         self._error_line: Label | None = None
+        self._unknown_line: Label | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="field-head"):
@@ -195,6 +196,18 @@ class FieldRow(Vertical):
             self.parent.mount(line, after=self)
         elif line is not None and not message:
             self._error_line = None
+            line.remove()
+        elif line is not None and str(line.render()) != message:
+            line.update(message)
+
+    def set_unknown(self, message: str | None) -> None:
+        """A line under the row saying the imported script leaves this value unknown and how to give it (None: clear)."""
+        line = self._unknown_line
+        if message and line is None and self.parent is not None:
+            line = self._unknown_line = Label(message, classes="field-unknown")
+            self.parent.mount(line, after=self)
+        elif line is not None and not message:
+            self._unknown_line = None
             line.remove()
         elif line is not None and str(line.render()) != message:
             line.update(message)
