@@ -21,6 +21,7 @@ from tests.test_i18n_corpus_data import DATA_CASES
 from tests.test_i18n_corpus_deploy import DEPLOY_CASES
 from tests.test_i18n_corpus_env import ENV_CASES
 from tests.test_i18n_corpus_files import FILE_CASES
+from tests.test_i18n_corpus_verl import VERDICT_CASES
 from wizard.core.migrations import renames
 
 TP = "actor_rollout_ref.rollout.tensor_model_parallel_size"
@@ -323,6 +324,7 @@ EDIT_CASES = [
 ]
 
 ALL_CASES = CONFIG_CASES + FILE_CASES + DATA_CASES + DEPLOY_CASES + EDIT_CASES + ENV_CASES
+ALL_CASES += VERDICT_CASES
 
 
 @pytest.fixture(scope="session")

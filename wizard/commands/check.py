@@ -8,8 +8,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from wizard.commands import verl_ask
 from wizard.commands.output import as_json, as_text, emit
 from wizard.commands.paths import TOPOLOGY, PathArg
+from wizard.core.findings import has_errors
 from wizard.core.workspace import ANSWERS_FILE, LAUNCH_SCRIPT
 from wizard.detect.inputs import open_workspace, use_topology
 from wizard.emit.folder_read import reading
@@ -50,6 +52,7 @@ def _common(p) -> None:
         help="an environment variable of a launch script (also stands in for a variable it sets from a command); "
         "repeatable. The script's own arguments go after --",
     )
+    verl_ask.add_flags(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)
 
@@ -60,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from wizard.detect.manifests import read_if_manifest
     from wizard.detect.script_input import finish_notes
 
+    python = verl_ask.python_of(args)  # before anything is read: a --verl that is not there is exit 2 at once
     env, script_args = parse_env_flags(getattr(args, "env", None)), getattr(args, "script_args", None)
     path = Path(args.path)
     with reading(path):  # no writer changes the folder meanwhile; one a killed write left mixed is refused
@@ -73,13 +77,18 @@ def run(args: argparse.Namespace) -> int:
     workspace = open_workspace(mode=args.mode, facts=facts)
     use_topology(workspace, args.topology, counts=False)
     workspace.set_layer(LAUNCH_SCRIPT if source.kind == "launch script" else ANSWERS_FILE, source.flat)
+    # verl answers in a child process while the wizard's own rules run; its findings join theirs.
+    asking = verl_ask.ask(python, lambda: verl_ask.question_for(source, path, env, workspace), args)
     findings = workspace.findings
-    notes = [*source.notes, *finish_notes(source, workspace.ctx)]
+    verl_findings, verl_facts, verl_notes = verl_ask.finish(asking)
+    findings = [*findings, *verl_findings]
+    notes = [*source.notes, *finish_notes(source, workspace.ctx), *verl_notes]
     if args.format == "json":
-        emit(as_json(findings, source=source.kind, notes=[str(note) for note in notes]))
+        extra = {"verl": verl_facts} if verl_facts is not None else {}
+        emit(as_json(findings, source=source.kind, notes=[str(note) for note in notes], **extra))
     else:
         emit(f"{args.path}: read as a {source.kind}")
         for note in notes:
             emit(f"note: {note}")
         emit(as_text(findings))
-    return ExitStatus.FINDINGS if workspace.blocked else ExitStatus.OK
+    return ExitStatus.FINDINGS if workspace.blocked or has_errors(verl_findings) else ExitStatus.OK

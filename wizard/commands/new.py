@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from wizard.commands import verl_ask
 from wizard.commands.common import parse_env_flags, parse_set_flags
 from wizard.commands.output import as_json, as_text, emit
 from wizard.commands.paths import FOLDER, TOPOLOGY, PathArg
 from wizard.core.choices import Target, values
+from wizard.core.findings import has_errors
 from wizard.detect.inputs import open_workspace, read_inputs
 from wizard.emit.folder_read import repaired
 from wizard.emit.out_folders import out_problem
@@ -52,6 +54,7 @@ def register(subparsers) -> None:
     p.add_argument("--target", choices=values(Target), default=None, help="where the run starts (default: local)")
     p.add_argument("--out", action=PathArg, what=FOLDER, required=True, help="folder to write into")
     p.add_argument("--force", action="store_true", help="overwrite files in --out that differ")
+    verl_ask.add_flags(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument(
         "--lang", choices=("en", "zh"), default="en", help="language of RUN.md's prose (commands stay commands)"
@@ -64,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
     if problem := out_problem(args.out):
         raise UsageError(str(problem))
+    python = verl_ask.python_of(args)  # a --verl that is not there is exit 2 before anything is read
     workspace = open_workspace(mode="cluster")
     script_env = parse_env_flags(getattr(args, "env", None))
     for given in (args.answers, args.from_script):  # in a folder a killed write left mid-write: finish it first
@@ -82,8 +86,13 @@ def run(args: argparse.Namespace) -> int:
     if args.target:
         flags["deploy.target"] = args.target
     workspace.use_flags(flags)
+    # verl is asked about the config.yaml this writes, in a child process while the wizard's rules run.
+    asking = verl_ask.ask(python, lambda: verl_ask.written_config(workspace), args)
     findings = workspace.findings
-    result = None if workspace.blocked else write_workspace(workspace, args.out, force=args.force, lang=args.lang)
+    verl_findings, verl_facts, verl_notes = verl_ask.finish(asking)
+    findings = [*findings, *verl_findings]
+    blocked = workspace.blocked or has_errors(verl_findings)
+    result = None if blocked else write_workspace(workspace, args.out, force=args.force, lang=args.lang)
     written = result.written if result else []
     # What the imported script leaves unknown, said as `check` says it (the keys, the rules skipped, --env).
     unknown_notes = [str(note) for note in workspace.unknown_notes()]
@@ -91,11 +100,15 @@ def run(args: argparse.Namespace) -> int:
         earlier = {"removed": result.removed, "kept": result.kept} if result and (result.removed or result.kept) else {}
         if unknown_notes:
             earlier["notes"] = unknown_notes
+        if verl_facts is not None:
+            earlier["verl"] = verl_facts
         emit(as_json(findings, written, **earlier))
     else:
         for note in unknown_notes:
             emit(f"note: {note}")
         emit(as_text(findings))
+        for note in verl_notes:
+            emit(f"note: {note}")
         if written:
             out = Path(args.out)
             emit("\n".join(f"wrote {out / name}" for name in written))
@@ -106,4 +119,4 @@ def run(args: argparse.Namespace) -> int:
             emit(f"launch: {launch_line(workspace.layered.answers, str(out))}")
         else:
             emit("nothing written: fix the errors above (each `fix:` line is a --set you can add)")
-    return ExitStatus.FINDINGS if workspace.blocked else ExitStatus.OK
+    return ExitStatus.FINDINGS if blocked else ExitStatus.OK

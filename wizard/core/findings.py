@@ -31,6 +31,7 @@ FAMILY_OF_PREFIX = {
     "KEY": "schema",
     "SCRIPT": "launch scripts",
     "ENV": "environment and cluster",
+    "VERL": "verl's own verdict",
 }
 
 

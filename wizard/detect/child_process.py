@@ -7,6 +7,7 @@ never holds the wizard past its deadline, and nothing of the wizard's own sessio
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -44,3 +45,24 @@ def run_with_deadline(argv: Sequence[str], timeout: float, env: dict[str, str] |
         proc.communicate()
         return None
     return ChildResult(stdout, stderr, proc.returncode)
+
+
+def last_marked(stdout: str, mark: str) -> tuple[str, dict | None] | None:
+    """A child's report: its last stdout line that starts with `mark`, and the JSON object after the mark (None
+    when that is not JSON or not an object of schema 1); None when no line has the mark."""
+    lines = [line for line in stdout.splitlines() if line.startswith(mark)]
+    if not lines:
+        return None
+    try:
+        report = json.loads(lines[-1][len(mark) :])
+    except ValueError:
+        return lines[-1], None
+    if not isinstance(report, dict) or report.get("schema") != 1:
+        return lines[-1], None
+    return lines[-1], report
+
+
+def last_words(stdout: str, stderr: str) -> str:
+    """What a child that gave no report said last (its last stderr line, else the start of its stdout), bounded."""
+    last_error = next((line.strip() for line in reversed(stderr.splitlines()) if line.strip()), "")
+    return (last_error or stdout.strip()[:200])[:200]

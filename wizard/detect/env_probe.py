@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wizard.detect.child_process import run_with_deadline
+from wizard.detect.child_process import last_marked, last_words, run_with_deadline
 from wizard.errors import UsageError
 
 SCRIPT = Path(__file__).with_name("env_probe_script.py")
@@ -63,17 +63,18 @@ class ProbeOutcome:
     detail: str = ""
 
 
-def resolve_python(python: str | None) -> str:
-    """--python: a path or a command name on PATH (default: the interpreter running the wizard)."""
+def resolve_python(python: str | None, flag: str = "--python") -> str:
+    """--python (or another flag naming an interpreter, `flag`): a path or a command name on PATH (default: the
+    interpreter running the wizard)."""
     if python is None:
         return sys.executable
     if python == "":
-        raise UsageError("--python '': give an interpreter, e.g. --python /opt/venv/bin/python or --python python3")
+        raise UsageError(f"{flag} '': give an interpreter, e.g. {flag} /opt/venv/bin/python or {flag} python3")
     found = python if os.sep in python else shutil.which(python)
     if not found or not Path(found).exists():
-        raise UsageError(f"--python {python}: no such file or command; give the interpreter that runs verl")
+        raise UsageError(f"{flag} {python}: no such file or command; give the interpreter that runs verl")
     if Path(found).is_dir() or not os.access(found, os.X_OK):
-        raise UsageError(f"--python {python}: not an executable file; give the interpreter that runs verl")
+        raise UsageError(f"{flag} {python}: not an executable file; give the interpreter that runs verl")
     return found
 
 
@@ -88,17 +89,13 @@ def source() -> str:
 
 def parse_report(python: str, stdout: str, stderr: str, returncode: int) -> ProbeOutcome:
     """The probe's output -> its report, or the reason there is none."""
-    lines = [line for line in stdout.splitlines() if line.startswith(MARK)]
-    last_error = next((line.strip() for line in reversed(stderr.splitlines()) if line.strip()), "")
-    if not lines:
+    marked = last_marked(stdout, MARK)
+    if marked is None:
         problem = "no_report" if returncode == 0 else "failed"
-        return ProbeOutcome(python, problem=problem, detail=(last_error or stdout.strip()[:200])[:200])
-    try:
-        report = json.loads(lines[-1][len(MARK) :])
-    except ValueError:
-        return ProbeOutcome(python, problem="garbled", detail=lines[-1][:120])
-    if not isinstance(report, dict) or report.get("schema") != 1:
-        return ProbeOutcome(python, problem="garbled", detail=lines[-1][:120])
+        return ProbeOutcome(python, problem=problem, detail=last_words(stdout, stderr))
+    line, report = marked
+    if report is None:
+        return ProbeOutcome(python, problem="garbled", detail=line[:120])
     return ProbeOutcome(python, report=report)
 
 

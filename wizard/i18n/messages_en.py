@@ -6,9 +6,11 @@ families' templates live in wizard/i18n/messages/, English and Chinese side by s
 """
 
 from wizard.i18n.messages import batch, chain, common, data, deploy, env, inputs, models, placement, reader, roles, runbook, schema
+from wizard.i18n.messages import verl_verdict
 
 MESSAGES: dict[str, str] = {
     **common.EN,
+    **verl_verdict.EN,
     **schema.EN,
     **roles.EN,
     **models.EN,

@@ -1,9 +1,11 @@
 """Chinese templates of the message keys of messages_en.py (the same keys and parameters)."""
 
 from wizard.i18n.messages import batch, chain, common, data, deploy, env, inputs, models, placement, reader, roles, runbook, schema
+from wizard.i18n.messages import verl_verdict
 
 MESSAGES: dict[str, str] = {
     **common.ZH,
+    **verl_verdict.ZH,
     **schema.ZH,
     **roles.ZH,
     **models.ZH,

@@ -432,4 +432,21 @@ RULES: dict[str, tuple[str, str]] = {
         "集群各节点不一致",
         "Ray 用每个节点自己的解释器和驱动运行 verl 的 worker；各节点间不同的包版本（verl、torch、引擎、ray）或某个节点缺少引擎，只会让放在那里的 worker 失败，而且往往在启动的后期。",
     ),
+    # verl's own verdict (check --verl)
+    "VERL-001": (
+        "运行所用的 verl 拒绝组合这份配置",
+        "--verl 让该解释器里安装的 verl（任何版本、fork 或源码 checkout）用它自己的 Hydra 配置树组合这份配置，与 python -m verl.trainer.main_ppo 的做法相同；该版本没有的键或配置组，或 Hydra 无法合并的值，会在一切开始之前让运行停止。该结果原样引用 verl 自己的错误，并指明版本。",
+    ),
+    "VERL-002": (
+        "运行所用的 verl 在启动检查中拒绝这份配置",
+        "在 Ray 启动之前，main_ppo 会运行 validate_config（批大小在各 GPU 上的划分、micro batch 设置、critic 的批大小链），其 TaskRunner 会解析每个插值；它们抛出的错误会在任何 worker 启动之前让运行停止。该结果原样引用 verl 自己的消息，并指明版本。",
+    ),
+    "VERL-003": (
+        "运行所用的 verl 没有给出结论",
+        "向导在该解释器的子进程里询问 verl，并设有截止时间（--timeout）；卡住、导入失败或输出乱码的 verl 给不出结论，也启动不了这次运行。",
+    ),
+    "VERL-004": (
+        "verl 的结论不完整",
+        "询问 verl 时缺少运行会给它的某些东西：在这里值未知的参数（verl 会改用它自己的值）、不在本机上的 --config-path 文件夹，或需要本机未安装的引擎才能运行的检查（LoRA rank 检查需要 vLLM）；其余部分仍由向导自己的规则判断。",
+    ),
 }

@@ -21,6 +21,7 @@ from wizard.core.rules import (
     catalogue_roles,
     catalogue_schema,
     catalogue_script,
+    catalogue_verl,
 )
 
 
@@ -44,6 +45,7 @@ _RULES = [
     *catalogue_schema.ENTRIES,
     *catalogue_script.ENTRIES,
     *catalogue_env.ENTRIES,
+    *catalogue_verl.ENTRIES,
 ]
 
 CATALOGUE: dict[str, RuleDoc] = {r[0]: RuleDoc(*r) for r in _RULES}

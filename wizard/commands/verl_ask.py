@@ -1,0 +1,76 @@
+"""`--verl PYTHON|auto` and `--timeout S` of `check` and `new`: ask the verl that runs for its own verdict.
+
+The interpreter is resolved first (a missing one is exit 2 before anything is read); verl is asked in a thread
+(wizard.detect.verl_verdict) while the wizard's own rules run, and its verdict becomes VERL-* findings
+(wizard.core.rules.verl_own) that join the wizard's, plus a note when verl accepts the config.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from wizard.commands.common import seconds
+from wizard.core.rules.verl_own import accepted, judge_verl
+from wizard.detect import verl_verdict
+from wizard.detect.script_input import config_folder
+from wizard.detect.verl_verdict import Asking, Question
+from wizard.emit.verl_config import render_config
+from wizard.i18n.text import msg
+
+
+def add_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--verl",
+        metavar="PYTHON|auto",
+        help="also ask the verl installed for this interpreter (a path, a name on PATH, or auto: the active venv's "
+        "python, else the first python3/python on PATH with verl) for its own verdict, in a child process",
+    )
+    p.add_argument(
+        "--timeout",
+        type=seconds,
+        default=verl_verdict.DEFAULT_DEADLINE_S,
+        help="with --verl: seconds (1-600) verl may take to import and compose (default 60)",
+    )
+
+
+def python_of(args: argparse.Namespace) -> str | None:
+    """The interpreter --verl names (None without --verl); UsageError for one that is not there or has no verl."""
+    value = getattr(args, "verl", None)
+    return None if value is None else verl_verdict.find_python(value)
+
+
+def question_for(source, path: Path, env: dict[str, str], workspace) -> Question:
+    """What verl is asked about what `check` read: a launch script's command, a config file, or (an answers file)
+    the config.yaml the wizard writes from the workspace's answers."""
+    if source.script is not None:
+        script = source.script
+        folder = Path(script.config_dir) if script.config_dir else config_folder(script, path, env)
+        return verl_verdict.for_script(script, folder)
+    if source.kind == "answers file":
+        return written_config(workspace)
+    if source.kind in ("wizard config", "composed config"):
+        return verl_verdict.for_config(path)
+    return Question(None, not_asked=msg("verl.not_asked.no_command", path=str(path)))
+
+
+def written_config(workspace) -> Question:
+    """The config.yaml `new` writes from the workspace's answers, composed as run.sh runs it."""
+    return verl_verdict.for_config_text(render_config(workspace.layered, workspace.plan))
+
+
+def ask(python: str | None, question_of, args: argparse.Namespace) -> Asking | None:
+    """Start asking (None without --verl); `question_of` makes the Question only when it is needed."""
+    if python is None:
+        return None
+    return verl_verdict.ask(python, question_of(), args.timeout)
+
+
+def finish(asking: Asking | None) -> tuple[list, dict | None, list]:
+    """(VERL-* findings, the verdict as data for JSON's `verl`, notes) once verl has answered."""
+    if asking is None:
+        return [], None, []
+    verdict = asking.result()
+    facts = verdict.facts()
+    note = accepted(facts)
+    return judge_verl(facts, verdict.question.not_asked), facts, [note] if note is not None else []

@@ -1,0 +1,153 @@
+"""verl's own verdict on a config, asked in the interpreter that runs verl (started by wizard.detect.verl_verdict).
+
+Run as `PYTHON -c TEXT REQUEST_JSON`; it imports only the standard library, verl and the Hydra/OmegaConf verl
+uses. It composes the config with Hydra's compose API as `python -m verl.trainer.main_ppo --config-path=DIR
+--config-name=NAME OVERRIDES...` does (DIR: verl's own verl/trainer/config when the run names none), runs what
+main_ppo.main runs before Ray starts (auto_set_device, then validate_config with need_reference_policy and
+need_critic), then resolves the interpolations as its TaskRunner does before it builds the workers. A check this
+verl does not have is listed as missing, not failed. Nothing of the run starts: no Ray, no worker, no download.
+
+The report is the last stdout line that starts with MARK (verl's own prints go to stderr):
+{"schema": 1, "verl": {"version", "location"} | null, "stage": null | "no_verl" | "import" | "compose" | a check,
+ "error": "Type: text" | null, "checks": [the checks that passed], "missing": [...], "skipped": [[check, error]]}
+"""
+
+import importlib
+import json
+import os
+import sys
+import traceback
+
+MARK = "VERL_WIZARD_VERL "
+# A check that fails only because one of these is not installed here is skipped, not a refusal of the config:
+# verl imports the engine in that check (validate_config's vLLM LoRA rank), and the run's machine may have it.
+ENGINE_MODULES = ("vllm", "sglang", "megatron", "mbridge", "transformer_engine", "apex", "flash_attn")
+
+
+def quote(exc):
+    """`Type: text` of what verl (or Hydra) raised, on one line; Hydra's wrapper gives way to verl's own error."""
+    root = exc
+    while type(root).__name__ == "InstantiationException" and root.__cause__ is not None:
+        root = root.__cause__
+    text = " ".join(str(root).split())
+    cause = root.__cause__
+    # Hydra's "Could not override 'x'" keeps OmegaConf's reason ("Key 'x' is not in struct") in its cause.
+    if cause is not None and " ".join(str(cause).split()) not in text:
+        text = text + " (" + type(cause).__name__ + ": " + " ".join(str(cause).split()) + ")"
+    name = type(root).__name__
+    return (name + ": " + text if text else name)[:1200]
+
+
+def missing_engine(exc):
+    """The engine module whose absence made `exc`, or None."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        names = []
+        if isinstance(exc, ImportError):
+            names.append((getattr(exc, "name", None) or "").split(".")[0])
+        for frame in traceback.extract_tb(exc.__traceback__):
+            if frame.filename.replace(os.sep, "/").endswith("verl/third_party/vllm/__init__.py"):
+                names.append("vllm")
+        for name in names:
+            if name in ENGINE_MODULES:
+                return name
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def find(module, name):
+    """`module.name` when this verl has it; None when the module or the name is not in this release."""
+    try:
+        found = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and (module == exc.name or module.startswith(exc.name + ".")):
+            return None
+        raise
+    return getattr(found, name, None)
+
+
+def compose(request, location):
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+
+    config_dir = request.get("config_dir") or os.path.join(location, "trainer", "config")
+    with initialize_config_dir(config_dir=config_dir, version_base=None):
+        return hydra_compose(config_name=request["config_name"], overrides=list(request["overrides"]))
+
+
+def checks():
+    """(name, function of the config or None when this verl lacks it), in main_ppo's order."""
+    auto_set_device = find("verl.utils.device", "auto_set_device")
+    validate_config = find("verl.utils.config", "validate_config")
+    need_reference_policy = find("verl.trainer.ppo.utils", "need_reference_policy")
+    need_critic = find("verl.trainer.ppo.utils", "need_critic")
+
+    def validate(config):
+        validate_config(
+            config=config, use_reference_policy=need_reference_policy(config), use_critic=need_critic(config)
+        )
+
+    def resolve(config):
+        from omegaconf import OmegaConf
+
+        OmegaConf.to_container(config, resolve=True)
+
+    return [
+        ("auto_set_device", auto_set_device),
+        ("validate_config", validate if validate_config and need_reference_policy and need_critic else None),
+        ("resolve", resolve),
+    ]
+
+
+def verdict(request):
+    report = {"schema": 1, "verl": None, "stage": None, "error": None, "checks": [], "missing": [], "skipped": []}
+    try:
+        import verl
+    except ModuleNotFoundError as exc:
+        report.update(stage="no_verl" if exc.name == "verl" else "import", error=quote(exc))
+        return report
+    except Exception as exc:  # noqa: BLE001 - a broken verl: its own import fails before any config is read
+        report.update(stage="import", error=quote(exc))
+        return report
+    location = os.path.dirname(os.path.abspath(verl.__file__ or ""))
+    report["verl"] = {"version": str(getattr(verl, "__version__", "") or ""), "location": location}
+    try:
+        config = compose(request, location)
+    except Exception as exc:  # noqa: BLE001 - whatever Hydra raises is verl's verdict, quoted
+        report.update(stage="compose", error=quote(exc))
+        return report
+    report["checks"].append("compose")
+    try:
+        steps = checks()
+    except Exception as exc:  # noqa: BLE001 - a module of verl's checks fails to import
+        report.update(stage="import", error=quote(exc))
+        return report
+    for name, check in steps:
+        if check is None:
+            report["missing"].append(name)
+            continue
+        try:
+            check(config)
+        except Exception as exc:  # noqa: BLE001 - whatever the check raises is verl's verdict, quoted
+            if missing_engine(exc):
+                report["skipped"].append([name, quote(exc)])
+                continue
+            report.update(stage=name, error=quote(exc))
+            return report
+        report["checks"].append(name)
+    return report
+
+
+def main():
+    # verl prints progress on stdout: the report keeps the real stdout, everything else goes to stderr.
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "w")
+    sys.stdout.flush()
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    report = verdict(json.loads(sys.argv[1]))
+    out.write(MARK + json.dumps(report) + "\n")
+    out.flush()
+
+
+if __name__ == "__main__":
+    main()
