@@ -190,6 +190,21 @@ def conflicts(out_dir: Path, files: dict[str, str]) -> list[str]:
         os.close(fd)
 
 
+def removals(out_dir: Path, files: dict[str, str]) -> list[str]:
+    """Names of an earlier set's files that a write of `files` would remove (a preview, read unlocked): written
+    here by an earlier write, unchanged since, and not part of this set (job.sbatch after a switch to local)."""
+    try:
+        fd = os.open(out_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return []
+    try:
+        previous = _previous_set(fd)
+        leftovers = [n for n in sorted(previous) if n not in files and n != RECORD]
+        return [n for n in leftovers if _digest_of(fd, n) == previous[n]]
+    finally:
+        os.close(fd)
+
+
 def is_executable(name: str) -> bool:
     """Whether a written file gets the executable bit (the launch scripts)."""
     return name.endswith(".sh")

@@ -301,20 +301,26 @@ class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]])
             self._deliver_files()
             return
         out = Path(session.out_dir)
-        from wizard.emit.writer import conflicts
+        from wizard.emit.writer import conflicts, removals
 
-        clashing = conflicts(out, session.render_files()) if out.exists() else []
-        if not clashing:
+        files = session.render_files()
+        clashing = conflicts(out, files) if out.exists() else []
+        removing = removals(out, files) if out.exists() else []
+        if not clashing and not removing:
             self._write(force=False)
             return
 
         def decide(replace: bool | None) -> None:
             if replace:
                 self._write(force=True)
-            else:
-                self.notify(t("confirm.kept"))
+                return
+            kept = t("confirm.kept", out=out)
+            self.notify(kept)
+            if hasattr(self.screen, "show_written"):
+                self.screen.show_written(kept)  # Review says it too: a toast goes in seconds
 
-        self.push_screen(ConfirmReplace(session.out_dir, {name: session.diff(name) for name in clashing}), decide)
+        diffs = {name: session.diff(name) for name in clashing}
+        self.push_screen(ConfirmReplace(session.out_dir, diffs, removing), decide)
 
     def _write(self, force: bool) -> None:
         try:

@@ -18,14 +18,17 @@ class ConfirmReplace(LocalizedBindings, ModalScreen[bool]):
 
     BINDINGS = [Binding("escape", "keep", "confirm.no")]
 
-    def __init__(self, out_dir: str, diffs: dict[str, str]) -> None:
+    def __init__(self, out_dir: str, diffs: dict[str, str], removed: list[str] | None = None) -> None:
         super().__init__(id="confirm-replace")
-        self.out_dir, self.diffs = out_dir, diffs
+        self.out_dir, self.diffs, self.removed = out_dir, diffs, list(removed or [])
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(t("confirm.title", out=self.out_dir), classes="dialog-title")
-            yield Label(t("confirm.body"))
+            if self.diffs:
+                yield Label(t("confirm.body"))
+            if self.removed:  # an earlier set's files this set drops (job.sbatch after a switch to local)
+                yield Label(t("confirm.removes", names=", ".join(self.removed)), id="confirm-removes")
             with VerticalScroll(classes="dialog-body"):
                 yield Static(Syntax("\n".join(self.diffs.values()), "diff", word_wrap=True))
             with Horizontal(classes="dialog-buttons"):

@@ -25,6 +25,7 @@ def lexer_for(name: str) -> str:
 class ReviewScreen(StepScreen):
     STEP = "review"
     _settle = None
+    _shown_files: dict | None = None  # the files the status line's word (written, kept) is about
 
     def compose_top(self) -> ComposeResult:
         yield Label(t("review.out"), classes="section-title")
@@ -50,8 +51,11 @@ class ReviewScreen(StepScreen):
         status.set_class(blocked, "-error")
         if blocked:
             status.update(t("review.blocked", n=len(session.errors())))
-        elif "-done" not in status.classes:
-            status.update("")
+        else:
+            if "-done" in status.classes and session.render_files() != self._shown_files:
+                status.remove_class("-done")  # "Wrote 5 files" was about other files (a target switched since)
+            if "-done" not in status.classes:
+                status.update("")
         self.query_one("#launch-info", Static).update(self._launch_text())
         files = self.query_one("#file-list", OptionList)
         keep = files.highlighted or 0
@@ -140,6 +144,8 @@ class ReviewScreen(StepScreen):
         self.query_one("#doctor-findings", Static).update(Text("\n".join(finding_lines(findings))))
 
     def show_written(self, message: str) -> None:
+        """Say what Write did (written, delivered, or nothing); it stays while the files are these."""
+        self._shown_files = self.session.render_files()
         status = self.query_one("#write-status", Label)
         status.add_class("-done")
         status.update(message)
