@@ -27,6 +27,7 @@ from wizard.i18n.text import Msg, msg, render
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.commands import WizardCommands
 from wizard.tui.exit_report import SavedAnswers, kept_out, kept_out_line
+from wizard.tui.input_order import InputInOrder
 from wizard.tui.messages import AnswerChanged, FixRequested, JumpRequested, StepRequested
 from wizard.tui.palette import PaletteInLanguage
 from wizard.tui.quit_guard import QuitGuard
@@ -53,7 +54,7 @@ def screen_class(step: str):
     return getattr(importlib.import_module(f"wizard.tui.screens.{module}"), name)
 
 
-class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]]):
+class WizardApp(InputInOrder, QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]]):
     TITLE = "verl-wizard"
     CSS_PATH = "styles/app.tcss"
     COMMANDS = App.COMMANDS | {WizardCommands}
@@ -220,7 +221,7 @@ class WizardApp(QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]])
         self.goto(step)
         field = field_for(message.address)
         if field:
-            self.call_after_refresh(lambda: self.screen.focus_field(field))
+            self.hold_input_until_refresh(self, lambda: self.screen.focus_field(field))
 
     def on_step_requested(self, message: StepRequested) -> None:
         self.goto(message.step)

@@ -91,7 +91,8 @@ class StepScreen(LocalizedBindings, Screen):
         from wizard.tui.focus import focus_first_field
 
         focus_first_field(self)
-        self.call_after_refresh(focus_first_field, self)  # again after Textual's auto-focus of a new screen
+        # again after Textual's auto-focus of a new screen; keys typed meanwhile wait for it (input_order.py)
+        self.app.hold_input_until_refresh(self, lambda: focus_first_field(self))
         if first:
             # The widgets were styled as they mounted: skip Textual's restyle of the whole screen on its first
             # show (it is there for screens that come back after a theme change).
