@@ -209,7 +209,7 @@ RULES: dict[str, tuple[str, str]] = {
     ),
     "DEPLOY-005": (
         "每个 GPU 配的 CPU 太少",
-        "verl 在打包到单个节点上的 placement group 中为每个 GPU 预留 {CPU: 3, GPU: 1}；verl 0.9.1 的 V1 trainer 会先启动 TransferQueue，它的控制器和存储单元（8 个，轮流固定到每个 Ray 节点上）在整个运行期间各占 1 个 CPU；而没有设置 num_cpus 的 actor（TaskRunner、rollout 服务）只会被放到有空闲 CPU 的地方。逻辑 CPU 更少时总有东西放不下，训练会在没有任何报错的情况下挂起。",
+        "verl 在打包到单个节点上的 placement group 中为每个 GPU 预留 {CPU: 3, GPU: 1}；verl 0.9.1 的 V1 trainer 会先启动 TransferQueue，它的控制器和存储单元（8 个，轮流固定到每个 Ray 节点上）在整个运行期间各占 1 个 CPU；而没有设置 num_cpus 的 actor（TaskRunner、rollout 服务）只会被放到有空闲 CPU 的地方。逻辑 CPU 更少时总有东西放不下，训练会在没有任何报错的情况下挂起。Ray 的逻辑 CPU 数由 ray start --num-cpus 或 ray_kwargs.ray_init.num_cpus 给出，否则就是节点的 CPU 数（或容器 cgroup 的配额）：Slurm 的 --cpus-per-task 不会设置它。",
     ),
     "DEPLOY-006": (
         "以明文写入的密钥",

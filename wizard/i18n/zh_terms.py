@@ -76,7 +76,7 @@ TRANSLATED_FROM: dict[str, str] = {
     "DEPLOY-002": "883f46fc",
     "DEPLOY-003": "67383e54",
     "DEPLOY-004": "d17d8ef3",
-    "DEPLOY-005": "2078106c",
+    "DEPLOY-005": "6f86fd73",
     "DEPLOY-006": "fb6876b7",
     "DEPLOY-007": "8a332498",
     "DEPLOY-008": "92e20ea2",

@@ -33,7 +33,7 @@ ENTRIES = [
         "DEPLOY-005",
         "error",
         "Too few CPUs per GPU",
-        "verl reserves {CPU: 3, GPU: 1} per GPU in placement groups packed onto one node; verl 0.9.1's V1 trainer first starts TransferQueue, whose controller and storage units (8, pinned round-robin to every Ray node) hold a CPU each for the whole run; and Ray places an actor without num_cpus (the TaskRunner, the rollout servers) only where a CPU is free. With fewer logical CPUs something never gets placed and training hangs without an error.",
+        "verl reserves {CPU: 3, GPU: 1} per GPU in placement groups packed onto one node; verl 0.9.1's V1 trainer first starts TransferQueue, whose controller and storage units (8, pinned round-robin to every Ray node) hold a CPU each for the whole run; and Ray places an actor without num_cpus (the TaskRunner, the rollout servers) only where a CPU is free. With fewer logical CPUs something never gets placed and training hangs without an error. Ray's logical CPUs are what ray start --num-cpus or ray_kwargs.ray_init.num_cpus gives, else the node's CPU count (or a container's cgroup quota): Slurm's --cpus-per-task does not set them.",
     ),
     (
         "DEPLOY-006",
