@@ -161,6 +161,27 @@ def test_the_deprecated_actor_sp_still_counts_for_actor_and_ref(tmp_path):
     assert budget_errors(found) == set()
 
 
+def test_the_critics_token_budget_counts_the_sp_of_its_engine(tmp_path):
+    # verl 0.9.1's V1 critic packs with critic.fsdp's size; FSDPCriticConfig copies no deprecated key into it
+    sp = [
+        "actor_rollout_ref.actor.fsdp_config.ulysses_sequence_parallel_size=2",
+        "actor_rollout_ref.ref.fsdp_config.ulysses_sequence_parallel_size=2",
+        "critic.model.path=Qwen/Qwen2.5-0.5B-Instruct",
+        "critic.model.use_remove_padding=True",
+        "critic.ppo_max_token_len_per_gpu=16384",
+    ]
+    critic = {"critic.ppo_max_token_len_per_gpu", "critic.forward_max_token_len_per_gpu"}
+    for name, extra, short in [
+        ("engine.sh", ["critic.fsdp.ulysses_sequence_parallel_size=2"], set()),
+        ("none.sh", [], critic),
+        ("deprecated.sh", ["critic.ulysses_sequence_parallel_size=2"], critic),
+    ]:
+        path = script(tmp_path, [*LONG, *sp, *extra], name=name)
+        path.write_text(path.read_text().replace("adv_estimator=grpo", "adv_estimator=gae"))
+        _, found = findings(path)
+        assert budget_errors(found) == short, (name, [f["message"] for f in found if f["id"] == "BATCH-007"])
+
+
 # -- 6. a placeholder or an empty value where verl needs a number ---------------------------------------
 
 
