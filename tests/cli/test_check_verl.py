@@ -191,6 +191,25 @@ def test_a_verl_that_hangs_is_stopped_at_the_deadline(tmp_path, monkeypatch):
     assert "within 2 s" in found[0]["message"] and result.returncode == 1
 
 
+def test_an_unusable_input_stops_the_started_verl_at_once(tmp_path, monkeypatch):
+    """verl starts before the input is read; a bad input is still exit 2 at once, and the child does not linger."""
+    monkeypatch.setenv("PYTHONPATH", str(make_fake_verl(tmp_path / "hang", hang=True)))
+    started = time.monotonic()
+    result = cli("check", str(tmp_path / "missing.sh"), "--verl", sys.executable, "--timeout", "60")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert time.monotonic() - started < 10
+    alive = subprocess.run(["pgrep", "-f", "VERL_WIZARD_VERL"], capture_output=True, text=True, check=False)
+    # the child's command line holds the script's mark: none of those is still a child of this process
+    assert not [pid for pid in alive.stdout.split() if _parent(pid) == os.getpid()]
+
+
+def _parent(pid: str) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def test_auto_finds_the_venv_with_verl_and_refuses_when_none_has_it(tmp_path, monkeypatch, fake, hydra_python):
     venv = tmp_path / "venv"
     (venv / "bin").mkdir(parents=True)

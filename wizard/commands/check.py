@@ -58,12 +58,21 @@ def _common(p) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # verl's interpreter starts first (one that is not there is exit 2 at once): its import of verl, the slow part,
+    # runs while the input is read and judged; it is stopped if the input turns out unusable.
+    asking = verl_ask.start(args)
+    try:
+        return _checked(args, asking)
+    finally:
+        verl_ask.stop(asking)
+
+
+def _checked(args: argparse.Namespace, asking) -> int:
     from wizard.commands.common import parse_env_flags
     from wizard.detect.config_files import read_check_input
     from wizard.detect.manifests import read_if_manifest
     from wizard.detect.script_input import finish_notes
 
-    python = verl_ask.python_of(args)  # before anything is read: a --verl that is not there is exit 2 at once
     env, script_args = parse_env_flags(getattr(args, "env", None)), getattr(args, "script_args", None)
     path = Path(args.path)
     with reading(path):  # no writer changes the folder meanwhile; one a killed write left mixed is refused
@@ -77,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
     workspace = open_workspace(mode=args.mode, facts=facts)
     use_topology(workspace, args.topology, counts=False)
     workspace.set_layer(LAUNCH_SCRIPT if source.kind == "launch script" else ANSWERS_FILE, source.flat)
-    # verl answers in a child process while the wizard's own rules run; its findings join theirs.
-    asking = verl_ask.ask(python, lambda: verl_ask.question_for(source, path, env, workspace), args)
+    # verl is given its question and answers while the wizard's own rules run; its findings join theirs.
+    verl_ask.send(asking, lambda: verl_ask.question_for(source, path, env, workspace))
     findings = workspace.findings
     verl_findings, verl_facts, verl_notes = verl_ask.finish(asking)
     findings = [*findings, *verl_findings]

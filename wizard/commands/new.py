@@ -63,11 +63,19 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # verl's interpreter starts first (one that is not there is exit 2 at once) and imports verl meanwhile.
+    asking = verl_ask.start(args)
+    try:
+        return _made(args, asking)
+    finally:
+        verl_ask.stop(asking)
+
+
+def _made(args: argparse.Namespace, asking) -> int:
     from wizard.emit.artifacts import write_workspace
 
     if problem := out_problem(args.out):
         raise UsageError(str(problem))
-    python = verl_ask.python_of(args)  # a --verl that is not there is exit 2 before anything is read
     workspace = open_workspace(mode="cluster")
     script_env = parse_env_flags(getattr(args, "env", None))
     for given in (args.answers, args.from_script):  # in a folder a killed write left mid-write: finish it first
@@ -87,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         flags["deploy.target"] = args.target
     workspace.use_flags(flags)
     # verl is asked about the config.yaml this writes, in a child process while the wizard's rules run.
-    asking = verl_ask.ask(python, lambda: verl_ask.written_config(workspace), args)
+    verl_ask.send(asking, lambda: verl_ask.written_config(workspace))
     findings = workspace.findings
     verl_findings, verl_facts, verl_notes = verl_ask.finish(asking)
     findings = [*findings, *verl_findings]

@@ -1,7 +1,8 @@
 """`--verl PYTHON|auto` and `--timeout S` of `check` and `new`: ask the verl that runs for its own verdict.
 
-The interpreter is resolved first (a missing one is exit 2 before anything is read); verl is asked in a thread
-(wizard.detect.verl_verdict) while the wizard's own rules run, and its verdict becomes VERL-* findings
+The interpreter is resolved and started first (a missing one is exit 2 before anything is read), so that verl's
+import runs while the wizard reads the input; it is given its question (wizard.detect.verl_verdict) and answers
+while the wizard's own rules run, and its verdict becomes VERL-* findings
 (wizard.core.rules.verl_own) that join the wizard's, plus a note when verl accepts the config.
 """
 
@@ -59,11 +60,22 @@ def written_config(workspace) -> Question:
     return verl_verdict.for_config_text(render_config(workspace.layered, workspace.plan))
 
 
-def ask(python: str | None, question_of, args: argparse.Namespace) -> Asking | None:
-    """Start asking (None without --verl); `question_of` makes the Question only when it is needed."""
-    if python is None:
-        return None
-    return verl_verdict.ask(python, question_of(), args.timeout)
+def start(args: argparse.Namespace) -> Asking | None:
+    """Start the --verl interpreter now (None without --verl); UsageError for one that is not there or cannot run."""
+    python = python_of(args)
+    return None if python is None else verl_verdict.ask(python, args.timeout)
+
+
+def send(asking: Asking | None, question_of) -> None:
+    """Give verl its question; `question_of` makes it only when --verl was given."""
+    if asking is not None:
+        asking.send(question_of())
+
+
+def stop(asking: Asking | None) -> None:
+    """Stop a child that never got its question (the command ended early); nothing once it has one."""
+    if asking is not None:
+        asking.stop()
 
 
 def finish(asking: Asking | None) -> tuple[list, dict | None, list]:

@@ -27,9 +27,14 @@ def run_with_deadline(argv: Sequence[str], timeout: float, env: dict[str, str] |
 
     OSError (no such program, not executable) reaches the caller, which knows what the program was for.
     """
-    proc = subprocess.Popen(
+    return collect(spawn(argv, env), timeout)
+
+
+def spawn(argv: Sequence[str], env: dict[str, str] | None = None, stdin: bool = False) -> subprocess.Popen:
+    """Start a child in its own session (with a pipe to its standard input when `stdin`); OSError to the caller."""
+    return subprocess.Popen(
         list(argv),
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -37,14 +42,25 @@ def run_with_deadline(argv: Sequence[str], timeout: float, env: dict[str, str] |
         env=env,
         start_new_session=True,
     )
+
+
+def collect(proc: subprocess.Popen, timeout: float, given: str | None = None) -> ChildResult | None:
+    """Give a spawned child `given` on its standard input (when it has the pipe), wait at most `timeout` seconds
+    for it to end; None when it did not (then it and what it started are killed)."""
     try:
-        stdout, stderr = proc.communicate(timeout=max(0.1, timeout))
+        stdout, stderr = proc.communicate(given, timeout=max(0.1, timeout))
     except subprocess.TimeoutExpired:
-        with contextlib.suppress(OSError):
-            os.killpg(proc.pid, signal.SIGKILL)  # the child's own session: it and what it started, nothing else
-        proc.communicate()
+        kill(proc)
         return None
     return ChildResult(stdout, stderr, proc.returncode)
+
+
+def kill(proc: subprocess.Popen) -> None:
+    """Kill a spawned child and everything in its session, and reap it."""
+    with contextlib.suppress(OSError):
+        os.killpg(proc.pid, signal.SIGKILL)  # the child's own session: it and what it started, nothing else
+    with contextlib.suppress(OSError, ValueError):
+        proc.communicate()
 
 
 def last_marked(stdout: str, mark: str) -> tuple[str, dict | None] | None:

@@ -6,7 +6,7 @@ JSON line. What verl is asked (a `Question`) is what the run gives it: the prima
 folder and name; a launch script's own --config-path/--config-name, else verl's own config tree; for an answers
 file or `new`, the config.yaml the wizard writes) and the Hydra overrides bash passes after the module. An
 argument whose value is unknown here is left out and named. A verl that is a checkout (not under site-packages)
-is named by its folder and `git describe`. `ask` runs it in a thread so the wizard's own rules run meanwhile.
+is named by its folder and `git describe`. `ask` starts it before the wizard reads its input, so verl's import runs while the wizard reads and judges.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from wizard.detect.bash.values import Spread, origins_of, shown
-from wizard.detect.child_process import last_marked, last_words, run_with_deadline
+from wizard.detect.child_process import collect, kill, last_marked, last_words, run_with_deadline, spawn
 from wizard.detect.env_probe import resolve_python
 from wizard.errors import UsageError
 from wizard.i18n.text import Msg, msg
@@ -181,30 +182,24 @@ def _describe(location: str) -> str | None:
     return done.stdout.strip()[:120] or None
 
 
-def verdict_of(python: str, question: Question, deadline_s: float = DEFAULT_DEADLINE_S) -> Verdict:
-    """Ask verl (blocking); UsageError when the interpreter cannot run or has no verl."""
-    if question.not_asked is not None:
-        return Verdict(python, question, problem="not_asked", seconds=deadline_s)
-    with tempfile.TemporaryDirectory(prefix="verl-wizard-verl-") as folder:
-        config_dir = question.config_dir
-        if question.config_text is not None:
-            Path(folder, "config.yaml").write_text(question.config_text, encoding="utf-8")
-            config_dir = folder
-        request = {"config_dir": config_dir, "config_name": question.config_name, "overrides": list(question.overrides)}
-        try:
-            done = run_with_deadline([python, "-c", source(), json.dumps(request)], deadline_s)
-        except OSError as exc:
-            raise UsageError(
-                f"{FLAG} {python}: cannot run it ({exc.strerror or exc}); give the python that runs verl"
-            ) from None
+def _spawn(python: str):
+    try:
+        return spawn([python, "-c", source()], stdin=True)
+    except OSError as exc:
+        raise UsageError(
+            f"{FLAG} {python}: cannot run it ({exc.strerror or exc}); give the python that runs verl"
+        ) from None
+
+
+def _verdict(python: str, question: Question, done, deadline_s: float) -> Verdict:
+    """The child's output -> verl's Verdict, or why there is none; UsageError when the interpreter has no verl."""
     if done is None:
         return Verdict(python, question, problem="timeout", detail=f"{deadline_s:g}", seconds=deadline_s)
     marked = last_marked(done.stdout, MARK)
     if marked is None:
         problem = "no_report" if done.returncode == 0 else "failed"
-        return Verdict(
-            python, question, problem=problem, detail=last_words(done.stdout, done.stderr), seconds=deadline_s
-        )
+        detail = last_words(done.stdout, done.stderr)
+        return Verdict(python, question, problem=problem, detail=detail, seconds=deadline_s)
     line, report = marked
     if report is None:
         return Verdict(python, question, problem="garbled", detail=line[:120], seconds=deadline_s)
@@ -218,18 +213,33 @@ def verdict_of(python: str, question: Question, deadline_s: float = DEFAULT_DEAD
 
 
 class Asking:
-    """verl being asked in a thread while the wizard's own rules run; `result()` waits for its Verdict."""
+    """verl being asked beside the wizard's own work.
 
-    def __init__(self, python: str, question: Question, deadline_s: float) -> None:
+    The child starts at once (`ask`), so that verl's import, the slow part, runs while the wizard reads the input
+    and runs its rules; `send(question)` gives it the question on its standard input, `result()` waits for the
+    Verdict, `stop()` kills a child that was never sent one (the input turned out unusable). The deadline counts
+    from the start.
+    """
+
+    def __init__(self, python: str, deadline_s: float) -> None:
+        self.python, self.deadline_s = python, deadline_s
+        self._proc = _spawn(python)
+        self._started = time.monotonic()
+        self._question: list[Question | None] = []
+        self._given = threading.Event()
         self._out: list = []
-        self._thread = threading.Thread(target=self._run, args=(python, question, deadline_s), daemon=True)
+        self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
-    def _run(self, python: str, question: Question, deadline_s: float) -> None:
-        try:
-            self._out.append(verdict_of(python, question, deadline_s))
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread by result()
-            self._out.append(exc)
+    def send(self, question: Question) -> None:
+        self._question.append(question)
+        self._given.set()
+
+    def stop(self) -> None:
+        if not self._given.is_set():
+            self._question.append(None)
+            self._given.set()
+        self._thread.join()
 
     def result(self) -> Verdict:
         self._thread.join()
@@ -238,10 +248,40 @@ class Asking:
             raise out
         return out
 
+    def _run(self) -> None:
+        try:
+            self._out.append(self._answer())
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread by result()
+            self._out.append(exc)
 
-def ask(python: str, question: Question, deadline_s: float = DEFAULT_DEADLINE_S) -> Asking:
-    """Start asking verl; the caller goes on with its own work and calls `.result()`."""
-    return Asking(python, question, deadline_s)
+    def _answer(self) -> Verdict | None:
+        self._given.wait()  # the command sends its question or stops (wizard.commands.verl_ask.asking)
+        question = self._question[0]
+        if question is None or question.not_asked is not None:
+            kill(self._proc)
+            return (
+                None
+                if question is None
+                else Verdict(self.python, question, problem="not_asked", seconds=self.deadline_s)
+            )
+        with tempfile.TemporaryDirectory(prefix="verl-wizard-verl-") as folder:
+            config_dir = question.config_dir
+            if question.config_text is not None:
+                Path(folder, "config.yaml").write_text(question.config_text, encoding="utf-8")
+                config_dir = folder
+            request = {
+                "config_dir": config_dir,
+                "config_name": question.config_name,
+                "overrides": list(question.overrides),
+            }
+            left = self.deadline_s - (time.monotonic() - self._started)
+            done = collect(self._proc, left, json.dumps(request) + "\n")
+        return _verdict(self.python, question, done, self.deadline_s)
+
+
+def ask(python: str, deadline_s: float = DEFAULT_DEADLINE_S) -> Asking:
+    """Start the interpreter now (UsageError when it cannot run); `.send(question)` once the question is known."""
+    return Asking(python, deadline_s)
 
 
 __all__ = [

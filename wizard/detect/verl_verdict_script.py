@@ -1,6 +1,7 @@
 """verl's own verdict on a config, asked in the interpreter that runs verl (started by wizard.detect.verl_verdict).
 
-Run as `PYTHON -c TEXT REQUEST_JSON`; it imports only the standard library, verl and the Hydra/OmegaConf verl
+Run as `PYTHON -c TEXT [REQUEST_JSON]` (without it, the request is the first line of standard input, read once verl
+is imported: the wizard starts this before it knows the question); it imports only the standard library, verl and the Hydra/OmegaConf verl
 uses. It composes the config with Hydra's compose API as `python -m verl.trainer.main_ppo --config-path=DIR
 --config-name=NAME OVERRIDES...` does (DIR: verl's own verl/trainer/config when the run names none), runs what
 main_ppo.main runs before Ray starts (auto_set_device, then validate_config with need_reference_policy and
@@ -100,7 +101,7 @@ def checks():
     ]
 
 
-def verdict(request):
+def verdict(read_request):
     report = {"schema": 1, "verl": None, "stage": None, "error": None, "checks": [], "missing": [], "skipped": []}
     try:
         import verl
@@ -112,6 +113,7 @@ def verdict(request):
         return report
     location = os.path.dirname(os.path.abspath(verl.__file__ or ""))
     report["verl"] = {"version": str(getattr(verl, "__version__", "") or ""), "location": location}
+    request = read_request()  # after verl's import: the wizard works out its question meanwhile
     try:
         config = compose(request, location)
     except Exception as exc:  # noqa: BLE001 - whatever Hydra raises is verl's verdict, quoted
@@ -144,7 +146,7 @@ def main():
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w")
     sys.stdout.flush()
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    report = verdict(json.loads(sys.argv[1]))
+    report = verdict(lambda: json.loads(sys.argv[1] if len(sys.argv) > 1 else sys.stdin.readline()))
     out.write(MARK + json.dumps(report) + "\n")
     out.flush()
 
