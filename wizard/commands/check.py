@@ -96,7 +96,8 @@ def _checked(args: argparse.Namespace, asking) -> int:
         extra = {"verl": verl_facts} if verl_facts is not None else {}
         emit(as_json(findings, source=source.kind, notes=[str(note) for note in notes], **extra))
     else:
-        emit(f"{args.path}: read as a {source.kind}")
+        article = "an" if source.kind[:1] in "aeiou" else "a"  # an answers file
+        emit(f"{args.path}: read as {article} {source.kind}")
         for note in notes:
             emit(f"note: {note}")
         emit(as_text(findings))

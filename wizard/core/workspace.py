@@ -227,7 +227,8 @@ class Workspace:
         No rule runs again: the answers did not change (cheap per keystroke)."""
         self.rejected[canonical_address(address)] = (text, reason)
         if self._findings is not None:
-            self._findings = _rejected_findings(self.rejected) + [f for f in self._findings if not _is_rejected(f)]
+            rules = [f for f in self._findings if not _is_rejected(f) and not _about(f, self.rejected)]
+            self._findings = _rejected_findings(self.rejected) + rules
 
     def apply_fix(self, fix: Fix) -> None:
         """Apply a fix as edits: its None values remove the key from every layer (verl's default applies)."""
@@ -335,7 +336,9 @@ class Workspace:
     def findings(self) -> list[Finding]:
         """Every rule's findings for the current answers, errors first, each fix checked to work."""
         if self._findings is None:
-            rules = [f for f in evaluate(self.ctx, self.fix_checks) if not _is_rejected(f)]
+            rules = [
+                f for f in evaluate(self.ctx, self.fix_checks) if not _is_rejected(f) and not _about(f, self.rejected)
+            ]
             self._findings = _rejected_findings(self.rejected) + rules
         return self._findings
 
@@ -363,6 +366,12 @@ REJECTED_IDS = ("KEY-006", "KEY-007")
 
 def _is_rejected(finding: Finding) -> bool:
     return finding.id in REJECTED_IDS
+
+
+def _about(finding: Finding, rejected: Mapping[str, Any]) -> bool:
+    """Whether a rule's finding is about a field holding rejected text: it would quote the value below, which
+    the field no longer shows (after a typed 0, "train_batch_size 64 ..."); it waits for a valid value."""
+    return bool(rejected) and any(canonical_address(path) in rejected for path in finding.paths)
 
 
 def _required(address: str) -> bool:

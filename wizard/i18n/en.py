@@ -56,6 +56,7 @@ STRINGS = {
     "deployment.intro": "Where the run starts and what the tracking run is called.",
     "review.intro": "Every finding, the files to be written and a preview of each. Errors block writing.",
     "review.out": "Output folder",
+    "review.out_zip": "Name of the download (NAME.zip, with the folder NAME in it)",
     "review.write": "Write files",
     "review.blocked": "Writing is blocked by {n} error(s).",
     "review.files": "Files",

@@ -56,6 +56,7 @@ STRINGS = {
     "deployment.intro": "训练在哪里启动，以及实验的名称。",
     "review.intro": "所有检查结果、将要写出的文件及其预览。存在错误时不能写出。",
     "review.out": "输出目录",
+    "review.out_zip": "下载文件的名字（NAME.zip，里面是文件夹 NAME）",
     "review.write": "写出文件",
     "review.blocked": "有 {n} 个错误，暂时不能写出。",
     "review.files": "文件",

@@ -6,6 +6,7 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from wizard.i18n import t
+from wizard.tui.clip import clip_words
 from wizard.tui.screens.base import StepScreen
 
 
@@ -23,7 +24,7 @@ class ModelsScreen(StepScreen):
         elif plan.ref_in_actor:
             ref = t("models.reference_lora")
         else:
-            ref = t("models.reference", actor=answers.models.actor_path or "-")
+            ref = clip_words(t("models.reference", actor=answers.models.actor_path or "-"))
         self.query_one("#reference-note", Static).update(ref)
         critic = self.query_one("#critic-note", Static)
         critic.display = not plan.need_critic

@@ -28,7 +28,8 @@ class ReviewScreen(StepScreen):
     _shown_files: dict | None = None  # the files the status line's word (written, kept) is about
 
     def compose_top(self) -> ComposeResult:
-        yield Label(t("review.out"), classes="section-title")
+        # a served wizard writes nothing on disk: the field names the download and the folder inside it
+        yield Label(t("review.out_zip" if self.app.delivery.to_browser else "review.out"), classes="section-title")
         with Horizontal(classes="inline-form"):
             yield OrderedInput(self.session.out_dir, id="out-dir")
             yield Button(t("review.write"), id="write", variant="primary")

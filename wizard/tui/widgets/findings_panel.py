@@ -13,6 +13,7 @@ from wizard.core.findings import Finding, Severity
 from wizard.i18n import language, rule_text, t
 from wizard.i18n.text import render
 from wizard.tui.bindings import LocalizedBindings
+from wizard.tui.clip import clip_words
 from wizard.tui.messages import FixRequested, JumpRequested
 from wizard.tui.textual_compat import KeptOptionsList
 from wizard.tui.visited import step_at, to_do
@@ -52,11 +53,11 @@ def finding_text(finding: Finding, pending: bool = False) -> Text:
     if pending:  # a step not shown yet: what is still to do, not a failure
         text.append(f"○ {t('findings.to_do_mark')} {finding.id} ", style="dim")
         text.append(title + "\n", style="dim bold")
-        text.append(render(finding.message), style="dim")
+        text.append(clip_words(render(finding.message)), style="dim")
         return text
     text.append(f"{MARK[finding.severity]} {finding.id} ", style=STYLE[finding.severity])
     text.append(title + "\n", style="bold")
-    text.append(render(finding.message))
+    text.append(clip_words(render(finding.message)))
     return text
 
 
@@ -202,7 +203,7 @@ class FindingsPanel(Vertical):
         # The fixes first: the detail has a fixed height (6 lines on a 24-line terminal) and the reason may not fit.
         text = Text()
         for n, fix in enumerate(finding.fixes, 1):
-            text.append(t("findings.fix", n=n, label=render(fix.label)) + "\n", style="green")
+            text.append(clip_words(t("findings.fix", n=n, label=render(fix.label))) + "\n", style="green")
         text.append(t("findings.why", why=why) + "\n", style="italic")
         self._update_detail(text)
 
