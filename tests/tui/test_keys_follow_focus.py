@@ -66,6 +66,27 @@ async def test_keys_after_a_step_change_go_to_the_new_steps_field(tmp_path):
         assert focused.value == "7"
 
 
+def _post_click(app, widget) -> None:
+    # as the driver hands a click over: a press and a release at one place, to the App
+    x, y = widget.region.center
+    for kind in (events.MouseDown, events.MouseUp):
+        app.post_message(kind(None, x, y, 0, 0, 1, False, False, False, screen_x=x, screen_y=y))
+
+
+async def test_a_click_behind_a_tab_keeps_the_focus_it_gave(tmp_path):
+    # Before: Tab's focus move ran after the click's, so the focus left the clicked field for the next one.
+    app = make_app(PRESET, out=str(tmp_path / "o"), topology=None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _at_batch(app, pilot)
+        clicked = app.screen.row_for("batch.ppo_mini_batch_size").input_widget
+        _post_burst(app, ["tab"])
+        _post_click(app, clicked)
+        _post_burst(app, ["end", "backspace", "backspace", "2", "4"])
+        await _settle(pilot)
+        assert app.focused is clicked
+        assert clicked.value == "24"
+
+
 async def test_the_same_keys_one_at_a_time_give_the_same_answers(tmp_path):
     # The neighbour: with the app idle between keys the answers were always right.
     app = make_app(PRESET, out=str(tmp_path / "o"), topology=None)
