@@ -98,6 +98,11 @@ CONFIG_CASES = [(f"verl {name}", rule, cfg(overrides, base)) for name, base, ove
     # BATCH-*
     ("train not a multiple of mini", "BATCH-003", cfg({"actor_rollout_ref.actor.ppo_mini_batch_size": 24})),
     ("group estimator with one response", "BATCH-008", cfg({"actor_rollout_ref.rollout.n": 1})),
+    (
+        "pass@k estimator with one response",
+        "BATCH-015",
+        cfg({"actor_rollout_ref.rollout.n": 1, "algorithm.adv_estimator": "grpo_passk"}),
+    ),
     ("gae with n", "BATCH-009", cfg({"actor_rollout_ref.rollout.n": 4}, GAE)),
     ("critic chain split", "BATCH-010", cfg({"critic.ppo_mini_batch_size": 3}, GAE)),
     ("critic chain micro", "BATCH-010", cfg({"critic.ppo_micro_batch_size_per_gpu": 3}, GAE)),

@@ -88,11 +88,11 @@ def _paths(f: Finding, *keys: str) -> bool:
 A = "actor_rollout_ref."
 BEYOND_VERL: tuple[Beyond, ...] = (
     Beyond(
-        "BATCH-008",
-        "a group estimator with rollout.n = 1",
-        "verl runs it, but every response is its own group: all advantages are zero and nothing is learned",
+        "BATCH-015",
+        "grpo_passk with rollout.n = 1",
+        "verl starts it, and its pass@k estimator raises ValueError at the first step on a group of one response",
         lambda f, v: True,
-        {A + "rollout.n": 1, A + "actor.ppo_micro_batch_size_per_gpu": 2},
+        {"algorithm.adv_estimator": "grpo_passk", A + "rollout.n": 1, A + "actor.ppo_micro_batch_size_per_gpu": 2},
     ),
     Beyond(
         "BATCH-002",

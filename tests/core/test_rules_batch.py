@@ -150,6 +150,24 @@ def test_batch_008_group_estimator_needs_n_above_one(estimator, n, fails):
     assert ("BATCH-008" in ids({"algorithm.adv_estimator": estimator, N: n, M: 32, MU: 4})) == fails
 
 
+@pytest.mark.parametrize("estimator", ["grpo", "rloo", "opo", "gpg"])
+def test_batch_008_is_a_warning_verl_runs_a_group_of_one(estimator):
+    # verl 0.9.1 takes a one-response group's mean as 0: the run learns from the raw reward (no baseline).
+    found = [f for f in findings_for({"algorithm.adv_estimator": estimator, N: 1, M: 32, MU: 4}) if f.id == "BATCH-008"]
+    assert [f.severity.value for f in found] == ["warning"]
+    assert "no baseline" in str(found[0].message) and "BATCH-015" not in ids(
+        {"algorithm.adv_estimator": estimator, N: 1, M: 32, MU: 4}
+    )
+
+
+@pytest.mark.parametrize("n, fails", [(1, True), (2, False)])
+def test_batch_015_passk_needs_two_responses(n, fails):
+    found = findings_for({"algorithm.adv_estimator": "grpo_passk", N: n, M: 32, MU: 4})
+    assert [(f.id, f.severity.value) for f in found if f.id in ("BATCH-008", "BATCH-015")] == (
+        [("BATCH-015", "error")] if fails else []
+    )
+
+
 def test_batch_009_gae_with_several_responses_warns():
     gae = {"algorithm.adv_estimator": "gae", "critic.model.path": "x/y", "critic.ppo_micro_batch_size_per_gpu": 4}
     assert "BATCH-009" in ids(gae)

@@ -80,7 +80,7 @@ RULES: dict[str, tuple[str, str]] = {
     ),
     "BATCH-008": (
         "分组估计器下每个提示只有一条回复",
-        "GRPO 类估计器比较同一提示的多条回复；n = 1 时所有优势都为零，模型什么也学不到。",
+        "GRPO 类估计器比较同一提示的多条回复；n = 1 时 verl 把每组的均值取为 0（标准差取为 1），优势就是原始奖励，没有基线：更新的噪声比该估计器应有的大（不使用任务奖励的蒸馏训练不受影响）。",
     ),
     "BATCH-009": (
         "GAE 下每个提示采样多条回复",
@@ -105,6 +105,10 @@ RULES: dict[str, tuple[str, str]] = {
     "BATCH-014": (
         "rollout 的 log-prob 分批方式与 actor 不一致",
         "verl 的 worker 会断言 rollout.log_prob_use_dynamic_bsz 等于 actor.use_dynamic_bsz。",
+    ),
+    "BATCH-015": (
+        "Pass@k 估计器下每个提示只有一条回复",
+        "grpo_passk 把每个提示组内最好回复的优势设为 r_max - r_second_max；组内回复少于 2 条时，verl 在第一步就抛出 ValueError。",
     ),
     # Placement
     "PLACE-001": (

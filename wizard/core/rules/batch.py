@@ -19,6 +19,8 @@ from wizard.core.rules.fixes import both_ways, closest_of, divisors
 from wizard.core.verl_schema import GROUP_ESTIMATORS
 from wizard.i18n.text import msg
 
+PASSK = "grpo_passk"
+
 B_KEY = "data.train_batch_size"
 N_KEY = "actor_rollout_ref.rollout.n"
 M_KEY = "actor_rollout_ref.actor.ppo_mini_batch_size"
@@ -109,15 +111,17 @@ def hint_train_multiple_of_mini(ctx):
 
 def check_group_needs_n(ctx):
     a = ctx.answers
-    if a.algorithm.adv_estimator in GROUP_ESTIMATORS and a.batch.rollout_n == 1:
-        fixes = [Fix({N_KEY: v}, msg("batch.fix.responses_per_prompt", value=v)) for v in (4, 5, 8, 16)]
-        yield error(
-            "BATCH-008",
-            [N_KEY, "algorithm.adv_estimator"],
-            msg("batch.group_needs_n", estimator=a.algorithm.adv_estimator),
-            why("BATCH-008"),
-            fixes,
-        )
+    estimator = a.algorithm.adv_estimator
+    if estimator not in GROUP_ESTIMATORS or a.batch.rollout_n != 1:
+        return
+    fixes = [Fix({N_KEY: v}, msg("batch.fix.responses_per_prompt", value=v)) for v in (4, 5, 8, 16)]
+    paths = [N_KEY, "algorithm.adv_estimator"]
+    if estimator == PASSK:
+        # verl's pass@k estimator raises at the first step on a group of fewer than 2 responses.
+        yield error("BATCH-015", paths, msg("batch.passk_needs_two"), why("BATCH-015"), fixes)
+    else:
+        # The other group estimators run: verl takes a group of one's mean as 0, so there is no baseline.
+        yield warning("BATCH-008", paths, msg("batch.group_needs_n", estimator=estimator), why("BATCH-008"), fixes)
 
 
 def hint_gae_with_n(ctx):

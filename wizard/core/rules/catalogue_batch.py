@@ -49,9 +49,9 @@ ENTRIES = [
     ),
     (
         "BATCH-008",
-        "error",
+        "warning",
         "Group estimator with one response per prompt",
-        "GRPO-style estimators compare the responses to one prompt; with n = 1 every advantage is zero and nothing is learned.",
+        "GRPO-style estimators compare the responses to one prompt; with n = 1 verl takes each group's mean as 0 (and its std as 1), so the advantage is the raw reward with no baseline: noisier updates than the estimator is meant for (a distillation run that does not use task rewards is not affected).",
     ),
     (
         "BATCH-009",
@@ -88,5 +88,11 @@ ENTRIES = [
         "error",
         "Rollout log-prob batching differs from the actor's",
         "verl's workers assert that rollout.log_prob_use_dynamic_bsz equals actor.use_dynamic_bsz.",
+    ),
+    (
+        "BATCH-015",
+        "error",
+        "Pass@k estimator with one response per prompt",
+        "grpo_passk gives the best response of each prompt's group the advantage r_max - r_second_max; verl raises ValueError at the first step when a group has fewer than 2 responses.",
     ),
 ]
