@@ -154,6 +154,18 @@ def test_new_takes_verl_and_writes_nothing_when_verl_refuses(tmp_path, monkeypat
     assert not (refused / "config.yaml").exists()
 
 
+def test_new_from_script_takes_verl_and_its_findings_join(tmp_path, monkeypatch, fake, hydra_python):
+    old = script(tmp_path, "data.train_batch_size=32 actor_rollout_ref.rollout.n=4", name="old.sh")
+    args = ("new", "--preset", "workshop-grpo-0.5b-1gpu", "--from-script", str(old), "--verl", hydra_python)
+    ok = json.loads(cli(*args, "--out", str(tmp_path / "ok"), "--format", "json").stdout)
+    assert ok["verl"]["stage"] is None and "config.yaml" in ok["written"]
+    monkeypatch.setenv("PYTHONPATH", str(make_fake_verl(tmp_path / "strict", strict=1000)))
+    bad = json.loads(cli(*args, "--out", str(tmp_path / "bad"), "--format", "json").stdout)
+    assert (
+        bad["written"] == [] and "(32) must be divisible by 1000 GPUs" in verl_findings(json.dumps(bad))[0]["message"]
+    )
+
+
 def test_an_answers_file_is_asked_as_the_config_new_writes(tmp_path, monkeypatch, fake, hydra_python):
     out = tmp_path / "out"
     assert cli("new", "--preset", "workshop-grpo-0.5b-1gpu", "--out", str(out)).returncode == 0
