@@ -29,6 +29,7 @@ from wizard.tui.commands import WizardCommands
 from wizard.tui.exit_report import SavedAnswers, kept_out, kept_out_line
 from wizard.tui.input_order import InputInOrder
 from wizard.tui.messages import AnswerChanged, FixRequested, JumpRequested, StepRequested
+from wizard.tui.notices import NoticesInLine
 from wizard.tui.palette import PaletteInLanguage
 from wizard.tui.quit_guard import QuitGuard
 from wizard.tui.steps import STEPS, field_for, step_of
@@ -54,7 +55,7 @@ def screen_class(step: str):
     return getattr(importlib.import_module(f"wizard.tui.screens.{module}"), name)
 
 
-class WizardApp(InputInOrder, QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]]):
+class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]]):
     TITLE = "verl-wizard"
     CSS_PATH = "styles/app.tcss"
     COMMANDS = App.COMMANDS | {WizardCommands}

@@ -19,6 +19,7 @@ from wizard.tui.textual_compat import install_compositor
 from wizard.tui.unknown_fields import unknown_lines
 from wizard.tui.visited import see
 from wizard.tui.widgets.findings_panel import FindingsPanel
+from wizard.tui.widgets.notice_line import NoticeLine
 from wizard.tui.widgets.step_nav import StepNav
 
 if TYPE_CHECKING:
@@ -67,6 +68,7 @@ class StepScreen(LocalizedBindings, Screen):
                     yield _field_row()(field, self.session.value(field), self.session.source_of(field))
                 yield from self.compose_bottom()
             yield FindingsPanel()
+        yield NoticeLine()  # notifications, in the layout: a toast over the step cut Chinese text
         yield Footer()
 
     def compose_top(self) -> ComposeResult:
