@@ -19,6 +19,7 @@ STRINGS = {
     "findings.why": "Why: {why}",
     "findings.fix": "[{n}] {label}",
     "findings.keys": "enter: go to field · f: apply fix 1 · 1-9: apply fix n · w: why",
+    "findings.more": "… the whole reason: verl-wizard explain {id}",
     "findings.fixed": "Applied: {label}",
     "source.verl default": "default",
     "source.wizard default": "default",

@@ -19,6 +19,7 @@ STRINGS = {
     "findings.why": "原因：{why}",
     "findings.fix": "[{n}] {label}",
     "findings.keys": "回车：跳到字段 · f：应用修复 1 · 1-9：应用第 n 个修复 · w：原因",
+    "findings.more": "……完整原因：verl-wizard explain {id}",
     "findings.fixed": "已应用：{label}",
     "source.verl default": "默认值",
     "source.wizard default": "默认值",

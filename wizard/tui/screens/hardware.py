@@ -71,6 +71,7 @@ class HardwareScreen(StepScreen):
         self.query_one("#budget", Static).update(budget_text(session.plan, session.topology))
         self.query_one("#memory", Static).update(self._memory())
         matrix = self.query_one("#matrix", Static)
+        matrix.set_class(session.topology is None, "-prose")
         if session.topology is None:
             matrix.update(t("hardware.none"))
         else:

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.strip import Strip
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -96,7 +97,35 @@ class FindingList(LocalizedBindings, KeptOptionsList):
 
 
 class FindingDetail(WrappedText):
-    """The highlighted finding's fixes and reason, under the list."""
+    """The highlighted finding's fixes and reason, under the list.
+
+    Its height is fixed (6 lines on a 24-line terminal): a reason longer than that ends in a line saying where
+    the whole of it is (`verl-wizard explain ID`), instead of being cut mid-sentence."""
+
+    more = ""  # the last line when the text does not fit; set with the text
+    _for_height = -1
+
+    def _wrapped(self, width: int) -> list[Strip]:
+        lines = super()._wrapped(width)
+        height = self.content_size.height
+        if not self.more or not height or len(lines) <= height:
+            return lines
+        console = self.app.console
+        more = [
+            Strip(list(line.render(console)), line.cell_len)
+            for line in Text(self.more, style="dim italic").wrap(console, max(width, 1))
+        ][:height]
+        return [*lines[: height - len(more)], *more]
+
+    def set_more(self, more: str) -> None:
+        """The line that ends a text too long for the detail (wrapped and painted again when it changes)."""
+        if more != self.more:
+            self.more, self._lines, self._painted_for = more, None, ()
+
+    def _paint(self) -> list[Strip]:
+        if self.content_size.height != self._for_height:  # a new height cuts elsewhere: paint again
+            self._for_height, self._painted_for = self.content_size.height, ()
+        return super()._paint()
 
 
 class FindingsPanel(Vertical):
@@ -205,11 +234,13 @@ class FindingsPanel(Vertical):
         for n, fix in enumerate(finding.fixes, 1):
             text.append(clip_words(t("findings.fix", n=n, label=render(fix.label))) + "\n", style="green")
         text.append(t("findings.why", why=why) + "\n", style="italic")
-        self._update_detail(text)
+        self._update_detail(text, t("findings.more", id=finding.id))
 
-    def _update_detail(self, text: Text) -> None:
+    def _update_detail(self, text: Text, more: str = "") -> None:
         # The highlight message after show() asks for the same text again: update() skips it.
-        self._part("#finding-detail").update(text)
+        detail = self._part("#finding-detail")
+        detail.set_more(more)
+        detail.update(text)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show_detail(event.option_index)
