@@ -66,6 +66,7 @@ class Result:
     parsed: bool
     verdict: str | None = None
     errors: list = field(default_factory=list)
+    ids: list = field(default_factory=list)  # every finding's id, errors or not
     entry: str | None = None
     verl: dict | None = None
     why: str | None = None  # why verl was not asked
@@ -161,6 +162,7 @@ def measure(verl_python: str) -> list[Result]:
             if out is not None:
                 result.verdict = out.get("verdict")
                 result.errors = [f["id"] for f in out.get("findings", []) if f.get("severity") == "error"]
+                result.ids = [f["id"] for f in out.get("findings", [])]
             else:
                 result.why = err.strip().splitlines()[-1] if err.strip() else "no output"
             req, result.entry, why = request(repo, rel)

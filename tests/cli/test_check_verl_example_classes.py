@@ -30,3 +30,47 @@ def test_pass_at_k_with_one_response_is_still_refused():
     assert (code, doc["verdict"]) == (1, "fail")
     found = [(f["id"], f["severity"]) for f in doc["findings"]]
     assert ("BATCH-015", "error") in found and "BATCH-008" not in {i for i, _ in found}
+
+
+SCRIPTS = ROOT / "tests" / "fixtures" / "scripts"
+
+
+def test_a_script_of_another_verl_program_is_reported_not_refused():
+    # verl's SFT examples run verl.trainer.sft_trainer: nothing of main_ppo to judge, so one note, exit 0 (was 2).
+    result = cli("check", "--mode", "cluster", "--format", "json", str(SCRIPTS / "sft_entry.sh"), "--")
+    doc = json.loads(result.stdout)
+    assert (result.returncode, doc["verdict"]) == (0, "pass")
+    assert [(f["id"], f["severity"]) for f in doc["findings"]] == [("SCRIPT-017", "info")]
+    assert "verl.trainer.sft_trainer (line 6)" in doc["findings"][0]["message"]
+
+
+def test_a_script_that_exits_before_any_command_is_reported():
+    result = cli("check", "--mode", "cluster", "--format", "json", str(SCRIPTS / "moved_notice.sh"))
+    doc = json.loads(result.stdout)
+    assert (result.returncode, [f["id"] for f in doc["findings"]]) == (0, ["SCRIPT-017"])
+    assert "line 5 (exit 1)" in doc["findings"][0]["message"]
+
+
+def test_a_script_without_any_verl_program_is_still_bad_input():
+    # The neighbour: data preparation only (an echo that names main_ppo does not count) stays exit 2.
+    result = cli("check", "--format", "json", str(SCRIPTS / "no_verl_command.sh"))
+    assert result.returncode == 2 and result.stdout == ""
+    assert "no `python -m verl.trainer.main_ppo` command was found" in result.stderr
+
+
+def test_a_command_whose_program_is_unknown_is_a_note_not_bad_input():
+    # `$LAUNCHER overrides...` with LAUNCHER unset here: the program may be main_ppo; unknown is never exit 2.
+    result = cli("check", "--format", "json", str(SCRIPTS / "program_from_env.sh"))
+    doc = json.loads(result.stdout)
+    assert (result.returncode, [f["id"] for f in doc["findings"]]) == (0, ["SCRIPT-017"])
+    assert "line 5 is $LAUNCHER" in doc["findings"][0]["message"]
+    # Given, it is read as the main_ppo run it is.
+    given = cli(
+        "check",
+        "--format",
+        "json",
+        "--env",
+        "LAUNCHER=python3 -m verl.trainer.main_ppo",
+        str(SCRIPTS / "program_from_env.sh"),
+    )
+    assert "SCRIPT-017" not in {f["id"] for f in json.loads(given.stdout)["findings"]}

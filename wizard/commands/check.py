@@ -11,11 +11,14 @@ from pathlib import Path
 from wizard.commands import verl_ask
 from wizard.commands.output import as_json, as_text, emit
 from wizard.commands.paths import TOPOLOGY, PathArg
-from wizard.core.findings import has_errors
+from wizard.core.findings import has_errors, info
+from wizard.core.rules.catalogue import why
 from wizard.core.workspace import ANSWERS_FILE, LAUNCH_SCRIPT
 from wizard.detect.inputs import open_workspace, use_topology
+from wizard.detect.launch_script import NotMainPpo
 from wizard.emit.folder_read import reading
 from wizard.errors import ExitStatus
+from wizard.i18n.text import msg
 
 
 def register(subparsers) -> None:
@@ -75,8 +78,11 @@ def _checked(args: argparse.Namespace, asking) -> int:
 
     env, script_args = parse_env_flags(getattr(args, "env", None)), getattr(args, "script_args", None)
     path = Path(args.path)
-    with reading(path):  # no writer changes the folder meanwhile; one a killed write left mixed is refused
-        source = read_if_manifest(path, env, script_args) or read_check_input(path, env, script_args)
+    try:
+        with reading(path):  # no writer changes the folder meanwhile; one a killed write left mixed is refused
+            source = read_if_manifest(path, env, script_args) or read_check_input(path, env, script_args)
+    except NotMainPpo as exc:
+        return _not_main_ppo(args, exc)
     # The file's launch script (its overrides with their +/~ prefixes), a manifest's deployment and the values
     # the script leaves unknown are facts the rules judge; its values are the answers, judged against the
     # topology without taking its GPU count.
@@ -102,3 +108,14 @@ def _checked(args: argparse.Namespace, asking) -> int:
             emit(f"note: {note}")
         emit(as_text(findings))
     return ExitStatus.FINDINGS if workspace.blocked or has_errors(verl_findings) else ExitStatus.OK
+
+
+def _not_main_ppo(args: argparse.Namespace, exc: NotMainPpo) -> int:
+    """A launch script that runs another verl program (or none): one SCRIPT-017 note-like finding, exit 0."""
+    findings = [info("SCRIPT-017", [], msg("script.not_main_ppo", reason=exc.reason), why("SCRIPT-017"))]
+    if args.format == "json":
+        emit(as_json(findings, source="launch script", notes=[]))
+    else:
+        emit(f"{args.path}: read as a launch script")
+        emit(as_text(findings))
+    return ExitStatus.OK

@@ -213,11 +213,50 @@ def parse_launch_script(
     if script is None:
         if refused is not None:
             raise UsageError(msg("script.refused_no_command", source=source, problem=syntax_message(refused)))
-        raise UsageError(msg("script.no_verl_command", source=source))
+        raise not_main_ppo(source, trace, notes) or UsageError(msg("script.no_verl_command", source=source))
     if refused is not None and not any(p.kind == "unterminated-quote" for p in script.problems):
         script.problems.append(ScriptProblem("syntax-error", refused.line, syntax_message(refused)))
     script.problems.sort(key=lambda problem: problem.line)
     return script
+
+
+class NotMainPpo(UsageError):
+    """A script that starts another verl program than main_ppo, or stops before it starts anything: check reports
+    that it has nothing to judge (SCRIPT-017); a command that needs the overrides still refuses it (exit 2)."""
+
+    def __init__(self, message: Msg, reason: Msg):
+        super().__init__(message)
+        self.reason = reason
+
+
+def not_main_ppo(source: str, trace, notes) -> NotMainPpo | None:
+    """Why the script has no main_ppo command, when bash shows it: it runs another verl module (the first such
+    command), a command's program is unknown here (`$COMMAND ...`), or an `exit` ends it before any command.
+    None otherwise."""
+    for step in trace:
+        words = [known(f) if not isinstance(f, Spread) and is_known(f) else "" for f in step.fields]
+        if not words or os.path.basename(words[0]) in _NOT_LAUNCHERS:
+            continue
+        for index, word in enumerate(words):
+            module = (
+                words[index + 1] if word == "-m" and index + 1 < len(words) else word[2:] if word[:2] == "-m" else ""
+            )
+            if module not in ENTRY_MODULES and (module.split(".")[0] == "verl" or module.startswith("verl_")):
+                reason = msg("script.other_entry", module=module, line=step.line)
+                return NotMainPpo(msg("script.no_verl_command_because", source=source, reason=reason), reason)
+    for step in trace:
+        # `$COMMAND overrides...` with COMMAND unset here: the program is unknown, so it may be main_ppo.
+        first = step.fields[0] if step.fields else ()
+        if isinstance(first, Spread) or not is_known(first):
+            written = first.shown if isinstance(first, Spread) else shown(first)
+            reason = msg("script.unknown_program", shown=written, line=step.line)
+            return NotMainPpo(msg("script.no_verl_command_because", source=source, reason=reason), reason)
+    if not trace:
+        for kind, line, status in notes:
+            if kind == "exit":
+                reason = msg("script.exits_first", line=line, status=status)
+                return NotMainPpo(msg("script.no_verl_command_because", source=source, reason=reason), reason)
+    return None
 
 
 def syntax_message(problem: SyntaxProblem) -> Msg:

@@ -118,6 +118,7 @@ TRANSLATED_FROM: dict[str, str] = {
     "SCRIPT-014": "45cf28f0",
     "SCRIPT-015": "807a7da2",
     "SCRIPT-016": "c08f6b19",
+    "SCRIPT-017": "c0924f32",
     "ENV-001": "7c186486",
     "ENV-002": "1a2e9cda",
     "ENV-003": "33711bf2",

@@ -98,7 +98,13 @@ ENTRIES = [
     (
         "SCRIPT-016",
         "error",
-        'A value verl cannot take, left in the script',
-        'A placeholder (trainer.nnodes=TO_BE_FILLED) or an empty variable (trainer.n_gpus_per_node=$GPUS with GPUS unset) where verl needs a number: Hydra composes it as text and verl stops at start-up (a TypeError in its config checks) or later. The rest of the script is still checked; the rules that need that key are skipped, as for an unknown value.',
+        "A value verl cannot take, left in the script",
+        "A placeholder (trainer.nnodes=TO_BE_FILLED) or an empty variable (trainer.n_gpus_per_node=$GPUS with GPUS unset) where verl needs a number: Hydra composes it as text and verl stops at start-up (a TypeError in its config checks) or later. The rest of the script is still checked; the rules that need that key are skipped, as for an unknown value.",
+    ),
+    (
+        "SCRIPT-017",
+        "info",
+        "Not a main_ppo run: nothing to check",
+        "check judges the overrides a script passes to python -m verl.trainer.main_ppo. A script that starts another verl program (SFT, generation, the fully-async trainer) or stops before it starts anything gives its rules nothing to judge: it is reported, and passes.",
     ),
 ]

@@ -9,6 +9,11 @@ EN: dict[str, str] = {
     "script.expands_too_much": "{source}: its variables expand to more than 4194304 characters; this is not a launch script the wizard can read",
     "script.too_complex": "{source}: the script runs more statements than a launch script does (an endless loop or deep recursion?); the wizard cannot follow it",
     "script.no_verl_command": "{source}: no `python -m verl.trainer.main_ppo` command was found; give the script that launches training, or its config.yaml",
+    "script.no_verl_command_because": "{source}: no `python -m verl.trainer.main_ppo` command: {reason}; give the script that launches PPO training, or its config.yaml",
+    "script.other_entry": "it runs {module} (line {line}), another verl program than main_ppo",
+    "script.exits_first": "it stops at line {line} (exit {status}) before it starts any command",
+    "script.unknown_program": "the program of its command on line {line} is {shown}, which is not known here (give it with --env)",
+    "script.not_main_ppo": "nothing checked: {reason}; check's rules judge the overrides of verl.trainer.main_ppo",
     # issue 16: shell-level problems of the verl command
     "script.another_command": "line {line}: another verl command; only the first one is read",
     "script.not_an_override": "line {line}: {text!r} is not a key=value override; Hydra rejects it",
@@ -111,6 +116,11 @@ ZH: dict[str, str] = {
     "script.expands_too_much": "{source}：它的变量展开后超过 4194304 个字符；这不是向导能读的启动脚本",
     "script.too_complex": "{source}：脚本执行的语句比启动脚本多得多（死循环或递归太深？）；向导无法跟踪它",
     "script.no_verl_command": "{source}：没有找到 `python -m verl.trainer.main_ppo` 命令；请给出启动训练的脚本或它的 config.yaml",
+    "script.no_verl_command_because": "{source}：没有 `python -m verl.trainer.main_ppo` 命令：{reason}；请给出启动 PPO 训练的脚本或它的 config.yaml",
+    "script.other_entry": "它运行的是 {module}（第 {line} 行），是 main_ppo 以外的 verl 程序",
+    "script.exits_first": "它在第 {line} 行（exit {status}）就结束了，没有启动任何命令",
+    "script.unknown_program": "它第 {line} 行的命令所运行的程序是 {shown}，在这里无法得知（请用 --env 给出）",
+    "script.not_main_ppo": "没有检查任何内容：{reason}；check 的规则判断的是 verl.trainer.main_ppo 的覆盖项",
     # issue 16: shell-level problems of the verl command
     "script.another_command": "第 {line} 行：又一条 verl 命令；只会读取第一条",
     "script.not_an_override": "第 {line} 行：{text!r} 不是 key=value 形式的覆盖项，Hydra 会拒绝它",
