@@ -99,6 +99,17 @@ CONFIG_CASES = [(f"verl {name}", rule, cfg(overrides, base)) for name, base, ove
     ("train not a multiple of mini", "BATCH-003", cfg({"actor_rollout_ref.actor.ppo_mini_batch_size": 24})),
     ("group estimator with one response", "BATCH-008", cfg({"actor_rollout_ref.rollout.n": 1})),
     (
+        "rollout TP over whole nodes",
+        "PLACE-014",
+        cfg(
+            {
+                "trainer.nnodes": 2,
+                "trainer.n_gpus_per_node": 4,
+                "actor_rollout_ref.rollout.tensor_model_parallel_size": 8,
+            }
+        ),
+    ),
+    (
         "pass@k estimator with one response",
         "BATCH-015",
         cfg({"actor_rollout_ref.rollout.n": 1, "algorithm.adv_estimator": "grpo_passk"}),

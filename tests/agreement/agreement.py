@@ -102,13 +102,6 @@ BEYOND_VERL: tuple[Beyond, ...] = (
         {A + "actor.use_dynamic_bsz": True, A + "actor.ppo_mini_batch_size": 128},
     ),
     Beyond(
-        "PLACE-002",
-        "a rollout TP group across nodes made of whole nodes",
-        "verl accepts replicas that span whole nodes; tensor parallelism over the inter-node network is slow",
-        lambda f, v: _rollout_tp(v) % v.g == 0,
-        {"trainer.nnodes": 2, "trainer.n_gpus_per_node": 4, A + "rollout.tensor_model_parallel_size": 8},
-    ),
-    Beyond(
         "BATCH-010",
         "critic micro-batch size not dividing the critic's share (V1 trainer)",
         "verl 0.9.1's V1 trainer packs the critic's micro-batches by tokens whatever critic.use_dynamic_bsz says; "
@@ -210,10 +203,6 @@ BEYOND_VERL: tuple[Beyond, ...] = (
         },
     ),
 )
-
-
-def _rollout_tp(v: verl_model.Facts) -> int:
-    return v.c.get(A + "rollout.tensor_model_parallel_size", 1) or 1
 
 
 def beyond_entry(f: Finding, facts: verl_model.Facts) -> Beyond | None:

@@ -74,3 +74,19 @@ def test_a_command_whose_program_is_unknown_is_a_note_not_bad_input():
         str(SCRIPTS / "program_from_env.sh"),
     )
     assert "SCRIPT-017" not in {f["id"] for f in json.loads(given.stdout)["findings"]}
+
+
+def test_a_rollout_replica_of_whole_nodes_passes_with_a_warning():
+    # verl's 72B scaling example: TP 16 on nodes of 8 GPUs; verl 0.9.1 builds each replica over two whole nodes.
+    code, doc = check("61_rollout_tp_two_nodes.sh")
+    assert (code, doc["verdict"]) == (0, "pass")
+    assert [(f["id"], f["severity"]) for f in doc["findings"]] == [("PLACE-014", "warning")]
+
+
+def test_a_rollout_replica_wider_than_a_node_but_not_of_whole_nodes_is_refused():
+    # The neighbour: TP 6 on nodes of 4 GPUs; verl's RolloutReplica asserts its world size is whole nodes.
+    env = ("--env", "NODES=3", "--env", "PER_NODE=4", "--env", "ROLLOUT_TP=6")
+    result = cli("check", "--mode", "cluster", "--format", "json", *env, str(CORPUS / "61_rollout_tp_two_nodes.sh"))
+    doc = json.loads(result.stdout)
+    assert (result.returncode, doc["verdict"]) == (1, "fail")
+    assert ("PLACE-002", "error") in [(f["id"], f["severity"]) for f in doc["findings"]]

@@ -32,6 +32,7 @@ ACCEPTED = [
     "33_quoted_values.sh",
     "44_dapo_style_recipe.sh",
     "60_rloo_one_sample.sh",
+    "61_rollout_tp_two_nodes.sh",
     "48_megatron_config_yaml_suffix.sh",  # --config-name='ppo_megatron_trainer.yaml': its megatron keys are verl's
     "49_plus_keys_of_older_verl.sh",  # +keys 0.9.1 no longer has: composed and ignored (check: KEY-003 warnings)
     "52_legacy_reward_model_enable.sh",  # accepted, but without the reward model (see the test below; KEY-008)

@@ -30,12 +30,10 @@ FIRST_STEP = (
     "BATCH-005: verl 0.9.1 starts the run, then its engine asserts at the first update that each GPU's share of a"
     " mini-batch (32 x 1 / 8 = 4) is a multiple of the micro-batch (8): check is right, verl's start-up cannot see it"
 )
-WIDE_TP = "PLACE-002 as an error: a rollout TP group wider than a node runs in verl 0.9.1"
 # script -> the class of its disagreement
 KNOWN: dict[str, str] = {
     "examples/rollout_correction/run_qwen2_5_7b_fsdp.sh": FIRST_STEP,
     "examples/rollout_correction/run_qwen2_5_7b_fsdp_multi_rs.sh": FIRST_STEP,
-    "examples/tuning/scaling/run_qwen2_5_72b_fsdp.sh": WIDE_TP,
 }
 
 

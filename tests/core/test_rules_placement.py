@@ -28,9 +28,20 @@ def test_place_001_fix_on_one_gpu_is_tp_1():
     assert f.fixes[0].set == {TP: 1}
 
 
-@pytest.mark.parametrize("nodes, per_node, tp, fails", [(2, 4, 8, True), (2, 8, 8, False), (1, 8, 8, False)])
-def test_place_002_tp_group_inside_a_node(nodes, per_node, tp, fails):
-    assert ("PLACE-002" in ids({"trainer.nnodes": nodes, "trainer.n_gpus_per_node": per_node, TP: tp})) == fails
+@pytest.mark.parametrize(
+    "nodes, per_node, tp, found",
+    [
+        (3, 4, 6, [("PLACE-002", "error")]),  # 6 GPUs of 4-GPU nodes: verl's replica asserts whole nodes
+        (2, 4, 8, [("PLACE-014", "warning")]),  # two whole nodes: verl runs it, TP over the network
+        (4, 8, 16, [("PLACE-014", "warning")]),  # verl's own 72B scaling example
+        (2, 8, 8, []),
+        (1, 8, 8, []),
+    ],
+)
+def test_place_002_014_rollout_tp_wider_than_a_node(nodes, per_node, tp, found):
+    values = {"trainer.nnodes": nodes, "trainer.n_gpus_per_node": per_node, TP: tp}
+    got = [(f.id, f.severity.value) for f in findings_for(values) if f.id in ("PLACE-002", "PLACE-014")]
+    assert got == found
 
 
 @pytest.mark.parametrize("tp, pp, fails", [(3, 1, True), (2, 2, False), (4, 2, False), (16, 1, True)])

@@ -123,7 +123,8 @@ CASES = [
     (
         "C10 replica spans nodes",
         BASE,
-        {"trainer.nnodes": 2, "trainer.n_gpus_per_node": 4, "actor_rollout_ref.rollout.tensor_model_parallel_size": 8},
+        # TP 6 on nodes of 4 GPUs: a replica wider than a node that is not whole nodes (one of whole nodes runs)
+        {"trainer.nnodes": 3, "trainer.n_gpus_per_node": 4, "actor_rollout_ref.rollout.tensor_model_parallel_size": 6},
         "PLACE-002",
     ),
     (

@@ -116,8 +116,8 @@ RULES: dict[str, tuple[str, str]] = {
         "每个推理副本占用 TP 个 GPU；verl 断言 rollout 的 world size 是 TP 的整数倍。",
     ),
     "PLACE-002": (
-        "rollout 张量并行组超出单个节点",
-        "跨节点的 TP 组每一层都要经过网络做 all-reduce：生成速度会慢一个数量级。",
+        "rollout 张量并行组超出单个节点，且不由整节点组成",
+        "verl 的 rollout 副本在启动时断言：比一个节点大的副本必须由整节点组成（其 world size 是 n_gpus_per_node 的整数倍）。",
     ),
     "PLACE-003": ("张量并行组跨越了弱链路", "经 NODE/SYS 路径传输的 TP 流量比经 NVLink 或同一个 PCIe 交换机慢好几倍。"),
     "PLACE-004": (
@@ -159,6 +159,10 @@ RULES: dict[str, tuple[str, str]] = {
     "PLACE-013": (
         "verl 不接受的 rollout 并行布局",
         "EP > 1 时 verl 断言 rollout 的专家并行度 = TP × DP，而 rollout 流水线并行尚未实现。",
+    ),
+    "PLACE-014": (
+        "rollout 张量并行组跨越多个整节点",
+        "verl 可以让一个 rollout 副本跨越多个整节点运行，但跨节点的 TP 组每一层都要经过网络做 all-reduce：生成比节点内 TP 慢得多。",
     ),
     # Data
     "DATA-001": (

@@ -14,8 +14,8 @@ ENTRIES = [
     (
         "PLACE-002",
         "error",
-        "Rollout tensor-parallel group larger than a node",
-        "A TP group that spans nodes all-reduces every layer over the network: generation slows by an order of magnitude.",
+        "Rollout tensor-parallel group larger than a node, not of whole nodes",
+        "verl's rollout replica asserts at start-up that a replica wider than a node is made of whole nodes (its world size a multiple of n_gpus_per_node).",
     ),
     (
         "PLACE-003",
@@ -82,5 +82,11 @@ ENTRIES = [
         "error",
         "A rollout parallel layout verl refuses",
         "verl asserts rollout expert parallelism = TP × DP when EP > 1, and rollout pipeline parallelism is not implemented.",
+    ),
+    (
+        "PLACE-014",
+        "warning",
+        "Rollout tensor-parallel group across whole nodes",
+        "verl runs a rollout replica over several whole nodes, but a TP group that spans nodes all-reduces every layer over the network: generation is much slower than with TP inside a node.",
     ),
 ]

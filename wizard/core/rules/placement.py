@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wizard.core.findings import Fix, error
+from wizard.core.findings import Fix, error, warning
 from wizard.core.plan import extra_or_default
 from wizard.core.rules.batch_chains import critic_sp_in_verl
 from wizard.core.rules.catalogue import why
@@ -46,13 +46,16 @@ def check_rollout_tp_in_node(ctx):
     tp = ctx.plan.rollout_tp
     if per_node and tp > per_node and gpus % tp == 0:
         fixes = [Fix({TP_KEY: v}, msg("fix.set", key="rollout TP", value=v)) for v in _fitting_tps(gpus, per_node, tp)]
-        yield error(
-            "PLACE-002",
-            [TP_KEY, "trainer.n_gpus_per_node"],
-            msg("place.rollout_tp_over_node", tp=tp, per_node=per_node),
-            why("PLACE-002"),
-            fixes,
-        )
+        paths = [TP_KEY, "trainer.n_gpus_per_node"]
+        if tp % per_node:
+            # verl's RolloutReplica asserts that a replica wider than a node is made of whole nodes.
+            yield error(
+                "PLACE-002", paths, msg("place.rollout_tp_over_node", tp=tp, per_node=per_node), why("PLACE-002"), fixes
+            )
+        else:
+            # Whole nodes: verl runs the replica across them, its TP all-reduces over the network.
+            message = msg("place.rollout_tp_whole_nodes", tp=tp, per_node=per_node, nodes=tp // per_node)
+            yield warning("PLACE-014", paths, message, why("PLACE-014"), fixes)
 
 
 def check_megatron_fit(ctx):

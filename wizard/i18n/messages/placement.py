@@ -3,7 +3,8 @@ heads and PLACE-008 are in models.py)."""
 
 EN: dict[str, str] = {
     "place.rollout_tp_indivisible": "{gpus} rollout GPUs are not divisible by rollout tensor_model_parallel_size {tp}",
-    "place.rollout_tp_over_node": "rollout TP {tp} is larger than the {per_node} GPUs of a node: each replica would span nodes",
+    "place.rollout_tp_over_node": "rollout TP {tp} is larger than the {per_node} GPUs of a node and not a multiple of them: a replica cannot be made of whole nodes",
+    "place.rollout_tp_whole_nodes": "rollout TP {tp} spans {nodes} nodes of {per_node} GPUs: each replica's tensor parallelism crosses the network",
     "place.megatron_indivisible": "{gpus} GPUs are not divisible by TP {tp} × PP {pp} × CP {cp} = {product}",
     "place.megatron_tp_over_node": "Megatron TP {tp} is larger than the {per_node} GPUs of a node",
     "place.megatron_kv_groups": "Megatron TP {tp} cannot split the {kv} KV heads of {path}: Megatron divides the query groups by TP and, unlike vLLM, does not replicate them",
@@ -48,7 +49,8 @@ EN: dict[str, str] = {
 
 ZH: dict[str, str] = {
     "place.rollout_tp_indivisible": "{gpus} 个 rollout GPU 无法被 rollout tensor_model_parallel_size {tp} 整除",
-    "place.rollout_tp_over_node": "rollout TP {tp} 大于单个节点的 {per_node} 个 GPU：每个副本都会跨节点",
+    "place.rollout_tp_over_node": "rollout TP {tp} 大于单个节点的 {per_node} 个 GPU，且不是它的整数倍：副本无法由整节点组成",
+    "place.rollout_tp_whole_nodes": "rollout TP {tp} 跨越 {nodes} 个各有 {per_node} 个 GPU 的节点：每个副本的张量并行都要经过网络",
     "place.megatron_indivisible": "{gpus} 个 GPU 无法被 TP {tp} × PP {pp} × CP {cp} = {product} 整除",
     "place.megatron_tp_over_node": "Megatron TP {tp} 大于单个节点的 {per_node} 个 GPU",
     "place.megatron_kv_groups": "Megatron TP {tp} 无法切分 {path} 的 {kv} 个 KV 头：Megatron 按 TP 划分 query group，而且不像 vLLM 那样复制 KV 头",
