@@ -69,7 +69,9 @@ def read_back(text: str) -> LayeredAnswers:
 def findings_of(layered: LayeredAnswers) -> tuple[list[Finding], Any]:
     """Every rule's findings (fixes unverified) on these answers as `check --mode cluster` sees them."""
     facts = gather(layered.answers, "cluster")
-    ctx = context_for(layered.answers, layered.flat, mode="cluster", **facts)
+    # a config.yaml does not say where the run starts: check leaves the target unknown (DEPLOY-017 speaks only
+    # about an answers file or a manifest)
+    ctx = context_for(layered.answers, layered.flat, mode="cluster", target_known=False, **facts)
     return run_rules(ctx), ctx
 
 

@@ -37,7 +37,8 @@ def error_keys(findings, of_family: str) -> set:
 def broken_fixes(config) -> list[str]:
     """Each offered fix that leaves its finding or adds an error of the finding's family, described."""
     layered = read_back(render(layered_for(*config)))
-    ctx = context_for(layered.answers, layered.flat, mode="cluster", **gather(layered.answers, "cluster"))
+    facts = gather(layered.answers, "cluster")
+    ctx = context_for(layered.answers, layered.flat, mode="cluster", target_known=False, **facts)  # as findings_of
     findings = evaluate(ctx)
     problems = []
     for finding in findings:

@@ -32,7 +32,7 @@ def test_new_with_a_two_node_preset_on_the_default_target_warns_beside_runmds_cl
     assert [f["set"] for f in finding["fixes"]] == [{"deploy.target": t} for t in ("ray-job", "slurm", "kuberay-job")]
     # what the warning points to: RUN.md starts the cluster and joins run.sh to its head
     run_md = (out / "RUN.md").read_text()
-    assert "ray start --head" in run_md and 'export RAY_ADDRESS="$HEAD_ADDRESS"' in run_md
+    assert "ray start --head" in run_md and 'export RAY_ADDRESS="${HEAD_ADDRESS:?' in run_md
 
 
 @pytest.mark.parametrize("target", ["slurm", "ray-job", "kuberay-job"])

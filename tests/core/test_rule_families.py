@@ -35,6 +35,7 @@ def test_the_ids_in_a_modules_source_are_of_its_declared_families(name):
 # Families whose findings the engine never makes, each with the reason: their facts come from elsewhere.
 OUTSIDE_THE_ENGINE = {
     "ENV": "doctor and preflight judge a probe of the interpreter and machine (wizard.core.rules.environment*)",
+    "VERL": "check --verl turns the installed verl's own verdict into findings (wizard.core.rules.verl_own)",
 }
 
 
