@@ -53,7 +53,16 @@ def test_system_and_shared_folders_are_refused(out):
 
 @pytest.mark.parametrize(
     "out",
-    ["/var/tmp/run", "/var/lib/ci/work/repo/runs", "/opt/runs/grpo", "/srv/verl/run", "/mnt/data/run", "/home/someone/run", "runs/a", "./x"],
+    [
+        "/var/tmp/run",
+        "/var/lib/ci/work/repo/runs",
+        "/opt/runs/grpo",
+        "/srv/verl/run",
+        "/mnt/data/run",
+        "/home/someone/run",
+        "runs/a",
+        "./x",
+    ],
 )
 def test_ordinary_folders_are_fine(out):
     assert out_problem(out) is None

@@ -5,8 +5,22 @@ missing, when a template names a parameter a call site does not give, or when a 
 families' templates live in wizard/i18n/messages/, English and Chinese side by side.
 """
 
-from wizard.i18n.messages import batch, chain, common, data, deploy, env, inputs, models, placement, reader, roles, runbook, schema
-from wizard.i18n.messages import verl_verdict
+from wizard.i18n.messages import (
+    batch,
+    chain,
+    common,
+    data,
+    deploy,
+    env,
+    inputs,
+    models,
+    placement,
+    reader,
+    roles,
+    runbook,
+    schema,
+    verl_verdict,
+)
 
 MESSAGES: dict[str, str] = {
     **common.EN,
@@ -20,9 +34,9 @@ MESSAGES: dict[str, str] = {
     **deploy.EN,
     **chain.EN,
     **reader.EN,
+    **runbook.EN,
     **env.EN,
     **inputs.EN,
-    **runbook.EN,
     # issue 21: hostile input and secrets
     "deploy.no_token.nowhere": (
         "RAY_AUTH_MODE=token and no token found: Ray looks in RAY_AUTH_TOKEN, then the file RAY_AUTH_TOKEN_PATH "

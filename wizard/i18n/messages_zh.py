@@ -1,7 +1,21 @@
 """Chinese templates of the message keys of messages_en.py (the same keys and parameters)."""
 
-from wizard.i18n.messages import batch, chain, common, data, deploy, env, inputs, models, placement, reader, roles, runbook, schema
-from wizard.i18n.messages import verl_verdict
+from wizard.i18n.messages import (
+    batch,
+    chain,
+    common,
+    data,
+    deploy,
+    env,
+    inputs,
+    models,
+    placement,
+    reader,
+    roles,
+    runbook,
+    schema,
+    verl_verdict,
+)
 
 MESSAGES: dict[str, str] = {
     **common.ZH,
@@ -15,9 +29,9 @@ MESSAGES: dict[str, str] = {
     **deploy.ZH,
     **chain.ZH,
     **reader.ZH,
+    **runbook.ZH,
     **env.ZH,
     **inputs.ZH,
-    **runbook.ZH,
     # issue 21: hostile input and secrets
     "deploy.no_token.nowhere": (
         "RAY_AUTH_MODE=token 但找不到令牌：Ray 依次查找 RAY_AUTH_TOKEN、RAY_AUTH_TOKEN_PATH 指向的文件和 {default}，"
