@@ -245,6 +245,8 @@ async def test_start_step_imports_an_old_launch_script(tmp_path):
     app = make_app(None, out=str(tmp_path / "o"), topology=None)
     async with app.run_test(size=(120, 40)) as pilot:
         app.screen.query_one("#script-path").value = str(script)
+        app.screen.query_one("#import-script").scroll_visible(animate=False)  # below a blank start's question
+        await pilot.pause()
         await pilot.click("#import-script")
         await pilot.pause()
         assert "Imported" in str(app.screen.query_one("#script-status").render())

@@ -15,6 +15,8 @@ from wizard.tui.widgets.action_link import ActionLink
 from wizard.tui.widgets.ordered_input import OrderedInput
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}  # each in its own language
+GOALS = ("workshop", "cluster", "script")  # a blank start's question: a first run, my cluster, a script I have
+FIRST_RUN_PRESET = "workshop-grpo-0.5b-1gpu"
 
 
 class StartScreen(StepScreen):
@@ -23,6 +25,10 @@ class StartScreen(StepScreen):
     def compose_top(self) -> ComposeResult:
         # Above the list: what the command line loaded, or the preset picked.
         yield Label(self._chosen_text(), id="start-status")
+        if not (self.app.chosen.get("preset") or self.app.chosen.get("answers")):
+            # A blank start asks what the user wants first: someone new to verl does not know the presets.
+            yield Label(t("start.goal"), classes="section-title")
+            yield OptionList(*[Option(t(f"start.goal.{goal}"), id=f"goal-{goal}") for goal in GOALS], id="goal-list")
         yield Label(t("start.preset"), classes="section-title")
         options = [Option(t("start.blank"), id="preset-")]
         for preset in preset_summaries():
@@ -66,6 +72,10 @@ class StartScreen(StepScreen):
         self.query_one("#language", OptionList).highlighted = list(LANGUAGE_NAMES).index(language())
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id == "goal-list":
+            event.stop()
+            self._take_goal(event.option.id.removeprefix("goal-"))
+            return
         if event.option_list.id == "language":
             event.stop()
             chosen = event.option.id.removeprefix("lang-")
@@ -78,6 +88,26 @@ class StartScreen(StepScreen):
         name = event.option.id.removeprefix("preset-") or None
         self.app.choose_preset(name)
         self.query_one("#start-status", Label).update(t("start.loaded", what=name or t("start.blank")))
+
+    def _take_goal(self, goal: str) -> None:
+        """A first run: the one-GPU workshop preset, then the next step; my cluster: the presets, the first
+        multi-node one highlighted; a script I have: the import box."""
+        status = self.query_one("#start-status", Label)
+        if goal == "workshop":
+            self.app.choose_preset(FIRST_RUN_PRESET)
+            status.update(t("start.loaded", what=FIRST_RUN_PRESET) + " · " + t("start.next"))
+            self.app.goto("models")
+        elif goal == "cluster":
+            listing = self.query_one("#preset-list", OptionList)
+            names = [p.name for p in preset_summaries()]
+            multi = next((p.name for p in preset_summaries() if p.nnodes > 1), names[0])
+            listing.highlighted = 1 + names.index(multi)  # after (blank)
+            listing.focus()
+            status.update(t("start.goal.cluster_next"))
+        else:
+            box = self.query_one("#script-path", Input)
+            box.focus()
+            status.update(t("start.goal.script_next"))
 
     def on_action_link_pressed(self, event: ActionLink.Pressed) -> None:
         if event.link.id == "import-script":
