@@ -103,7 +103,7 @@ def _nvml():
     try:
         lib = ctypes.CDLL("libnvidia-ml.so.1")
     except OSError as exc:
-        return {"ok": False, "error": "libnvidia-ml.so.1: " + str(exc)[:200]}
+        return {"ok": False, "error": str(exc)[:200]}  # OSError names the library itself
     if lib.nvmlInit_v2() != 0:
         return {"ok": False, "error": "nvmlInit failed"}
     try:
