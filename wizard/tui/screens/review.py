@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal, ScrollableContainer
+from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -35,7 +35,7 @@ class ReviewScreen(StepScreen):
             yield Button(t("review.write"), id="write", variant="primary")
         yield Label("", id="write-status")
         yield Static("", id="launch-info")
-        with Horizontal(classes="inline-form", id="doctor-row"):
+        with Vertical(id="doctor-row"):  # the status under the button: beside it, a Chinese line was cut at 80 columns
             yield Button(t("review.doctor_run"), id="doctor-run")
             yield Label("", id="doctor-status")
         yield Static("", id="doctor-findings")
