@@ -9,11 +9,13 @@ cut, hidden or wider than its box fails.
 from __future__ import annotations
 
 import pytest
+from rich.cells import cell_len
 from textual.errors import NoWidget
 from textual.widgets import Select
 
 from tests.tui.helpers import make_app
 from wizard.i18n import t
+from wizard.tui.clip import FOLD_MARK
 from wizard.tui.steps import STEPS
 from wizard.tui.textual_compat import screen_strips
 from wizard.tui.widgets.field_row import FieldRow, label_of
@@ -181,16 +183,33 @@ async def test_the_footer_keeps_quit_and_help_when_the_findings_are_focused(size
             assert t(key) in footer, footer
 
 
-async def test_the_yaml_preview_scrolls_sideways_instead_of_wrapping():
+async def test_the_yaml_preview_folds_long_lines_with_a_mark():
+    """At 80 columns the preview is about 38 cells wide: its lines were cut at the box's edge (issue 32 item 8).
+    Each is folded to the box, the rest of it marked so that a folded comment never reads as a key."""
     app = make_app("grpo-8b-1x8", out="verl-run", topology="8xH100")
     async with app.run_test(size=(80, 24)) as pilot:
         app.goto("review")
         await pilot.pause()
         await pilot.pause()
         preview, box = app.screen.query_one("#preview"), app.screen.query_one("#preview-box")
-        source = preview.content
-        assert source.word_wrap is False
-        longest = max(len(line) for line in source.code.splitlines())
-        assert longest > box.content_region.width, "no line is longer than the box: this does not test it"
-        assert box.max_scroll_x > 0
+        code = app.session.render_files()["config.yaml"]
+        width = box.scrollable_content_region.width
+        assert max(map(len, code.splitlines())) > width, "no line is longer than the box: this does not test it"
+        shown = preview.content.plain.splitlines()
+        assert max(map(cell_len, shown)) <= width and box.max_scroll_x == 0
+        assert "\n".join(shown).replace("\n" + FOLD_MARK, "") == code.rstrip("\n")  # every character, in order
         assert app.screen.query_one("#step-body").max_scroll_x == 0
+
+
+async def test_a_preview_that_fits_is_not_folded():
+    app = make_app("grpo-8b-1x8", out="verl-run", topology="8xH100")
+    async with app.run_test(size=(400, 60)) as pilot:
+        app.goto("review")
+        await pilot.pause()
+        await pilot.pause()
+        code = app.session.render_files()["config.yaml"]
+        box = app.screen.query_one("#preview-box")
+        assert max(map(len, code.splitlines())) <= box.scrollable_content_region.width
+        content = app.screen.query_one("#preview").content
+        shown = content.plain if hasattr(content, "plain") else content.code  # a Text, or a Syntax shown whole
+        assert shown.rstrip("\n") == code.rstrip("\n")

@@ -10,11 +10,13 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from wizard.i18n import t
+from wizard.tui.clip import FOLD_MARK, fold_lines
 from wizard.tui.screens.base import StepScreen
 from wizard.tui.widgets.ordered_input import OrderedInput
 
 SETTLE_S = 0.25  # the files, their states and the preview re-render once typing in the folder pauses this long
 
+MIN_FOLD = len(FOLD_MARK) + 10  # narrower than this the box is not laid out yet: fold_lines leaves the text
 LEXER = {".yaml": "yaml", ".sh": "bash", ".md": "markdown", ".sbatch": "bash"}
 
 
@@ -25,6 +27,7 @@ def lexer_for(name: str) -> str:
 class ReviewScreen(StepScreen):
     STEP = "review"
     _settle = None
+    _previewed: int | None = None
     _shown_files: dict | None = None  # the files the status line's word (written, kept) is about
 
     def compose_top(self) -> ComposeResult:
@@ -88,12 +91,25 @@ class ReviewScreen(StepScreen):
             return
         name = names[index]
         state = self.session.file_states()[name]
-        if state == "changed":
-            self.query_one("#preview", Static).update(Syntax(self.session.diff(name), "diff", word_wrap=False))
-        else:
-            self.query_one("#preview", Static).update(
-                Syntax(self.session.render_files()[name], lexer_for(name), word_wrap=False)
-            )
+        code, lexer = (
+            (self.session.diff(name), "diff")
+            if state == "changed"
+            else (self.session.render_files()[name], lexer_for(name))
+        )
+        # Folded to the box with a mark on each continued line: cut at the box's edge, a line's end was out of
+        # sight (the box is about 38 cells wide at 80 columns), and a plain wrap made a comment read as a key.
+        width = self.query_one("#preview-box").scrollable_content_region.width
+        self.query_one("#preview", Static).update(fold_lines(Syntax(code, lexer).highlight(code), width))
+        self._previewed = index
+        if width < MIN_FOLD:  # not laid out yet: fold once it is
+            self.call_after_refresh(self._refold)
+
+    def _refold(self) -> None:
+        if self.query_one("#preview-box").scrollable_content_region.width >= MIN_FOLD:
+            self._preview(self._previewed)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._refold)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "file-list":
