@@ -38,8 +38,12 @@ class StepScreen(LocalizedBindings, Screen):
 
     STEP = ""
     BINDINGS = [
-        Binding("ctrl+n,pagedown", "app.next_step", "key.next", id="next-step"),
-        Binding("ctrl+b,pageup", "app.prev_step", "key.prev", id="prev-step"),
+        Binding("ctrl+n", "app.next_step", "key.next", id="next-step"),
+        Binding("ctrl+b", "app.prev_step", "key.prev", id="prev-step"),
+        # Before the focused list or the step's scroll area pages with them; in a browser tab ctrl+n and ctrl+w are
+        # the browser's, so PageDown/PageUp are a served student's step keys.
+        Binding("pagedown", "app.next_step", "key.next", show=False, priority=True),
+        Binding("pageup", "app.prev_step", "key.prev", show=False, priority=True),
         Binding("f1", "app.help", "key.help", id="help"),
         Binding("ctrl+s", "app.save_answers", "key.save", id="save-answers"),
         Binding("ctrl+q", "app.ask_quit", "key.quit", id="quit", priority=True),
