@@ -107,6 +107,7 @@ STRINGS = {
     "key.quit": "Quit",
     "key.fix": "Apply fix",
     "key.why": "Why",
+    "key.findings": "Findings",
     "exit.written": "Written by verl-wizard:",
     "exit.launch": "Launch: {command}",
     "exit.answers": "Answers saved to {path}; resume with: {resume}",
@@ -125,7 +126,7 @@ STRINGS = {
     "help.key": "verl key: {verl_key}",
     "help.source": "source: {source}",
     "palette.goto": "{step}: go to step",
-    "palette.fix_first": "{fix}: first error",
+    "palette.fix_first": "{fix}: first finding with a fix (errors, then warnings)",
     "field.required": "required: verl needs a value here",
     "field.unknown_env": "unknown: the imported script reads ${name}, which it does not set; type the value here, "
     "or import again as {path} --env {name}=VALUE",

@@ -212,6 +212,12 @@ class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, Local
         self.notify(t("findings.fixed", label=render(message.fix.label)))
         self.refresh_step()
 
+    def action_focus_findings(self) -> None:
+        """F2: the findings list, where enter jumps to a finding's field and f or 1-9 apply its fixes."""
+        found = self.screen.query("#findings-list")
+        if found:
+            found.first().focus()
+
     def action_fix_first(self) -> None:
         finding = next((f for f in self.session.findings if f.fixes), None)
         if finding is not None:

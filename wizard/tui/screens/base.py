@@ -45,12 +45,14 @@ class StepScreen(LocalizedBindings, Screen):
         Binding("pagedown", "app.next_step", "key.next", show=False, priority=True),
         Binding("pageup", "app.prev_step", "key.prev", show=False, priority=True),
         Binding("f1", "app.help", "key.help", id="help"),
+        Binding("f2", "app.focus_findings", "key.findings", show=False, id="findings"),
         Binding("ctrl+s", "app.save_answers", "key.save", id="save-answers"),
         Binding("ctrl+q", "app.ask_quit", "key.quit", id="quit", priority=True),
     ]
 
     _rows: list[FieldRow] | None = None
     _resumed = False
+    _under_dialog = False
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -96,15 +98,22 @@ class StepScreen(LocalizedBindings, Screen):
             self.refresh_view(findings=not first or self.session.evaluated)
         from wizard.tui.focus import focus_first_field
 
-        focus_first_field(self)
-        # again after Textual's auto-focus of a new screen; keys typed meanwhile wait for it (input_order.py)
-        self.app.hold_input_until_refresh(self, lambda: focus_first_field(self))
+        if self._under_dialog:  # back from help or a question: the focus stays where the user left it
+            self._under_dialog = False
+        else:
+            focus_first_field(self)
+            # again after Textual's auto-focus of a new screen; keys typed meanwhile wait for it (input_order.py)
+            self.app.hold_input_until_refresh(self, lambda: focus_first_field(self))
         if first:
             # The widgets were styled as they mounted: skip Textual's restyle of the whole screen on its first
             # show (it is there for screens that come back after a theme change).
             self._resumed = True
             event.refresh_styles = False
             self.call_after_refresh(self._after_first_show)
+
+    def on_screen_suspend(self, event: events.ScreenSuspend) -> None:
+        # The app changes its step before it switches screens: still this step, so a dialog covers it.
+        self._under_dialog = self.app.step == self.STEP
 
     def _after_first_show(self) -> None:
         """This step is on screen: build the session if the app deferred it, and show the findings."""
