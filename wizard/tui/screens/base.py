@@ -129,6 +129,7 @@ class StepScreen(LocalizedBindings, Screen):
         session = self.session
         answers = session.layered.answers
         unknown = unknown_lines(session)
+        shown_or_hidden = False
         for row in self.rows():
             held = session.rejected_at(row.field_name)
             if held is None:
@@ -138,8 +139,13 @@ class StepScreen(LocalizedBindings, Screen):
             show = row.spec.shown_for(answers)  # progressive disclosure: the field's `when`
             if row.display != show:
                 row.display = show
+                shown_or_hidden = True
             row.set_error(None if held is None else rejected_text(row.field_name, held))
             row.set_unknown(unknown.get(row.field_name))
+        if shown_or_hidden:
+            # The focus chain follows a shown or hidden field only after the next refresh: a Tab typed behind
+            # this edit waits for it (wizard/tui/input_order.py), else it skips a field the edit just showed.
+            self.app.hold_input_until_refresh(self, lambda: None)
         if findings:
             seen = frozenset(self.app.visited)
             self.part(StepNav).show(session.findings, seen)
