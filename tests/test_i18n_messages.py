@@ -46,8 +46,8 @@ DYNAMIC_KEYS = {
     ("wizard/core/rules/placement.py", "POOL_NAMES[name]"): "a key per pool, none with parameters",
     ("wizard/core/value_reasons.py", "key"): "a key per pydantic error type (tests/core/test_value_reasons.py)",
     (
-        "wizard/commands/doctor.py",
-        'keys[outcome.problem or "failed"]',
+        "wizard/detect/env_doctor.py",
+        "key",
     ): "a key per way the probe fails (env.probe.*), each with the same parameters (tests/cli/test_doctor.py)",
     (
         "wizard/core/rules/environment_machine.py",

@@ -11,25 +11,19 @@ address and NCCL variables. Exit 1 on an error finding, 2 on unusable input.
 from __future__ import annotations
 
 import argparse
-import os
-import re
 from pathlib import Path
 from typing import Any
 
 from wizard.commands.common import seconds
 from wizard.commands.output import as_json, as_text, emit
-from wizard.core.findings import error, has_errors
-from wizard.core.rules.catalogue import why
-from wizard.core.rules.environment import Run
-from wizard.core.rules.environment_machine import is_hub_id, judge_environment
+from wizard.core.findings import has_errors
 from wizard.core.workspace import ANSWERS_FILE, LAUNCH_SCRIPT
-from wizard.detect.env_probe import ProbeOutcome, request_for, resolve_python, run_probe
+from wizard.detect.env_doctor import doctor
+from wizard.detect.env_probe import resolve_python
 from wizard.detect.inputs import open_workspace, read_inputs
 from wizard.emit.install import install_for
 from wizard.errors import ExitStatus, UsageError
 from wizard.i18n.text import msg, render
-
-DEFAULT_LOCAL_DIR = "checkpoints/${trainer.project_name}/${trainer.experiment_name}"
 
 
 def register(subparsers) -> None:
@@ -66,29 +60,6 @@ def _layered(args: argparse.Namespace):
     else:
         read_inputs(workspace, preset=args.preset, answers=args.answers)
     return workspace.layered
-
-
-def _local_dir(flat: dict[str, Any]) -> str:
-    """trainer.default_local_dir with its ${trainer.*} interpolations filled, relative to this folder."""
-    value = str(flat.get("trainer.default_local_dir") or DEFAULT_LOCAL_DIR)
-    return re.sub(r"\$\{(trainer\.[a-z_]+)\}", lambda m: str(flat.get(m.group(1), "run")), value)
-
-
-def model_ids(answers) -> list[str]:
-    """The model paths of the run that are Hugging Face ids (downloaded at start when not cached)."""
-    paths = (answers.models.actor_path, answers.models.critic_path, answers.models.reward_model_path)
-    return sorted({p for p in paths if is_hub_id(p)})
-
-
-def probe_problem(outcome: ProbeOutcome) -> list:
-    keys = {
-        "timeout": "env.probe.timeout",
-        "failed": "env.probe.failed",
-        "no_report": "env.probe.no_report",
-        "garbled": "env.probe.garbled",
-    }
-    text = msg(keys[outcome.problem or "failed"], python=outcome.python, seconds=outcome.detail, detail=outcome.detail)
-    return [error("ENV-001", ["--python"], text, why("ENV-001"))]
 
 
 def summary(report: dict[str, Any], engine: str) -> dict[str, Any]:
@@ -135,14 +106,8 @@ def run(args: argparse.Namespace) -> int:
     layered = _layered(args)
     answers = layered.answers
     python = resolve_python(args.python)
-    request = request_for(model_ids(answers), os.path.join(os.getcwd(), _local_dir(layered.flat)))
-    outcome = run_probe(python, request, deadline_s=args.timeout)
-    engine = answers.rollout.name or "vllm"
-    if outcome.problem:
-        findings, facts = probe_problem(outcome), None
-    else:
-        run_facts = Run(answers, layered.flat, install_for(answers).line, str(answers.deploy.target))
-        findings, facts = judge_environment(run_facts, outcome.report), summary(outcome.report, engine)
+    findings, report = doctor(layered, python, install_for(answers).line, deadline_s=args.timeout)
+    facts = summary(report, answers.rollout.name or "vllm") if report is not None else None
     if args.format == "json":
         emit(as_json(findings, environment=facts))
     else:

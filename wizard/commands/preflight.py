@@ -101,7 +101,7 @@ def _summary_lines(result, layered) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.commands.doctor import model_ids
+    from wizard.detect.env_doctor import model_ids
     from wizard.detect.ray import EXIT_MARGIN_S, address_problem, probe, resolve_address, startup_seconds, token_problem
 
     started = time.monotonic() - startup_seconds()
