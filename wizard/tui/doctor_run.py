@@ -14,8 +14,7 @@ from wizard.detect.env_doctor import doctor
 from wizard.emit.install import install_for
 from wizard.i18n import t
 from wizard.i18n.text import render
-
-MARK = {Severity.ERROR: "✗", Severity.WARNING: "!", Severity.INFO: "i"}
+from wizard.tui.widgets.findings_panel import MARK
 
 
 def doctor_here(layered: LayeredAnswers) -> list[Finding]:
