@@ -1,0 +1,1 @@
+"""Batch arithmetic (BATCH-*)."""

@@ -1,0 +1,1 @@
+"""The environment and cluster a run is deployed on (DEPLOY-*), over what a deployment provides."""

@@ -1,0 +1,1 @@
+"""The environment a run starts in (ENV-*): `doctor` and `preflight`."""

@@ -1,0 +1,1 @@
+"""Device mapping (PLACE-*)."""

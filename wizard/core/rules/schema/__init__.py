@@ -1,0 +1,1 @@
+"""verl's key tree (KEY-*)."""

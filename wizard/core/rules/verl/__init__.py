@@ -1,0 +1,1 @@
+"""The verdict of the verl installed for an interpreter (VERL-*)."""

@@ -1,0 +1,1 @@
+"""Config and answers files read from disk: YAML loaded safely, Hydra's composition from a folder."""

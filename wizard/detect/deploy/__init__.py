@@ -1,0 +1,1 @@
+"""Deployments read back: manifests and job scripts on disk, and a running Ray cluster."""
