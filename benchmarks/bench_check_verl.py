@@ -1,6 +1,6 @@
 """`check --verl PY`: at most the installed verl's own import and composition time plus 0.3 s (DESIGN.md section 7).
 
-The peer is verl's side alone: the child the wizard starts (`PY -c wizard/detect/verl_verdict_script.py REQUEST`:
+The peer is verl's side alone: the child the wizard starts (`PY -c wizard/detect/env/verl_verdict_script.py REQUEST`:
 import verl, Hydra compose, validate_config, resolve) for the same question, in a fresh process. The measured case
 is the whole command in a fresh process: `python -m wizard check PATH --mode cluster --verl PY --format json`, whose
 own reading and rules run while verl answers. Rounds alternate (ABAB), each case once untimed first. The
@@ -64,9 +64,9 @@ def inputs(folder: Path) -> dict[str, Path]:
 def child_argv(python: str, path: Path) -> list[str]:
     """verl's side alone: the child for the question `check` asks about `path`."""
     from wizard.commands.verl_ask import question_for
-    from wizard.detect.config_files import read_check_input
+    from wizard.detect.config.files import read_check_input
+    from wizard.detect.env.verl_verdict import source
     from wizard.detect.inputs import open_workspace
-    from wizard.detect.verl_verdict import source
 
     read = read_check_input(path, {}, None)
     question = question_for(read, path, {}, open_workspace())

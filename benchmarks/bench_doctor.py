@@ -38,7 +38,7 @@ def main() -> int:
     args = parser.parse_args()
     repeats = 3 if args.quick else args.repeats
     python = interpreter()
-    from wizard.detect.env_probe import request_for, source
+    from wizard.detect.env.probe import request_for, source
 
     doctor = [sys.executable, "-m", "wizard", "doctor", "--preset", PRESET, "--python", python, "--format", "json"]
     probe = [python, "-c", source(), json.dumps(request_for([], str(ROOT)))]

@@ -38,7 +38,7 @@ OPTIONS = ["--model", "Qwen/Qwen2.5-7B-Instruct", "--nnodes", "1", "--gpus", "8"
 CHILD = """
 import contextlib, io, json, sys, time
 import wizard.cli
-import wizard.commands.check, wizard.core.rules, wizard.detect.config_files, wizard.detect.launch_script
+import wizard.commands.check, wizard.core.rules, wizard.detect.config.files, wizard.detect.script.launch
 argv = ["check", sys.argv[1], "--mode", "cluster", "--format", "json", *sys.argv[2:]]
 out, t = io.StringIO(), time.perf_counter()
 with contextlib.redirect_stdout(out):

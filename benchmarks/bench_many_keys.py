@@ -44,7 +44,7 @@ RATIO_BUDGET = 10.0
 CHILD = """
 import contextlib, io, json, resource, sys, time
 import wizard.cli
-import wizard.commands.check, wizard.core.rules, wizard.detect.config_files, wizard.detect.launch_script
+import wizard.commands.check, wizard.core.rules, wizard.detect.config.files, wizard.detect.script.launch
 def cpu():
     u = resource.getrusage(resource.RUSAGE_SELF)
     return u.ru_utime + u.ru_stime

@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from wizard.core import tp_planner as topo_mod
-from wizard.detect.fake import fake_topology
+from wizard.detect.hardware.fake import fake_topology
 
 CLUSTERS = ("1x8xH100", "16x8xH100", "128x8xH100", "1x8xL40S-pcie", "128x8xL40S-pcie")
 BUDGET_MS = {"128x8xH100": 30.0, "128x8xL40S-pcie": 30.0}

@@ -26,9 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from wizard.detect.bash.values import Spread, is_known, known  # noqa: E402
-from wizard.detect.launch_script import parse_launch_script  # noqa: E402
-from wizard.detect.script_input import read_beside  # noqa: E402
+from wizard.detect.script.bash.values import Spread, is_known, known  # noqa: E402
+from wizard.detect.script.check_input import read_beside  # noqa: E402
+from wizard.detect.script.launch import parse_launch_script  # noqa: E402
 from wizard.errors import UsageError  # noqa: E402
 
 COMMIT = "88512193628b95f24916c0898d51a8a877d09203"  # verl-project/verl release/v0.9.0 (version file 0.9.0)

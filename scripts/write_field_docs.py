@@ -10,9 +10,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from wizard.core.answers import SECTIONS  # noqa: E402
+from wizard.core.answers.model import SECTIONS  # noqa: E402
+from wizard.core.field_keys import field_help, specs  # noqa: E402
 from wizard.core.fields import condition_text  # noqa: E402
-from wizard.core.keymap import field_help, specs  # noqa: E402
 
 
 def _default(section: str, attr: str) -> str:
@@ -29,7 +29,7 @@ def render() -> str:
     lines = [
         "# Answer fields",
         "",
-        "Generated from the field declarations in `wizard/core/answers_*.py` by `scripts/write_field_docs.py`.",
+        "Generated from the field declarations in `wizard/core/answers/` by `scripts/write_field_docs.py`.",
         "Each field is set in an answers file as `section: {field: value}`, with `--set` by its verl key (or,",
         "without one, by its field name), or on the TUI step named here. The TUI shows a field when its",
         "condition holds; `-` in the step column means only files and flags set it.",

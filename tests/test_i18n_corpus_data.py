@@ -17,7 +17,7 @@ from tests.conftest import BASE
 from tests.detect.test_data_files import make_tokenizer, rl_rows, write_rows
 from wizard.core.layers import build
 from wizard.core.rules import context_for, evaluate
-from wizard.detect.data import DataReport, inspect_data, scan_file
+from wizard.detect.data.report import DataReport, inspect_data, scan_file
 
 pytest.importorskip("pyarrow")
 
@@ -222,7 +222,7 @@ DATA_CASES = (
             "DATA-001",
             patched(
                 data_case(rows_file("train.jsonl", lambda: rl_rows(64))),
-                mock.patch("wizard.detect.data.os.access", return_value=False),
+                mock.patch("wizard.detect.data.report.os.access", return_value=False),
             ),
         ),
         (

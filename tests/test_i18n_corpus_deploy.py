@@ -20,9 +20,9 @@ from tests.detect.test_manifests_read import token_in_pods_only
 from tests.emit.manifests_kit import render
 from wizard.core.layers import build
 from wizard.core.rules import context_for, evaluate
-from wizard.detect import ray as ray_probe
-from wizard.detect.config_files import read_launch_script
-from wizard.detect.manifests import read_if_manifest
+from wizard.detect.config.files import read_launch_script
+from wizard.detect.deploy import ray as ray_probe
+from wizard.detect.deploy.manifests import read_if_manifest
 from wizard.emit.manifests import FILES
 
 

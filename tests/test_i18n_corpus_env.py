@@ -4,10 +4,10 @@ reports (tests/core/test_env_rules.py) and preflight's comparison of two nodes, 
 from __future__ import annotations
 
 from tests.core.test_env_rules import report, workshop
-from wizard.core.rules.environment_machine import judge_environment
-from wizard.core.rules.environment_nodes import node_differences
-from wizard.detect.env_doctor import probe_problem
-from wizard.detect.env_probe import ProbeOutcome
+from wizard.core.rules.env.machine import judge_environment
+from wizard.core.rules.env.nodes import node_differences
+from wizard.detect.env.doctor import probe_problem
+from wizard.detect.env.probe import ProbeOutcome
 
 GIB = 1024**3
 

@@ -17,9 +17,9 @@ from tests.model_dirs import write_model
 from wizard.core.layers import build
 from wizard.core.presets import load_preset
 from wizard.core.rules import context_for, evaluate
-from wizard.detect.fake import fake_topology
+from wizard.detect.hardware.fake import fake_topology
+from wizard.detect.hardware.smi import parse_topo_matrix
 from wizard.detect.models import inspect_models
-from wizard.detect.smi import parse_topo_matrix
 
 TP = "actor_rollout_ref.rollout.tensor_model_parallel_size"
 SP = "actor_rollout_ref.actor.ulysses_sequence_parallel_size"

@@ -1,9 +1,9 @@
 """Corpus cases of verl's own verdict (see tests/test_i18n_corpus.py): `check --verl` verdicts as the child reports
-them (wizard/detect/verl_verdict_script.py), judged by wizard.core.rules.verl_own, one or more per VERL rule."""
+them (wizard/detect/env/verl_verdict_script.py), judged by wizard.core.rules.verl.verdict, one or more per VERL rule."""
 
 from __future__ import annotations
 
-from wizard.core.rules.verl_own import judge_verl
+from wizard.core.rules.verl.verdict import judge_verl
 from wizard.i18n.text import msg
 
 PYTHON = "/opt/venv/bin/python"

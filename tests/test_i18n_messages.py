@@ -35,22 +35,22 @@ LEFTOVER = re.compile(r"\{\w+(?:[!:][^{}]*)?\}")  # a placeholder that was not f
 
 # Call sites whose key is not a literal, each with where its keys come from (the corpus renders them).
 DYNAMIC_KEYS = {
-    ("wizard/detect/launch_problems.py", "_CAUSES[cause]"): "a key per cause of a cut command, none with parameters",
+    ("wizard/detect/script/problems.py", "_CAUSES[cause]"): "a key per cause of a cut command, none with parameters",
     ("wizard/core/unknowns.py", "_LIMIT_WHY[why]"): "a key per limit of the bash reader, none with parameters",
     (
         "wizard/detect/input_files.py",
         "_KIND_KEYS[detail]",
     ): "a key per kind of file (input.kind.*), none with parameters",
     ("wizard/core/migrations.py", 'hand["reason"]'): "renames.yaml names the reason's key",
-    ("wizard/core/memory.py", "PHASE_NAMES[self.role, self.phase]"): "a key per phase, none with parameters",
-    ("wizard/core/rules/placement.py", "POOL_NAMES[name]"): "a key per pool, none with parameters",
+    ("wizard/core/memory/estimate.py", "PHASE_NAMES[self.role, self.phase]"): "a key per phase, none with parameters",
+    ("wizard/core/rules/placement/groups.py", "POOL_NAMES[name]"): "a key per pool, none with parameters",
     ("wizard/core/value_reasons.py", "key"): "a key per pydantic error type (tests/core/test_value_reasons.py)",
     (
-        "wizard/detect/env_doctor.py",
+        "wizard/detect/env/doctor.py",
         "key",
     ): "a key per way the probe fails (env.probe.*), each with the same parameters (tests/cli/test_doctor.py)",
     (
-        "wizard/core/rules/environment_machine.py",
+        "wizard/core/rules/env/machine.py",
         "WHERE_KEYS[run.target]",
     ): "a key per target (env.where.*), none with parameters",
 }
@@ -367,7 +367,7 @@ def test_i18n_imports_no_core_rule_module():
 
 def test_the_source_checks_can_fail(tmp_path):
     (tmp_path / "patterns.py").write_text("import re\nPATTERN = re.compile('x')\n")
-    (tmp_path / "tables.py").write_text("from wizard.core.rules.data import CHAT_PROBLEMS\n")
+    (tmp_path / "tables.py").write_text("from wizard.core.rules.data.columns import CHAT_PROBLEMS\n")
     assert regex_modules(tmp_path) == ["patterns.py"]
     assert core_rule_imports(tmp_path) == ["tables.py"]
 

@@ -7,7 +7,7 @@ import string
 
 import pytest
 
-from wizard.core.keymap import all_fields, field_help
+from wizard.core.field_keys import all_fields, field_help
 from wizard.core.rules.catalogue import CATALOGUE
 from wizard.i18n import en, zh
 from wizard.i18n.zh_terms import FIELDS, RULES, TRANSLATED_FROM, as_strings, fingerprint

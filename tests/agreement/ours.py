@@ -17,7 +17,7 @@ from wizard.core.layers import LayeredAnswers, build
 from wizard.core.plan import build_plan
 from wizard.core.presets import load_preset
 from wizard.core.rules import context_for, run_rules
-from wizard.detect.config_files import read_check_input
+from wizard.detect.config.files import read_check_input
 from wizard.detect.facts import gather
 from wizard.emit.verl_config import render_config
 

@@ -23,7 +23,10 @@ def test_explain_unknown_rule_suggests_the_closest():
 def test_every_rule_that_fires_is_catalogued():
     import inspect
 
-    from wizard.core.rules import batch, placement, roles, schema
+    from wizard.core.rules.batch import train_batch as batch
+    from wizard.core.rules.placement import groups as placement
+    from wizard.core.rules.roles import assign as roles
+    from wizard.core.rules.schema import keys as schema
 
     ids = set()
     for module in (batch, placement, roles, schema):

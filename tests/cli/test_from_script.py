@@ -14,8 +14,8 @@ import yaml
 
 from tests.cli.helpers import cli, cli_json
 from wizard.core import verl_schema
-from wizard.detect.config_files import flatten_config
-from wizard.detect.script_import import import_script, migrate_script
+from wizard.detect.config.files import flatten_config
+from wizard.detect.script.importer import import_script, migrate_script
 
 OLD = Path(__file__).resolve().parents[1] / "fixtures" / "old_scripts"
 SCRIPTS = sorted(p.name for p in OLD.glob("*.sh"))
@@ -242,7 +242,7 @@ def test_from_script_with_a_missing_or_foreign_file_writes_nothing(tmp_path):
 
 
 def test_the_tui_import_takes_env_and_arguments_after_the_path(tmp_path):
-    from wizard.detect.script_import import parse_import_spec
+    from wizard.detect.script.importer import parse_import_spec
 
     path = tmp_path / "train.sh"
     path.write_text(

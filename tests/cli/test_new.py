@@ -10,7 +10,7 @@ import yaml
 from tests.cli.helpers import cli, cli_json
 from wizard.core import verl_schema
 from wizard.core.presets import preset_names
-from wizard.detect.config_files import flatten_config
+from wizard.detect.config.files import flatten_config
 
 PRESETS = preset_names()
 

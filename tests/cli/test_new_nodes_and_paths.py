@@ -13,8 +13,8 @@ import pytest
 
 from tests.cli.helpers import cli, cli_json
 from wizard.commands.data import RUN_PATH_RULES
-from wizard.core.rules import data_paths
 from wizard.core.rules.catalogue import CATALOGUE
+from wizard.core.rules.data import paths as data_paths
 from wizard.i18n.zh_terms import RULES as ZH_RULES
 
 NEW_IDS = ("DEPLOY-017", "DATA-011", "DATA-012", "DATA-013")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.helpers import cli, cli_json
-from wizard.detect import yaml_input
+from wizard.detect.config import yaml_input
 
 PRESET = ["--preset", "grpo-8b-1x8"]
 BLOCKED = ["--set", "algorithm.adv_estimator=gae"]  # ROLE-002 (no critic): nothing is ever written

@@ -198,7 +198,7 @@ def test_address_forms_are_checked_before_connecting(ray_head, monkeypatch):
 
 def test_a_driver_with_token_mode_and_no_token_anywhere_is_told_where_ray_looks(ray_head, monkeypatch, tmp_path):
     """Ray's core stops such a driver with a C++ error; the probe child's stderr says so, and preflight names it."""
-    from wizard.detect.ray import probe
+    from wizard.detect.deploy.ray import probe
 
     monkeypatch.setenv("HOME", str(tmp_path))  # no ~/.ray/auth_token here
     monkeypatch.setenv("RAY_AUTH_MODE", "token")

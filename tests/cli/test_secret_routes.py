@@ -130,7 +130,7 @@ def test_interpolation_syntax_in_a_value_is_written_escaped(value, written, tmp_
     assert f"project_name: {written}" in config or f"project_name: '{written}'" in config, config
     back, doc = check_json(tmp_path / "config.yaml")
     assert back.returncode in (0, 1) and doc["verdict"] in ("pass", "fail")
-    from wizard.detect.config_files import read_check_input
+    from wizard.detect.config.files import read_check_input
 
     assert read_check_input(tmp_path / "config.yaml").flat["trainer.project_name"] == value
 

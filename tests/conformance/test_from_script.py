@@ -44,7 +44,7 @@ def describe(verdict: dict) -> str:
 
 def script_overrides(name: str) -> tuple[str, ...]:
     """The overrides bash passes to verl for the script, prefixes and all."""
-    from wizard.detect.launch_script import parse_launch_script
+    from wizard.detect.script.launch import parse_launch_script
 
     script = parse_launch_script((OLD / f"{name}.sh").read_text(), name)
     return tuple(f"{o.prefix}{o.key}={o.raw_value}" for o in script.overrides if o.prefix != "~")

@@ -14,9 +14,9 @@ import pytest
 import yaml
 
 from tests.conformance.conftest import REPO_ROOT
-from wizard.detect.bash.values import Spread, is_known, known
-from wizard.detect.launch_script import parse_launch_script
-from wizard.detect.script_input import read_beside
+from wizard.detect.script.bash.values import Spread, is_known, known
+from wizard.detect.script.check_input import read_beside
+from wizard.detect.script.launch import parse_launch_script
 
 pytestmark = [pytest.mark.conformance, pytest.mark.usefixtures("verl_python")]
 

@@ -1,6 +1,6 @@
 """ENV-*: doctor's judgement of an environment report against a run, on recorded reports (pure, no subprocess).
 
-The reports have the probe's shape (wizard/detect/env_probe_script.py). The GPU host's NVML facts are those an
+The reports have the probe's shape (wizard/detect/env/env_probe_script.py). The GPU host's NVML facts are those an
 NVIDIA H200 host answered (driver 580.159.04, CUDA 13.0, 150,754,820,096 bytes), recorded by hand here; the CPU
 laptop is what the conformance environment's probe reports (verl 0.9.1, torch 2.13.0+cpu, no engine).
 Each check has a failing case and its passing neighbour.
@@ -14,9 +14,9 @@ import pytest
 
 from wizard.core.layers import build
 from wizard.core.presets import load_preset
-from wizard.core.rules.environment import Run
-from wizard.core.rules.environment_machine import judge_environment
-from wizard.core.rules.environment_nodes import node_differences
+from wizard.core.rules.env.machine import judge_environment
+from wizard.core.rules.env.nodes import node_differences
+from wizard.core.rules.env.packages import Run
 from wizard.i18n.text import render
 
 VERL_REQUIRES = [

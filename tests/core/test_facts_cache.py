@@ -84,7 +84,7 @@ def test_findings_follow_a_changed_path_and_a_refresh(tmp_path):
 
 
 def test_every_inspector_names_its_inputs():
-    from wizard.core.answers import Answers
+    from wizard.core.answers.model import Answers
 
     names = [inspect.__name__ for inspect, _ in facts.INSPECTORS + facts.ENVIRONMENT]
     assert names == ["inspect_data", "inspect_models", "inspect_paths", "inspect_env"]
@@ -93,7 +93,7 @@ def test_every_inspector_names_its_inputs():
 
 
 def test_only_the_tuis_facts_say_which_secrets_are_set_here(monkeypatch):
-    from wizard.core.answers import Answers
+    from wizard.core.answers.model import Answers
 
     monkeypatch.delenv("WANDB_API_KEY", raising=False)
     answers = Answers.model_validate({"trainer": {"logger": ["console", "wandb"]}})

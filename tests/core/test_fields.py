@@ -7,8 +7,8 @@ import pytest
 
 from wizard.core import verl_schema
 from wizard.core.choices import AuthMode, Target, values
+from wizard.core.field_keys import all_fields, field_to_verl, spec_of, specs, step_fields
 from wizard.core.fields import Spec, on_targets
-from wizard.core.keymap import all_fields, field_to_verl, spec_of, specs, step_fields
 from wizard.core.layers import build
 from wizard.core.step_names import FIELD_STEPS
 from wizard.errors import UsageError
@@ -63,7 +63,7 @@ def test_a_declaration_names_known_steps_and_targets():
 
 
 def test_visibility_is_the_declared_condition():
-    from wizard.core.answers import Answers
+    from wizard.core.answers.model import Answers
 
     a = Answers()
     assert not specs()["deploy.slurm_partition"].shown_for(a)
@@ -76,7 +76,7 @@ def test_visibility_is_the_declared_condition():
 
 @pytest.mark.parametrize("name", all_fields())
 def test_every_field_has_a_label_and_help_in_both_languages(name):
-    from wizard.core.keymap import field_help
+    from wizard.core.field_keys import field_help
     from wizard.i18n import set_language, term
 
     spec = specs()[name]

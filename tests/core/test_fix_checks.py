@@ -12,7 +12,7 @@ from wizard.core import rules as engine
 from wizard.core.layers import build
 from wizard.core.rules import context_for, evaluate
 from wizard.core.rules.fix_checks import KeptFixChecks
-from wizard.detect.fake import fake_topology
+from wizard.detect.hardware.fake import fake_topology
 
 MINI = "actor_rollout_ref.actor.ppo_mini_batch_size"
 

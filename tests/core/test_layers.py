@@ -86,7 +86,7 @@ def test_answers_doc_round_trips():
 
 
 def test_every_answer_field_has_help_text():
-    from wizard.core.keymap import all_fields, field_help
+    from wizard.core.field_keys import all_fields, field_help
 
     assert [f for f in all_fields() if len(field_help(f)) < 10] == []
     assert field_help("data.train_batch_size") == field_help("batch.train_batch_size") != ""

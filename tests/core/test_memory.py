@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from wizard.core.layers import build
-from wizard.core.memory import estimate_memory, memory_parts
-from wizard.core.memory_formulas import GIB, Part, engine_parts, forward_parts, resident_parts, train_parts
+from wizard.core.memory.estimate import estimate_memory, memory_parts
+from wizard.core.memory.formulas import GIB, Part, engine_parts, forward_parts, resident_parts, train_parts
 from wizard.core.model_facts import from_catalogue
 from wizard.core.plan import build_plan
 from wizard.core.presets import load_preset

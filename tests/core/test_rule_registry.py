@@ -28,8 +28,10 @@ def defines_rules(path: Path) -> bool:
 
 
 def test_every_module_with_rules_is_registered():
-    with_rules = {p.stem for p in RULES_DIR.glob("*.py") if defines_rules(p)}
-    registered = {m.__name__.rpartition(".")[2] for m in MODULES}
+    with_rules = {
+        ".".join(p.relative_to(RULES_DIR).with_suffix("").parts) for p in RULES_DIR.rglob("*.py") if defines_rules(p)
+    }
+    registered = {m.__name__.removeprefix("wizard.core.rules.") for m in MODULES}
     assert with_rules == registered and len(registered) >= 9
 
 
@@ -40,8 +42,8 @@ def test_the_scan_sees_a_rules_module(tmp_path):
 
 
 PROBES = {
-    "core/rules/roles.py": "from wizard.core.rules import registered; registered()",
-    "core/rules/deploy.py": "from wizard.core.rules import registered; registered()",
+    "core/rules/roles/assign.py": "from wizard.core.rules import registered; registered()",
+    "core/rules/deploy/checks.py": "from wizard.core.rules import registered; registered()",
     "detect/models.py": "from wizard.detect.facts import gather",
     "commands/explain.py": "from wizard.cli import build_parser; build_parser()",
 }

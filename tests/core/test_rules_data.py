@@ -8,7 +8,7 @@ from tests.conftest import BASE
 from tests.detect.test_data_files import make_tokenizer, rl_rows, write_rows
 from wizard.core.layers import build
 from wizard.core.rules import context_for, evaluate
-from wizard.detect.data import DataReport, inspect_data, scan_file
+from wizard.detect.data.report import DataReport, inspect_data, scan_file
 from wizard.detect.paths import inspect_paths
 
 pytest.importorskip("pyarrow")
@@ -331,8 +331,8 @@ def test_data_007_good_sft_passes(tmp_path):
 
 
 def test_sampled_files_say_so_in_the_message(tmp_path, monkeypatch):
-    import wizard.detect.data as data
-    from wizard.detect.data_read import Budget
+    import wizard.detect.data.report as data
+    from wizard.detect.data.read import Budget
 
     monkeypatch.setattr(data, "HOOK_BUDGET", Budget(max_rows=100))
     rows = rl_rows(1000)

@@ -9,7 +9,7 @@ from tests.model_dirs import write_model
 from wizard.core.layers import build
 from wizard.core.presets import load_preset
 from wizard.core.rules import apply_fix, context_for, evaluate
-from wizard.detect.fake import fake_topology
+from wizard.detect.hardware.fake import fake_topology
 from wizard.detect.models import inspect_models
 
 TP = "actor_rollout_ref.rollout.tensor_model_parallel_size"
@@ -220,8 +220,8 @@ def test_place_008_eight_gpu_presets_fail_on_24gb_cards(preset):
 
 def phase_total(ctx, finding):
     """The share of the GPU the finding's phase takes in `ctx` (None when that phase is gone)."""
-    from wizard.core.memory import estimate_memory
-    from wizard.core.rules.models import gpu_memory_mib
+    from wizard.core.memory.estimate import estimate_memory
+    from wizard.core.rules.roles.model_files import gpu_memory_mib
 
     mib = gpu_memory_mib(ctx.topology)
     name = finding.message.args["phase"]  # the phase the message names, as a message key

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import BASE, findings_for, ids
-from wizard.detect.fake import fake_topology
+from wizard.detect.hardware.fake import fake_topology
 
 TP = "actor_rollout_ref.rollout.tensor_model_parallel_size"
 

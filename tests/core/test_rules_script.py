@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import BASE
 from wizard.core.layers import build
 from wizard.core.rules import context_for, evaluate
-from wizard.detect.config_files import read_launch_script
+from wizard.detect.config.files import read_launch_script
 
 
 def script_findings(lines: list[str], flags: str = "", base: dict | None = None):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tests.conftest import BASE, findings_for, ids
-from wizard.detect.fake import fake_topology
-from wizard.detect.smi import parse_topo_matrix
+from wizard.detect.hardware.fake import fake_topology
+from wizard.detect.hardware.smi import parse_topo_matrix
 
 # Pairs on one PCIe switch are (0,2) and (1,3): consecutive TP-2 groups [0,1] [2,3] cross the CPU link.
 INTERLEAVED = """\

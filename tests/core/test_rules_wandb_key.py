@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import findings_for
 from wizard.core.layers import build
-from wizard.detect.environment import inspect_env
+from wizard.detect.env.secrets_set import inspect_env
 
 WANDB = {"trainer.logger": ["console", "wandb"]}
 

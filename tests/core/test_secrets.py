@@ -287,7 +287,7 @@ def test_the_fix_of_each_route_removes_the_finding(route):
 
 def test_a_manifest_read_back_keeps_its_own_reference_syntax():
     """A shell manifest passes a variable on (bash expands it); Kubernetes expands only `$(X)`: `$X` is the text."""
-    from wizard.core.rules.deploy_facts import DeployFacts, NodeGroup
+    from wizard.core.rules.deploy.facts import DeployFacts, NodeGroup
 
     def env_finding(target, value):
         group = NodeGroup("head", 1, 8, 32.0, {"HF_TOKEN": value}, where="headGroupSpec")

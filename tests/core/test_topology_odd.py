@@ -8,8 +8,8 @@ import pytest
 
 from tests.cli.helpers import cli
 from wizard.core.tp_planner import recommended_tp_groups, topology_to_json, tp_subset
-from wizard.detect.fake import fake_topology
-from wizard.detect.smi import parse_topo_matrix
+from wizard.detect.hardware.fake import fake_topology
+from wizard.detect.hardware.smi import parse_topo_matrix
 
 ODD = Path(__file__).resolve().parents[1] / "detect" / "fixtures" / "topo_odd"
 

@@ -8,7 +8,7 @@ import itertools
 import pytest
 import yaml
 
-from wizard.core.answers_doc import AnswersRecord, Migration, parse_answers_doc
+from wizard.core.answers.document import AnswersRecord, Migration, parse_answers_doc
 from wizard.core.workspace import ANSWERS_FILE, DETECTED, FLAGS, LAUNCH_SCRIPT, PRECEDENCE, PRESET, Workspace
 from wizard.emit.artifacts import render_answers_file, workspace_answers
 from wizard.errors import UsageError
@@ -138,7 +138,7 @@ def test_a_record_of_a_value_no_longer_in_the_file_is_dropped():
 
 
 def test_a_topology_is_the_detected_layer_unless_the_door_judges_a_config():
-    from wizard.detect.fake import fake_topology
+    from wizard.detect.hardware.fake import fake_topology
 
     ws = Workspace()
     ws.use_topology(fake_topology("2x8xH100"), "2x8xH100")

@@ -13,8 +13,8 @@ import time
 import pytest
 
 from wizard.core.unknowns import LIMIT, Unknowns, notes
-from wizard.detect.launch_read import follow
-from wizard.detect.launch_script import keys_fed_by, parse_launch_script
+from wizard.detect.script.launch import keys_fed_by, parse_launch_script
+from wizard.detect.script.reading import follow
 from wizard.i18n.text import render
 
 VERL = "python3 -m verl.trainer.main_ppo data.train_batch_size=8"

@@ -1,6 +1,6 @@
 """The reader's glob, `=~` and `${V#p}`/`${V/p/r}` results are bash's own (issue 28): each case runs in bash too.
 
-The matcher is no longer Python's backtracking `re` but an NFA (wizard/detect/bash/nfa.py); these are
+The matcher is no longer Python's backtracking `re` but an NFA (wizard/detect/script/bash/nfa.py); these are
 the neighbours of the hostile patterns in test_bash_bounds.py: ordinary patterns keep bash's answers.
 """
 
@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from wizard.detect.launch_read import follow
+from wizard.detect.script.reading import follow
 
 BASH = shutil.which("bash")
 pytestmark = pytest.mark.skipif(BASH is None, reason="needs bash")
@@ -157,7 +157,7 @@ def _quote(text: str) -> str:
 
 
 def test_drawn_patterns_give_bash_s_answers():
-    from wizard.detect.bash import patterns
+    from wizard.detect.script.bash import patterns
 
     rng = random.Random(28)
     cases = []

@@ -1,6 +1,6 @@
 """Syntax first (issue 28): a script bash refuses is SCRIPT-015 at bash's line; one bash accepts is read on.
 
-`bash -n` is the oracle (wizard/detect/bash/syntax.py says why); each case is compared with bash itself.
+`bash -n` is the oracle (wizard/detect/script/bash/syntax.py says why); each case is compared with bash itself.
 tree-sitter-bash mis-parses some valid bash; the reader then reads on past the broken statement.
 """
 
@@ -12,8 +12,8 @@ import subprocess
 
 import pytest
 
-from wizard.detect.bash import syntax
-from wizard.detect.launch_script import parse_launch_script
+from wizard.detect.script.bash import syntax
+from wizard.detect.script.launch import parse_launch_script
 from wizard.errors import UsageError
 from wizard.i18n.text import render
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from wizard.detect.data_read import Budget, DataReadError, format_of, open_rows
+from wizard.detect.data.read import Budget, DataReadError, format_of, open_rows
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

@@ -10,8 +10,8 @@ import pytest
 
 from tests.detect.test_data_files import make_tokenizer, rl_rows, write_rows
 from wizard.core.layers import build
-from wizard.detect.data import FileReport, inspect_data, scan_file, summary_lines
-from wizard.detect.data_read import Budget, DataReadError
+from wizard.detect.data.read import Budget, DataReadError
+from wizard.detect.data.report import FileReport, inspect_data, scan_file, summary_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -164,7 +164,7 @@ def test_hook_with_no_files_is_empty(tmp_path):
 
 def test_hook_without_local_files_imports_no_pyarrow():
     code = (
-        "import sys\nfrom wizard.core.layers import build\nfrom wizard.detect.data import inspect_data\n"
+        "import sys\nfrom wizard.core.layers import build\nfrom wizard.detect.data.report import inspect_data\n"
         "a = build([('t', {'data.train_files': ['hdfs://x/t.parquet', '/nope/t.parquet']})]).answers\n"
         "inspect_data(a, 'local'); inspect_data(a, 'cluster')\nprint('pyarrow' in sys.modules)\n"
     )

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from tests.detect.test_data_files import make_tokenizer, write_rows
-from wizard.detect.data import scan_file
-from wizard.detect.data_tokens import (
+from wizard.detect.data.report import scan_file
+from wizard.detect.data.tokens import (
     ESTIMATE_LABEL,
     EstimateCounter,
     TokenizerError,
@@ -141,7 +141,7 @@ def test_percentile_nearest_rank(values, q, expected):
 
 
 def test_long_prompts_are_measured_every_nth_row_past_the_character_budget(tmp_path, monkeypatch):
-    import wizard.detect.data as data
+    import wizard.detect.data.report as data
 
     monkeypatch.setattr(data, "MEASURE_CHARS", 20_000)
     rows = [{"prompt": chat(("user", " ".join(["w3"] * 30)))} for _ in range(2000)]  # 89 characters, 33 tokens each

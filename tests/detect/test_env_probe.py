@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from wizard.detect.env_probe import request_for, resolve_python, run_probe
+from wizard.detect.env.probe import request_for, resolve_python, run_probe
 from wizard.errors import UsageError
 
 
@@ -111,5 +111,5 @@ def test_the_probe_runs_on_the_oldest_python_it_may_meet():
     """Syntax of 3.8 (the probe runs in whatever interpreter verl lives in): no match, no X | Y types."""
     import ast
 
-    source = (Path(__file__).parents[2] / "wizard" / "detect" / "env_probe_script.py").read_text()
+    source = (Path(__file__).parents[2] / "wizard" / "detect" / "env" / "env_probe_script.py").read_text()
     ast.parse(source, feature_version=(3, 8))

@@ -6,7 +6,7 @@ import pytest
 
 from wizard.core.topology import group_quality, has_rdma_nic
 from wizard.core.tp_planner import plan_tp_groups, recommended_tp_groups
-from wizard.detect.fake import GPU_MODELS, NAMED, fake_topology, is_fake_name
+from wizard.detect.hardware.fake import GPU_MODELS, NAMED, fake_topology, is_fake_name
 from wizard.errors import UsageError
 
 

@@ -1,4 +1,4 @@
-"""Tests for wizard.detect.hydra_values: override values read as Hydra 1.3's grammar reads them."""
+"""Tests for wizard.detect.script.hydra_values: override values read as Hydra 1.3's grammar reads them."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from wizard.detect.hydra_values import parse_override_value, split_override
+from wizard.detect.script.hydra_values import parse_override_value, split_override
 
 READS = [
     # ints, with Hydra's underscores and signs; a leading zero makes a string

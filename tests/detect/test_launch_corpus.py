@@ -22,9 +22,9 @@ import pytest
 import yaml
 
 from tests.cli.helpers import ROOT, cli
-from wizard.detect.bash.values import Spread, Unknown
-from wizard.detect.launch_script import ENTRY_MODULES, parse_launch_script
-from wizard.detect.script_input import read_beside
+from wizard.detect.script.bash.values import Spread, Unknown
+from wizard.detect.script.check_input import read_beside
+from wizard.detect.script.launch import ENTRY_MODULES, parse_launch_script
 
 CORPUS = ROOT / "tests" / "fixtures" / "launch_corpus"
 CASES: dict = yaml.safe_load((CORPUS / "cases.yaml").read_text())

@@ -1,4 +1,4 @@
-"""Tests for wizard.detect.launch_script: verl launch scripts read the way bash runs them."""
+"""Tests for wizard.detect.script.launch: verl launch scripts read the way bash runs them."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from wizard.core.unknowns import ARGS, ENV, Origin
-from wizard.detect.launch_script import LaunchScript, parse_launch_script
+from wizard.detect.script.launch import LaunchScript, parse_launch_script
 from wizard.errors import UsageError
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "fixtures" / "scripts"
@@ -398,7 +398,7 @@ def test_a_brace_before_a_high_plane_character_does_not_crash_the_parser() -> No
     import sys
 
     probe = (
-        "from wizard.detect.bash import tree\n"
+        "from wizard.detect.script.bash import tree\n"
         "for cp in (0x70000, 0xC8626, 0xD0000, 0xE0000, 0xF0000, 0x10D841, 0x10FFFF):\n"
         "    tree.parse(b'\"\"{' + chr(cp).encode())\n"
     )

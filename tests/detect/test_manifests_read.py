@@ -12,8 +12,8 @@ from tests.emit.manifests_kit import TARGETS, layered_for
 from wizard.core.layers import build
 from wizard.core.presets import load_preset, preset_names
 from wizard.core.rules import context_for, evaluate
-from wizard.core.rules.deploy_facts import facts_from_answers
-from wizard.detect.manifests import read_if_manifest, read_manifest
+from wizard.core.rules.deploy.facts import facts_from_answers
+from wizard.detect.deploy.manifests import read_if_manifest, read_manifest
 from wizard.emit.artifacts import render_artifacts
 from wizard.emit.manifests import FILES
 

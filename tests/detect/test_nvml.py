@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from wizard.core.tp_planner import recommended_tp_groups
-from wizard.detect.nvml import NoGPUError, detect_nvml
-from wizard.detect.smi import parse_topo_matrix
+from wizard.detect.hardware.nvml import NoGPUError, detect_nvml
+from wizard.detect.hardware.smi import parse_topo_matrix
 
 
 class NVMLError(Exception):

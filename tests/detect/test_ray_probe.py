@@ -1,4 +1,4 @@
-"""wizard.detect.ray without a cluster: address forms, dead and silent addresses within their deadline, and the
+"""wizard.detect.deploy.ray without a cluster: address forms, dead and silent addresses within their deadline, and the
 cluster rules over given nodes (no Ray process is started here; tests/cli/test_preflight.py starts a real head)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import BASE
 from wizard.core.layers import build
 from wizard.core.rules import context_for, run_rules
-from wizard.detect.ray import ProbeResult, RayNode, address_problem, cluster_facts, probe, resolve_address
+from wizard.detect.deploy.ray import ProbeResult, RayNode, address_problem, cluster_facts, probe, resolve_address
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.cli.helpers import cli
-from wizard.detect.ray import token_problem
+from wizard.detect.deploy.ray import token_problem
 
 DEAD = "127.0.0.1:1"  # nothing listens on port 1: an address that would fail as DEPLOY-013
 

@@ -9,7 +9,7 @@ import pytest
 
 from wizard.core.topology import group_quality, has_rdma_nic
 from wizard.core.tp_planner import recommended_tp_groups
-from wizard.detect.smi import MAX_INPUT_BYTES, parse_topo_matrix
+from wizard.detect.hardware.smi import MAX_INPUT_BYTES, parse_topo_matrix
 from wizard.errors import UsageError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "topo"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from wizard.commands import topo
-from wizard.detect.topology_source import load_topology
+from wizard.detect.hardware.source import load_topology
 from wizard.errors import UsageError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "topo"

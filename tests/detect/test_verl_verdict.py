@@ -1,12 +1,12 @@
-"""What `--verl` asks verl about a launch script (wizard.detect.verl_verdict.for_script): the arguments bash passes
+"""What `--verl` asks verl about a launch script (wizard.detect.env.verl_verdict.for_script): the arguments bash passes
 after the module, Hydra's own flags taken apart, and the ones whose value is unknown here left out by name."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from wizard.detect.launch_script import parse_launch_script
-from wizard.detect.verl_verdict import for_config, for_script
+from wizard.detect.env.verl_verdict import for_config, for_script
+from wizard.detect.script.launch import parse_launch_script
 
 
 def question(text: str, folder: Path | None = None, env=None, args=None):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wizard.cli import main
-from wizard.detect import yaml_input
+from wizard.detect.config import yaml_input
 
 CYCLE = "trainer: &t {project_name: p, again: *t}\n"
 BOMB = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from tests.detect.omegaconf_scalars import OMEGACONF_TYPES
-from wizard.detect import yaml_input
+from wizard.detect.config import yaml_input
 
 
 def typed(scalar: str) -> tuple[str, str]:

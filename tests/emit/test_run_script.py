@@ -122,7 +122,7 @@ def test_a_mask_that_fits_the_gpus_or_an_override_is_taken(tmp_path, stub_python
 
 
 def test_the_mask_count_is_the_one_bash_and_the_rule_agree_on(tmp_path, stub_python, workshop_and_eight):
-    from wizard.core.rules.deploy_node import visible_count
+    from wizard.core.rules.deploy.node import visible_count
 
     _, eight = workshop_and_eight
     for mask in ("0", "0,1", "0,,1", " 0 , 1 ,2", "", ",", "a,b,c,d,e,f,g,h"):

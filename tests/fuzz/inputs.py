@@ -20,7 +20,7 @@ import yaml
 from hypothesis import strategies as st
 
 from wizard.core import verl_schema
-from wizard.core.answers import SECTIONS
+from wizard.core.answers.model import SECTIONS
 from wizard.core.presets import preset_dir
 
 TESTS = Path(__file__).resolve().parents[1]

@@ -13,7 +13,14 @@ from textual.app import App
 from wizard.cli import parse
 from wizard.commands.tui import build_app
 
-WATCH = ("pydantic", "wizard.core.answers", "wizard.core.rules", "wizard.commands.new", "wizard.commands.check", "yaml")
+WATCH = (
+    "pydantic",
+    "wizard.core.answers.model",
+    "wizard.core.rules",
+    "wizard.commands.new",
+    "wizard.commands.check",
+    "yaml",
+)
 report: dict = {}
 
 

@@ -7,9 +7,9 @@ import dataclasses
 import pytest
 
 from tests.tui.helpers import make_app
-from wizard.core.keymap import specs
+from wizard.core.field_keys import specs
 from wizard.core.workspace import Workspace
-from wizard.detect.fake import fake_topology
+from wizard.detect.hardware.fake import fake_topology
 from wizard.i18n import set_language, t
 from wizard.tui.widgets.field_row import label_of
 

@@ -15,7 +15,7 @@ from wizard.core.findings import has_errors, info
 from wizard.core.rules.catalogue import why
 from wizard.core.workspace import ANSWERS_FILE, LAUNCH_SCRIPT
 from wizard.detect.inputs import open_workspace, use_topology
-from wizard.detect.launch_script import NotMainPpo
+from wizard.detect.script.launch import NotMainPpo
 from wizard.emit.folder_read import reading
 from wizard.errors import ExitStatus
 from wizard.i18n.text import msg
@@ -72,9 +72,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _checked(args: argparse.Namespace, asking) -> int:
     from wizard.commands.common import parse_env_flags
-    from wizard.detect.config_files import read_check_input
-    from wizard.detect.manifests import read_if_manifest
-    from wizard.detect.script_input import finish_notes
+    from wizard.detect.config.files import read_check_input
+    from wizard.detect.deploy.manifests import read_if_manifest
+    from wizard.detect.script.check_input import finish_notes
 
     env, script_args = parse_env_flags(getattr(args, "env", None)), getattr(args, "script_args", None)
     path = Path(args.path)

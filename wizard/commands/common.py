@@ -15,7 +15,7 @@ PAIR_LISTS = ("deploy.env", "deploy.node_selector")  # answers that are lists of
 
 def parse_set_flags(items: list[str] | None) -> dict[str, Any]:
     """`--set key=value` as a launch script writes it (a leading + is accepted) -> verl keys/addresses."""
-    from wizard.detect.hydra_values import parse_override_value
+    from wizard.detect.script.hydra_values import parse_override_value
 
     values: dict[str, Any] = {}
     for item in items or []:

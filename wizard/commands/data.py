@@ -19,12 +19,12 @@ import os
 from wizard.commands.output import as_json, as_text, emit
 from wizard.commands.paths import FOLDER, PathArg
 from wizard.core.findings import has_errors
-from wizard.detect.data_rows import KINDS
+from wizard.detect.data.rows import KINDS
 from wizard.errors import ExitStatus, UsageError
 
 ALIAS_KINDS = {"rollout": "rl", "rl": "rl", "rm": "rm", "sft": "sft"}
 
-# DATA-011..013 judge where a run's config reads its data (wizard.core.rules.data_paths), not the files given here.
+# DATA-011..013 judge where a run's config reads its data (wizard.core.rules.data.paths), not the files given here.
 RUN_PATH_RULES = ("DATA-011", "DATA-012", "DATA-013")
 
 
@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _counter(args):
-    from wizard.detect.data_tokens import EstimateCounter, TokenizerError, load_counter
+    from wizard.detect.data.tokens import EstimateCounter, TokenizerError, load_counter
 
     if not args.tokenizer:
         return EstimateCounter()
@@ -141,8 +141,8 @@ def run_check(args: argparse.Namespace) -> int:
     from wizard.commands.common import parse_set_flags
     from wizard.core.layers import build
     from wizard.core.rules import context_for, evaluate
-    from wizard.detect.data import DataReport, not_checked_reason, scan_file, summary_lines
-    from wizard.detect.data_read import Budget, DataReadError
+    from wizard.detect.data.read import Budget, DataReadError
+    from wizard.detect.data.report import DataReport, not_checked_reason, scan_file, summary_lines
 
     if args.max_prompt_length is not None and args.max_prompt_length < 1:
         raise UsageError(f"--max-prompt-length {args.max_prompt_length}: must be a positive number of tokens")
@@ -197,10 +197,10 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    from wizard.core.rules.roles import is_builtin_source
-    from wizard.detect.data import local_problem
-    from wizard.detect.data_convert import ConvertError, convert_to_rl
-    from wizard.detect.data_read import DataReadError
+    from wizard.core.rules.roles.assign import is_builtin_source
+    from wizard.detect.data.convert import ConvertError, convert_to_rl
+    from wizard.detect.data.read import DataReadError
+    from wizard.detect.data.report import local_problem
 
     if len(args.more) != 1:
         raise UsageError(

@@ -1,8 +1,8 @@
 """`verl-wizard doctor [CONFIG|SCRIPT | --answers F | --preset P] [--python PY]`: will this run start in this environment?
 
 It asks the interpreter that will run verl (default: the one running the wizard) what it has, in a child process
-with a deadline (wizard.detect.env_probe: no torch, verl or ray is imported here), and judges that against the
-run (wizard.core.rules.environment*): verl's release, torch's CUDA build and the driver, the rollout engine in the
+with a deadline (wizard.detect.env.probe: no torch, verl or ray is imported here), and judges that against the
+run (wizard.core.rules.env.packages*): verl's release, torch's CUDA build and the driver, the rollout engine in the
 range verl's own metadata declares (with the exact install line), the packages verl requires, the kernels the
 config uses, shared memory, open files, disk for a checkpoint, model downloads, and this shell's GPU mask, Ray
 address and NCCL variables. Exit 1 on an error finding, 2 on unusable input.
@@ -18,8 +18,8 @@ from wizard.commands.common import seconds
 from wizard.commands.output import as_json, as_text, emit
 from wizard.core.findings import has_errors
 from wizard.core.workspace import ANSWERS_FILE, LAUNCH_SCRIPT
-from wizard.detect.env_doctor import doctor
-from wizard.detect.env_probe import resolve_python
+from wizard.detect.env.doctor import doctor
+from wizard.detect.env.probe import resolve_python
 from wizard.detect.inputs import open_workspace, read_inputs
 from wizard.emit.install import install_for
 from wizard.errors import ExitStatus, UsageError
@@ -51,7 +51,7 @@ def _layered(args: argparse.Namespace):
         raise UsageError("doctor: give a config or script, or --answers / --preset, not both")
     workspace = open_workspace(mode="cluster")
     if args.path is not None:
-        from wizard.detect.config_files import read_check_input
+        from wizard.detect.config.files import read_check_input
 
         if args.path == "":
             raise UsageError("doctor '': empty path; give a config.yaml, answers.yaml or launch script")

@@ -52,8 +52,8 @@ def register(subparsers) -> None:
 
 
 def _read_config(path: str):
-    from wizard.detect.config_files import read_check_input
-    from wizard.detect.manifests import read_if_manifest
+    from wizard.detect.config.files import read_check_input
+    from wizard.detect.deploy.manifests import read_if_manifest
 
     source = read_if_manifest(Path(path)) or read_check_input(Path(path))
     return build([(source.kind, source.flat)])
@@ -66,8 +66,8 @@ def _unreachable(result) -> list:
 
 def _compare(layered, result) -> list:
     """The cluster rules over the config's plan and the live nodes (PLACE-007 with the cluster's GPU count)."""
-    from wizard.core.rules.placement import check_capacity
-    from wizard.detect.ray import cluster_facts
+    from wizard.core.rules.placement.groups import check_capacity
+    from wizard.detect.deploy.ray import cluster_facts
 
     facts = cluster_facts(result, os.environ, layered.answers.deploy.target)
     total = sum(int(n.gpus) for n in result.nodes)
@@ -87,7 +87,7 @@ def _summary_lines(result, layered) -> list[str]:
     ]
     if layered is not None:
         from wizard.core.plan import build_plan
-        from wizard.core.rules.deploy_facts import TQ_CONTROLLER_CPUS, tq_storage_units
+        from wizard.core.rules.deploy.facts import TQ_CONTROLLER_CPUS, tq_storage_units
 
         plan = build_plan(layered.answers)
         units = tq_storage_units(layered.answers)
@@ -101,8 +101,15 @@ def _summary_lines(result, layered) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.detect.env_doctor import model_ids
-    from wizard.detect.ray import EXIT_MARGIN_S, address_problem, probe, resolve_address, startup_seconds, token_problem
+    from wizard.detect.deploy.ray import (
+        EXIT_MARGIN_S,
+        address_problem,
+        probe,
+        resolve_address,
+        startup_seconds,
+        token_problem,
+    )
+    from wizard.detect.env.doctor import model_ids
 
     started = time.monotonic() - startup_seconds()
     layered = _read_config(args.config) if args.config else None

@@ -1,8 +1,8 @@
 """preflight's inspection of every node of a running cluster: doctor's probe on each, and what differs between them.
 
-The probe runs as one Ray task per node (wizard.detect.ray_nodes), within what is left of preflight's --timeout;
+The probe runs as one Ray task per node (wizard.detect.deploy.ray_nodes), within what is left of preflight's --timeout;
 a node whose probe failed is an ENV-001 error naming it, values that differ between nodes are ENV-016
-(wizard.core.rules.environment_nodes).
+(wizard.core.rules.env.nodes).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 
 from wizard.core.findings import Finding, error, warning
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.environment_nodes import node_differences
-from wizard.detect.ray_nodes import node_reports
+from wizard.core.rules.env.nodes import node_differences
+from wizard.detect.deploy.ray_nodes import node_reports
 from wizard.i18n.text import msg
 
 MIN_SECONDS = 2.0  # below this no task can start on a node: say the nodes were not inspected

@@ -71,11 +71,11 @@ def check_options(args: argparse.Namespace) -> None:
 
         load_preset(args.preset)
     if args.answers:
-        from wizard.detect.answers_file import read_answers_file
+        from wizard.detect.config.answers_file import read_answers_file
 
         read_answers_file(args.answers)
     if args.topology and args.topology != "detect":
-        from wizard.detect.topology_source import load_topology
+        from wizard.detect.hardware.source import load_topology
 
         load_topology(args.topology)
 

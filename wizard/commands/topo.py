@@ -45,21 +45,21 @@ def _load(args: argparse.Namespace) -> Topology:
     if from_file and fake:
         raise UsageError("pass either --from FILE or --fake NAME, not both")
     if from_file:
-        from wizard.detect.topology_source import read_topology_file
+        from wizard.detect.hardware.source import read_topology_file
 
         return read_topology_file(from_file)
     if fake:
-        from wizard.detect.fake import fake_topology
+        from wizard.detect.hardware.fake import fake_topology
 
         return fake_topology(fake)
-    from wizard.detect.nvml import detect_nvml
+    from wizard.detect.hardware.nvml import detect_nvml
 
     return detect_nvml()
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run `topo`; returns the exit code. Bad --from/--fake input raises UsageError (exit 2)."""
-    from wizard.detect.nvml import NoGPUError
+    from wizard.detect.hardware.nvml import NoGPUError
 
     out = out or sys.stdout
     try:

@@ -73,12 +73,12 @@ def refuse_missing(args: argparse.Namespace) -> None:
 
             load_preset(args.preset)
     if args.answers is not None and not os.path.isfile(args.answers):
-        from wizard.detect.answers_file import read_answers_file
+        from wizard.detect.config.answers_file import read_answers_file
 
         read_answers_file(args.answers)
     spec = None if args.topology is None else args.topology.strip()
     if spec is not None and spec != "detect" and not os.path.exists(spec):
-        from wizard.detect.topology_source import load_topology
+        from wizard.detect.hardware.source import load_topology
 
         load_topology(spec)  # a fake name: checked here, built again with the session
 

@@ -1,9 +1,9 @@
 """`--verl PYTHON|auto` and `--timeout S` of `check` and `new`: ask the verl that runs for its own verdict.
 
 The interpreter is resolved and started first (a missing one is exit 2 before anything is read), so that verl's
-import runs while the wizard reads the input; it is given its question (wizard.detect.verl_verdict) and answers
+import runs while the wizard reads the input; it is given its question (wizard.detect.env.verl_verdict) and answers
 while the wizard's own rules run, and its verdict becomes VERL-* findings
-(wizard.core.rules.verl_own) that join the wizard's, plus a note when verl accepts the config.
+(wizard.core.rules.verl.verdict) that join the wizard's, plus a note when verl accepts the config.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import argparse
 from pathlib import Path
 
 from wizard.commands.common import seconds
-from wizard.core.rules.verl_own import accepted, judge_verl
-from wizard.detect import verl_verdict
-from wizard.detect.script_input import config_folder
-from wizard.detect.verl_verdict import Asking, Question
+from wizard.core.rules.verl.verdict import accepted, judge_verl
+from wizard.detect.env import verl_verdict
+from wizard.detect.env.verl_verdict import Asking, Question
+from wizard.detect.script.check_input import config_folder
 from wizard.emit.verl_config import render_config
 from wizard.i18n.text import msg
 

@@ -1,4 +1,4 @@
-"""The tables derived from the field declarations (the `Spec` of every field in wizard.core.answers).
+"""The tables derived from the field declarations (the `Spec` of every field in wizard.core.answers.model).
 
 An answer field is named `section.field` (`batch.train_batch_size`); a verl key is dotted
 (`data.train_batch_size`). `--set`, fixes, configs read by `check` and the emitted config.yaml all speak
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from wizard.core.answers import SECTIONS
+from wizard.core.answers.model import SECTIONS
 from wizard.core.fields import Spec
 
 
@@ -21,7 +21,7 @@ def specs() -> dict[str, Spec]:
         for name, info in model.model_fields.items():
             spec = next((m for m in info.metadata if isinstance(m, Spec)), None)
             if spec is None:
-                raise TypeError(f"{section}.{name} has no Spec in its Annotated type (wizard.core.answers)")
+                raise TypeError(f"{section}.{name} has no Spec in its Annotated type (wizard.core.answers.model)")
             table[f"{section}.{name}"] = spec.named(f"{section}.{name}")
     return table
 

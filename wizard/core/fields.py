@@ -1,18 +1,18 @@
-"""One declaration per answer field: the `Spec` in its `Annotated` type in wizard.core.answers.
+"""One declaration per answer field: the `Spec` in its `Annotated` type in wizard.core.answers.model.
 
 A spec says everything the rest of the wizard needs to know about a field besides its type, default and
 range (pydantic's part): the verl key it maps onto, the TUI step and row that offer it (none: the TUI does
 not), its choices as an enum of wizard.core.choices, its unit, when it is worth showing, and the catalogue
 keys of its label and help. What is derived from it:
 
-- wizard.core.keymap: field <-> verl key, and the specs by name;
+- wizard.core.field_keys: field <-> verl key, and the specs by name;
 - validation of a wizard-only field's closed choices (`--set deploy.target=...`, answers files, TUI edits);
 - the TUI's rows, their order, the step of every field and progressive disclosure (wizard.tui.steps,
   wizard.tui.widgets.field_row, wizard.tui.screens.base);
 - docs/fields.md (scripts/write_field_docs.py) and the Chinese labels and help (keyed by `label_key` and
   `help_key` in the zh catalogue).
 
-A field's English help is its docstring in its answers_* module; its English label is its `title` (plain words; the
+A field's English help is its docstring in its wizard.core.answers module; its English label is its `title` (plain words; the
 verl key is shown in its help), else its name with spaces.
 Imports only the standard library (and pydantic-core, when pydantic builds the model).
 """
@@ -33,7 +33,7 @@ Condition = Callable[[Any], bool]  # answers -> whether the field can matter for
 
 @dataclass(frozen=True)
 class Spec:
-    """What one answer field is, besides its type and range. `name` is filled in by wizard.core.keymap."""
+    """What one answer field is, besides its type and range. `name` is filled in by wizard.core.field_keys."""
 
     verl: str | None = None  # the dotted verl key; None: a wizard-only answer
     step: str | None = None  # the TUI step that offers it; None: not offered (set it with --set or a file)

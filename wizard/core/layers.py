@@ -16,8 +16,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from wizard.core import verl_schema
-from wizard.core.answers import SECTIONS, Answers
-from wizard.core.keymap import all_fields, field_to_verl, verl_to_field
+from wizard.core.answers.model import SECTIONS, Answers
+from wizard.core.field_keys import all_fields, field_to_verl, verl_to_field
 from wizard.core.value_reasons import reason_of
 from wizard.errors import UsageError
 from wizard.i18n.text import Msg, msg
@@ -26,7 +26,7 @@ from wizard.i18n.text import Msg, msg
 ENGINE_GROUP = "model_engine"
 STRATEGY_KEY = "actor_rollout_ref.actor.strategy"
 # Sections of an answers file that are not answers: a preset's name and description, and the record of
-# where the answers came from (wizard.core.answers_doc).
+# where the answers came from (wizard.core.answers.document).
 NOT_ANSWERS = ("name", "description", "provenance", "migrated", "topology")
 
 

@@ -326,7 +326,7 @@ def _same(a: Any, b: Any) -> bool:
 
 def _changed_defaults(out: dict[str, Any], release: str, engine: str) -> list[str]:
     """Keys the wizard asks about that the script left to a default that differs in the target."""
-    from wizard.core.keymap import field_to_verl
+    from wizard.core.field_keys import field_to_verl
 
     lines = []
     for key in sorted(set(field_to_verl().values())):

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from wizard.core import verl_schema
-from wizard.core.answers import Answers
+from wizard.core.answers.model import Answers
 
 
 @dataclass(frozen=True)

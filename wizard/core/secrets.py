@@ -1,6 +1,6 @@
 """What a secret looks like: in a variable's or key's name, inside a value, or as an OmegaConf env read.
 
-Pure (no I/O): DEPLOY-006 (wizard.core.rules.deploy_secrets), the launch-script import and the masking of
+Pure (no I/O): DEPLOY-006 (wizard.core.rules.deploy.secrets), the launch-script import and the masking of
 everything shown or written (wizard.core.masking) use this one definition.
 
 Names. A name is split into words (at `_`, `-`, `.` and case changes: `AccountKey`, `hfToken`; a glued word

@@ -93,7 +93,7 @@ class _TrackedSection:
         self._section, self._model, self._reads = section, model, reads
 
     def __getattr__(self, name: str):
-        from wizard.core.keymap import address_of
+        from wizard.core.field_keys import address_of
 
         self._reads.read(address_of(f"{self._section}.{name}"))
         return getattr(self._model, name)
@@ -110,7 +110,7 @@ class _TrackedAnswers:
         return self._answers
 
     def __getattr__(self, name: str):
-        from wizard.core.answers import SECTIONS
+        from wizard.core.answers.model import SECTIONS
 
         value = getattr(self._answers, name)
         if name == "extra":
@@ -225,7 +225,7 @@ def _probe_plans(ctx, address: str) -> list:
 
 def _probe_values(ctx, address: str) -> list:
     from wizard.core import verl_schema
-    from wizard.core.keymap import verl_to_field
+    from wizard.core.field_keys import verl_to_field
 
     name = verl_to_field().get(address, address)
     section, _, attr = name.partition(".")

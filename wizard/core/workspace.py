@@ -7,7 +7,7 @@ fills the layers in:
     verl's defaults < preset < detected hardware < answers file < imported launch script < --set < edits
 
 Every value remembers the layer it came from (`source_of`), and answers.yaml records where it first came
-from (`origin_of`, wizard.core.answers_doc). From the answers follow the plan, the facts the rules need
+from (`origin_of`, wizard.core.answers.document). From the answers follow the plan, the facts the rules need
 and the findings, computed when first asked for and again after each change.
 
 Pure, like the rest of core: nothing here reads a file. A door reads files with wizard.detect and hands
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from wizard.core.answers_doc import AnswersRecord, Migration
+from wizard.core.answers.document import AnswersRecord, Migration
 from wizard.core.findings import Finding, Fix, Severity, has_errors
 from wizard.core.layers import LayeredAnswers, build, canonical_address
 from wizard.core.rules import RuleContext, context_for, evaluate
@@ -258,7 +258,7 @@ class Workspace:
     def value(self, address: str) -> Any:
         """The effective value at a field name or verl key: set by a layer, else the default."""
         from wizard.core import verl_schema
-        from wizard.core.keymap import verl_to_field
+        from wizard.core.field_keys import verl_to_field
 
         address = canonical_address(address)
         if address in self.layered.flat:
@@ -375,7 +375,7 @@ def _about(finding: Finding, rejected: Mapping[str, Any]) -> bool:
 
 
 def _required(address: str) -> bool:
-    from wizard.core.keymap import spec_of
+    from wizard.core.field_keys import spec_of
 
     spec = spec_of(address)
     return bool(spec and spec.required)
@@ -383,8 +383,8 @@ def _required(address: str) -> bool:
 
 def _rejected_findings(rejected: Mapping[str, tuple[str, Any]]) -> list[Finding]:
     """KEY-006 (text that cannot be taken) and KEY-007 (a required field emptied), at their fields."""
+    from wizard.core.field_keys import address_of
     from wizard.core.findings import error
-    from wizard.core.keymap import address_of
     from wizard.core.rules.catalogue import why
     from wizard.i18n.text import msg
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from wizard.detect import data, environment, models, paths
+from wizard.detect import models, paths
+from wizard.detect.data import report as data
+from wizard.detect.env import secrets_set as environment
 
 # What the rules can learn from the world besides the answers: (inspect, inputs) per source.
 # inspect(answers, mode) -> dict of RuleContext fields (e.g. {"data": ...}); inputs(answers, mode) -> a

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from wizard import __version__
-from wizard.core.answers_doc import MIGRATED, ORIGINS, PROVENANCE, TOPOLOGY, Migration, answers_doc
+from wizard.core.answers.document import MIGRATED, ORIGINS, PROVENANCE, TOPOLOGY, Migration, answers_doc
 from wizard.core.findings import Finding
 from wizard.core.layers import LayeredAnswers
 from wizard.core.plan import Plan

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from wizard.core import verl_schema
-from wizard.core.answers import Answers
+from wizard.core.answers.model import Answers
 from wizard.core.plan import engine_of
 
 BASE_EXTRA = "verl-core"  # what every engine and rollout extra of verl 0.9.x pulls in

@@ -9,8 +9,8 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
-from wizard.core.answers import Answers
-from wizard.core.rules.deploy_facts import CONFIG_DIR, ENTRYPOINT, dns_label, jobs_address, k8s_name
+from wizard.core.answers.model import Answers
+from wizard.core.rules.deploy.facts import CONFIG_DIR, ENTRYPOINT, dns_label, jobs_address, k8s_name
 from wizard.emit.bundle import folder_name
 
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 
 from wizard.core import verl_schema
-from wizard.core.answers import Answers
+from wizard.core.answers.model import Answers
 from wizard.core.findings import Finding, Severity
 from wizard.core.plan import Plan
-from wizard.core.rules.deploy_facts import KUBE_TARGETS, hf_home
-from wizard.core.rules.deploy_node import run_paths
+from wizard.core.rules.deploy.facts import KUBE_TARGETS, hf_home
+from wizard.core.rules.deploy.node import run_paths
 from wizard.emit.install import install_for
 from wizard.emit.runbook import Commands, Section, multi_node_local, runbook_sections
 from wizard.emit.yaml_text import one_line

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import shlex
 
-from wizard.core.answers import Answers
-from wizard.core.keymap import address_of
+from wizard.core.answers.model import Answers
+from wizard.core.field_keys import address_of
 from wizard.core.plan import Plan
-from wizard.core.rules.deploy_facts import local_ray_cpus_needed, node_env
+from wizard.core.rules.deploy.facts import local_ray_cpus_needed, node_env
 from wizard.emit.yaml_text import one_line
 
 ENTRY = "verl.trainer.main_ppo"

@@ -13,9 +13,9 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
-from wizard.core.answers import Answers
+from wizard.core.answers.model import Answers
 from wizard.core.plan import Plan
-from wizard.core.rules.deploy_facts import (
+from wizard.core.rules.deploy.facts import (
     KUBERAY_TARGETS,
     dns_label,
     gpu_nodes_needed,

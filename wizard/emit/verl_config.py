@@ -1,7 +1,7 @@
 """config.yaml: a Hydra primary config that composes verl's own defaults and holds only what differs.
 
 Run with `python -m verl.trainer.main_ppo --config-path=<abs dir> --config-name=config`. Every key comes
-from the answers through wizard.core.keymap, so nothing here can invent a key verl does not have.
+from the answers through wizard.core.field_keys, so nothing here can invent a key verl does not have.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 
 from wizard import __version__
 from wizard.core import verl_schema
-from wizard.core.answers import Answers
-from wizard.core.keymap import field_to_verl
+from wizard.core.answers.model import Answers
+from wizard.core.field_keys import field_to_verl
 from wizard.core.layers import LayeredAnswers
 from wizard.core.plan import Plan
 from wizard.emit.yaml_text import nest, render

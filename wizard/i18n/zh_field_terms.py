@@ -1,5 +1,5 @@
 """Chinese field labels and help, by field name: `FIELDS[name] = (label, help)` mirrors
-`wizard.core.keymap.all_fields()` and `field_help()` (wizard.i18n.zh_terms says how the terms are written and checked)."""
+`wizard.core.field_keys.all_fields()` and `field_help()` (wizard.i18n.zh_terms says how the terms are written and checked)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Chinese rule titles and reasons (by rule id) and Chinese field labels and help (by field name).
 
 `RULES[id] = (title, why)` mirrors `wizard.core.rules.catalogue.CATALOGUE`; `FIELDS[name] = (label, help)`
-mirrors `wizard.core.keymap.all_fields()` and `field_help()`. Technical terms (GPU, TP, FSDP, Megatron,
+mirrors `wizard.core.field_keys.all_fields()` and `field_help()`. Technical terms (GPU, TP, FSDP, Megatron,
 vLLM, Ray, LoRA, actor, critic, rollout, mini-batch, ...) and verl keys stay in English, as ML engineers in
 mainland China write them. The entries live in zh_rule_terms (RULES) and zh_field_terms (FIELDS); this
 module keeps the fingerprints of the English each was translated from. `tests/test_i18n_terms.py` fails when a rule id or a field has no entry.

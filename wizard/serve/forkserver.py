@@ -39,7 +39,7 @@ WARM_MODULES = (
     "wizard.core.rules",
     "wizard.emit.artifacts",
     "wizard.emit.bundle",
-    "wizard.detect.topology_source",
+    "wizard.detect.hardware.source",
     "textual.drivers.web_driver",
 )
 

@@ -1,6 +1,6 @@
 """Review's "Check this machine": `doctor` for the run on screen, on the machine the wizard runs on.
 
-The same probe and judgement as `verl-wizard doctor` (wizard.detect.env_doctor: the request, the probe, the findings), with
+The same probe and judgement as `verl-wizard doctor` (wizard.detect.env.doctor: the request, the probe, the findings), with
 the active interpreter, for the TUI's thread worker; findings are rendered in the wizard's language.
 """
 
@@ -10,7 +10,7 @@ import sys
 
 from wizard.core.findings import Finding, Severity
 from wizard.core.layers import LayeredAnswers
-from wizard.detect.env_doctor import doctor
+from wizard.detect.env.doctor import doctor
 from wizard.emit.install import install_for
 from wizard.i18n import t
 from wizard.i18n.text import render

@@ -45,7 +45,7 @@ def exit_report(
         return delivery_report(delivered, answers)
     lines = []
     if written:
-        from wizard.core.answers import Answers
+        from wizard.core.answers.model import Answers
         from wizard.emit.launch import launch_line
 
         command = launch_line(answers if answers is not None else Answers(), out_dir)
@@ -66,7 +66,7 @@ def delivery_report(delivered: list[Delivered] | tuple, answers=None) -> str:
     folders = [item for item in delivered if item.folder]
     if folders:
         last = folders[-1]
-        from wizard.core.answers import Answers
+        from wizard.core.answers.model import Answers
         from wizard.emit.launch import unzip_launch_line
 
         # the same line as the served Review shows (the zip's name is the folder's, wizard.emit.bundle)

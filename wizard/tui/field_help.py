@@ -40,7 +40,7 @@ def help_for(app, focused: Widget | None) -> tuple[str, str]:
 
 
 def _field_help(app, row) -> tuple[str, str]:
-    from wizard.core.keymap import field_help, specs
+    from wizard.core.field_keys import field_help, specs
     from wizard.tui.widgets.field_row import label_of, show_value
 
     spec = specs()[row.field_name]

@@ -1,7 +1,7 @@
 """The steps in order, which answers each step shows, and on which step a finding's key is edited.
 
 Which fields a step shows, in which order and when, is declared with each field (its `Spec` in
-wizard.core.answers); this module reads those declarations. Importing it loads nothing heavy: the first
+wizard.core.answers.model); this module reads those declarations. Importing it loads nothing heavy: the first
 screen is painted before the answers model (pydantic) is loaded, and only the step list is needed for it.
 """
 
@@ -14,14 +14,14 @@ def fields_of(step: str) -> tuple[str, ...]:
     """The fields a step offers, in row order (none for Start and Review)."""
     if step not in FIELD_STEPS:
         return ()  # without loading the declarations: the Start step paints first
-    from wizard.core.keymap import step_fields
+    from wizard.core.field_keys import step_fields
 
     return step_fields().get(step, ())
 
 
 def step_of(address: str) -> str:
     """The step where a verl key or field is edited; review for keys no step shows."""
-    from wizard.core.keymap import spec_of
+    from wizard.core.field_keys import spec_of
 
     spec = spec_of(address)
     return spec.step if spec is not None and spec.offered else "review"
@@ -29,7 +29,7 @@ def step_of(address: str) -> str:
 
 def field_for(address: str) -> str | None:
     """The field of a verl key or field name when a step offers it."""
-    from wizard.core.keymap import spec_of
+    from wizard.core.field_keys import spec_of
 
     spec = spec_of(address)
     return spec.name if spec is not None and spec.offered else None

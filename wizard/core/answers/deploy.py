@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, field_validator
 
-from wizard.core.answers_section import (
+from wizard.core.answers.section import (
     K8S_JOB,
     KUBE,
     KUBERAY,

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from wizard.core.answers_section import (
+from wizard.core.answers.section import (
     Section,
 )
 from wizard.core.choices import (

@@ -3,7 +3,7 @@
 A field is `name: Annotated[type, Spec(...)] = default`: pydantic's part is the type, the default and the
 range (`Field(ge=..., le=...)`); the `Spec` (wizard.core.fields) holds the rest: the verl key, the TUI step
 and row, the choices (an enum of wizard.core.choices), the unit and when the field is shown. Each field's
-docstring is its user-facing help (read by wizard.core.keymap.field_help from the source of the module that
+docstring is its user-facing help (read by wizard.core.field_keys.field_help from the source of the module that
 declares the section, so that start-up does not pay for pydantic's docstring extraction). The sections are
 declared one module per step: answers_models, answers_batch, answers_engine, answers_cluster, answers_deploy,
 over answers_section's base; this module gathers them.
@@ -12,7 +12,7 @@ Fields with a verl key have verl 0.9.1's default, and `None` means "not set: ver
 interpolation applies". Fields without one are the wizard's own (the deployment target, the data_source of
 the rows). Any other verl key goes in `extra` and is passed through.
 
-Who reads it: wizard.core.keymap (the specs, verl key <-> field), wizard.core.layers (answers from presets,
+Who reads it: wizard.core.field_keys (the specs, verl key <-> field), wizard.core.layers (answers from presets,
 files and flags), wizard.core.plan and the rules, the emitters, the TUI.
 """
 
@@ -22,12 +22,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from wizard.core.answers_batch import Batch
-from wizard.core.answers_cluster import Cluster, Trainer
-from wizard.core.answers_deploy import Deploy
-from wizard.core.answers_engine import Engine, Rollout
-from wizard.core.answers_models import Algorithm, Data, Models
-from wizard.core.answers_section import MAX_SIZE, Section
+from wizard.core.answers.batch import Batch
+from wizard.core.answers.cluster import Cluster, Trainer
+from wizard.core.answers.deploy import Deploy
+from wizard.core.answers.engine import Engine, Rollout
+from wizard.core.answers.models import Algorithm, Data, Models
+from wizard.core.answers.section import MAX_SIZE, Section
 
 __all__ = [
     "MAX_SIZE",

@@ -1,5 +1,5 @@
 """The answers of the Models step: the algorithm (advantage estimator, KL), the models of each role, and the data.
-Each field's docstring is its help (wizard.core.answers says how a field is declared)."""
+Each field's docstring is its help (wizard.core.answers.model says how a field is declared)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from wizard.core.answers_section import (
+from wizard.core.answers.section import (
     PositiveSize,
     Section,
 )

@@ -15,15 +15,15 @@ engine workers keep on a GPU in each phase of a colocated step:
 - weight sync: actor weights back on the GPU, the engine's weights, the largest tensor gathered whole.
 - critic update and a colocated reward model's scoring, likewise.
 
-The per-model formulas are in wizard.core.memory_formulas (which of them are measured is said there), the
-tokens per micro-batch in wizard.core.memory_tokens.
+The per-model formulas are in wizard.core.memory.formulas (which of them are measured is said there), the
+tokens per micro-batch in wizard.core.memory.tokens.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wizard.core.memory_formulas import (
+from wizard.core.memory.formulas import (
     BF16,
     FP32,
     Part,
@@ -35,7 +35,7 @@ from wizard.core.memory_formulas import (
     runtime_part,
     train_parts,
 )
-from wizard.core.memory_tokens import token_budgets
+from wizard.core.memory.tokens import token_budgets
 from wizard.core.model_facts import ModelFacts
 from wizard.i18n.text import Msg, msg
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from wizard.core.findings import Fix
-from wizard.core.memory import OFFLOAD, RM_UTIL, TP, UTIL, Estimate, Phase, estimate_memory
-from wizard.core.memory_formulas import GIB
+from wizard.core.memory.estimate import OFFLOAD, RM_UTIL, TP, UTIL, Estimate, Phase, estimate_memory
+from wizard.core.memory.formulas import GIB
 from wizard.i18n.text import Msg, msg
 
 COMFORT = 0.9
@@ -188,7 +188,7 @@ def fixes_for(ctx, phase: Phase, gpu_mib: int, models: dict, valid_tps: list[int
 
 def _current(answers, key: str):
     """The value of a verl key in the answers (fields first, then extra, then verl's default)."""
-    from wizard.core.keymap import verl_to_field
+    from wizard.core.field_keys import verl_to_field
     from wizard.core.plan import engine_of, extra_or_default
 
     field = verl_to_field().get(key)

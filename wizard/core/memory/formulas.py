@@ -1,6 +1,6 @@
 """The calibrated per-model formulas of the memory estimate: what one GPU holds, as Parts, in one FSDP training
 step, one forward pass without gradients, the inference engine's share, a trained model's resident state,
-the runtime and a Megatron update (wizard.core.memory puts them together into the phases of a step).
+the runtime and a Megatron update (wizard.core.memory.estimate puts them together into the phases of a step).
 
 Which numbers are measured: the training and forward formulas (`train_parts`, `forward_parts`) were
 calibrated against peaks measured on an H200 (tests/fixtures/memory_calibration); the sharding arithmetic,
@@ -81,7 +81,7 @@ def _mlp_width(f: ModelFacts) -> int:
 def train_parts(
     f: ModelFacts, tokens: int, shards: int = 1, checkpointing: bool = True, head: str = "lm", lora_rank: int = 0
 ) -> list[Part]:
-    """Peak of one FSDP training step on one GPU, as parts (the largest of its moments; see wizard.core.memory).
+    """Peak of one FSDP training step on one GPU, as parts (the largest of its moments; see wizard.core.memory.estimate).
 
     `tokens` is the micro-batch's tokens on this GPU; `head` is "lm" (vocab logits) or "value" (a critic).
     """

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from wizard.core.answers import Answers
+from wizard.core.answers.model import Answers
 from wizard.core.findings import Finding, Severity
 from wizard.core.plan import Plan, build_plan
 

@@ -12,17 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wizard.core.rules import (
-    catalogue_batch,
-    catalogue_data,
-    catalogue_deploy,
-    catalogue_env,
-    catalogue_placement,
-    catalogue_roles,
-    catalogue_schema,
-    catalogue_script,
-    catalogue_verl,
-)
+from wizard.core.rules.batch import catalogue as catalogue_batch
+from wizard.core.rules.data import catalogue as catalogue_data
+from wizard.core.rules.deploy import catalogue as catalogue_deploy
+from wizard.core.rules.env import catalogue as catalogue_env
+from wizard.core.rules.placement import catalogue as catalogue_placement
+from wizard.core.rules.roles import catalogue as catalogue_roles
+from wizard.core.rules.schema import catalogue as catalogue_schema
+from wizard.core.rules.script import catalogue as catalogue_script
+from wizard.core.rules.verl import catalogue as catalogue_verl
 
 
 @dataclass(frozen=True)

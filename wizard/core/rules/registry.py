@@ -8,24 +8,22 @@ when it first evaluates, so that importing one rule module (the catalogue, the d
 
 from __future__ import annotations
 
-from wizard.core.rules import (
-    batch,
-    batch_budgets,
-    batch_chains,
-    batch_micro,
-    data,
-    data_chats,
-    data_lengths,
-    data_paths,
-    deploy,
-    deploy_logger,
-    models,
-    placement,
-    roles,
-    schema,
-    script,
-    topology,
-)
+from wizard.core.rules.batch import budgets as batch_budgets
+from wizard.core.rules.batch import chains as batch_chains
+from wizard.core.rules.batch import micro as batch_micro
+from wizard.core.rules.batch import train_batch as batch
+from wizard.core.rules.data import chats as data_chats
+from wizard.core.rules.data import columns as data
+from wizard.core.rules.data import lengths as data_lengths
+from wizard.core.rules.data import paths as data_paths
+from wizard.core.rules.deploy import checks as deploy
+from wizard.core.rules.deploy import logger as deploy_logger
+from wizard.core.rules.placement import groups as placement
+from wizard.core.rules.placement import topology
+from wizard.core.rules.roles import assign as roles
+from wizard.core.rules.roles import model_files as models
+from wizard.core.rules.schema import keys as schema
+from wizard.core.rules.script import launch as script
 
 MODULES = (
     schema,

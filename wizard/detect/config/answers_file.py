@@ -7,13 +7,13 @@ from typing import Any
 
 import yaml
 
-from wizard.core.answers_doc import AnswersRecord, parse_answers_doc
-from wizard.detect import yaml_input
+from wizard.core.answers.document import AnswersRecord, parse_answers_doc
+from wizard.detect.config import yaml_input
 from wizard.errors import UsageError
 
 
 def read_answers(path: str) -> AnswersRecord:
-    """The answers of the file, where each came from and the migration it records (wizard.core.answers_doc)."""
+    """The answers of the file, where each came from and the migration it records (wizard.core.answers.document)."""
     return parse_answers_doc(_load(path), f"--answers {path}")
 
 
@@ -23,7 +23,7 @@ def read_answers_file(path: str) -> dict[str, Any]:
 
 
 def _load(path: str) -> Any:
-    from wizard.detect.config_files import read_text
+    from wizard.detect.config.files import read_text
 
     if not path:
         raise UsageError("--answers '': empty; give the path of an answers.yaml")

@@ -30,8 +30,8 @@ def read_primary(folder: Path, name: str) -> tuple[dict[str, Any], list]:
 
 
 def _read(path: Path, folder: Path, depth: int, seen: set) -> tuple[dict[str, Any], list]:
-    from wizard.detect import yaml_input
-    from wizard.detect.config_files import flatten_config, read_text
+    from wizard.detect.config import yaml_input
+    from wizard.detect.config.files import flatten_config, read_text
 
     if depth > MAX_DEPTH or path in seen:
         return {}, []

@@ -12,9 +12,9 @@ from typing import Any
 import yaml
 
 from wizard.core import verl_schema
-from wizard.core.answers import SECTIONS
+from wizard.core.answers.model import SECTIONS
 from wizard.core.layers import ENGINE_GROUP, NOT_ANSWERS, flatten_answers_doc
-from wizard.detect import yaml_input
+from wizard.detect.config import yaml_input
 from wizard.errors import UsageError
 
 MAX_BYTES = 8 * 1024 * 1024
@@ -158,8 +158,8 @@ def _looks_like_verl(doc: dict) -> bool:
 
 
 def read_launch_script(path: Path, text: str, env=None, args=None) -> CheckInput:
-    """A launch script read for `check` (see wizard.detect.script_input)."""
-    from wizard.detect.script_input import read_script_input
+    """A launch script read for `check` (see wizard.detect.script.check_input)."""
+    from wizard.detect.script.check_input import read_script_input
 
     return read_script_input(path, text, env, args)
 

@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Any
 
-from wizard.detect.data_read import Budget, DataReadError, open_rows
+from wizard.detect.data.read import Budget, DataReadError, open_rows
 
 EVERYTHING = Budget(max_rows=1 << 62, max_bytes=1 << 62, seconds=1e12)
 WRITE_BATCH = 10_000

@@ -1,4 +1,4 @@
-"""JSON and JSON-lines rows for wizard.detect.data_read: an incremental UTF-8, incremental JSON reader.
+"""JSON and JSON-lines rows for wizard.detect.data.read: an incremental UTF-8, incremental JSON reader.
 
 Accepted, as the JSON loader verl uses accepts them: an array of objects, objects one per line (or
 concatenated), and one column-oriented object ({"col": [v0, v1, ...]}). A single object of scalars is
@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from wizard.detect.data_read import CHUNK, DataReadError, RowStream
+from wizard.detect.data.read import CHUNK, DataReadError, RowStream
 from wizard.i18n.text import msg
 
 WINDOWS = 8  # JSON-lines windows spread over a file larger than the byte budget

@@ -96,7 +96,7 @@ def open_rows(path: str, budget: Budget) -> RowStream:
     if fmt == "parquet":
         _open_parquet(stream)
     else:
-        from wizard.detect.data_json import open_json
+        from wizard.detect.data.json_rows import open_json
 
         open_json(stream)
     return stream

@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from wizard.detect.data_read import Budget, DataReadError, format_of, open_rows
-from wizard.detect.data_rows import ChatFacts, PairFacts, RewardFacts, candidate_columns, detect_kind, message_text
+from wizard.detect.data.read import Budget, DataReadError, format_of, open_rows
+from wizard.detect.data.rows import ChatFacts, PairFacts, RewardFacts, candidate_columns, detect_kind, message_text
 from wizard.i18n.text import Msg, msg, render
 
 HOOK_BUDGET = Budget(max_rows=2_000, max_bytes=8 << 20, seconds=2.0)
@@ -107,7 +107,7 @@ class DataReport:
 
 
 def length_summary(lengths: list[int]) -> dict[str, int | None]:
-    from wizard.detect.data_tokens import percentile
+    from wizard.detect.data.tokens import percentile
 
     return {
         "rows": len(lengths),
@@ -335,7 +335,7 @@ def inspect_data(answers, mode: str = "local") -> dict[str, Any]:
 
 def counter_for_model(model_path: str | None, template_kwargs=None):
     """The actor's own tokenizer when its folder is on this machine (what verl will use), else the estimate."""
-    from wizard.detect.data_tokens import EstimateCounter, TokenizerError, load_counter
+    from wizard.detect.data.tokens import EstimateCounter, TokenizerError, load_counter
 
     if isinstance(model_path, str) and os.path.isfile(os.path.join(os.path.expanduser(model_path), "tokenizer.json")):
         try:

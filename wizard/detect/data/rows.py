@@ -7,7 +7,7 @@
 - `sft` (MultiTurnSFTDataset): a `messages` chat list with user and assistant turns.
 
 Each checker counts problems and remembers the first row that shows each one; the rules
-(wizard.core.rules.data, data_chats, data_lengths) turn the counts into findings. Nothing here raises on bad values.
+(wizard.core.rules.data.columns, data_chats, data_lengths) turn the counts into findings. Nothing here raises on bad values.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from wizard.detect.data_rows import message_text
+from wizard.detect.data.rows import message_text
 from wizard.i18n.text import msg
 
 ESTIMATE_LABEL = msg("data.length.estimate")

@@ -1,7 +1,7 @@
 """Read a deployment manifest for `check`: what it provides (DeployFacts) and the config it carries.
 
 Kubernetes YAML (a RayJob or RayCluster of KubeRay, a Job or Pod, with the run's config.yaml as a
-ConfigMap) is read here; job.sbatch and ray-job.sh scripts in wizard.detect.manifest_scripts. The config
+ConfigMap) is read here; job.sbatch and ray-job.sh scripts in wizard.detect.deploy.scripts. The config
 comes from the ConfigMap's config.yaml, else a config.yaml beside the manifest, else the overrides on the
 entrypoint/command line. The facts go to the DEPLOY rules as ctx.deploy, so a hand-edited manifest is
 judged by the same code as a fresh one.
@@ -17,9 +17,9 @@ from typing import Any
 
 import yaml
 
-from wizard.core.rules.deploy_facts import TOKEN_LOCAL, DeployFacts, NodeGroup, kuberay_token_source
-from wizard.detect import yaml_input
-from wizard.detect.config_files import CheckInput, read_launch_script, read_text, read_yaml_config
+from wizard.core.rules.deploy.facts import TOKEN_LOCAL, DeployFacts, NodeGroup, kuberay_token_source
+from wizard.detect.config import yaml_input
+from wizard.detect.config.files import CheckInput, read_launch_script, read_text, read_yaml_config
 from wizard.errors import UsageError
 from wizard.i18n.text import msg, render
 
@@ -62,7 +62,7 @@ def read_manifest(path: Path, env: dict | None = None, args: list | None = None)
     text = read_text(path)
     if path.suffix in (".yaml", ".yml", ".json"):
         return read_k8s(path, text)
-    from wizard.detect.manifest_scripts import read_script_manifest
+    from wizard.detect.deploy.scripts import read_script_manifest
 
     return read_script_manifest(path, text, env, args)
 

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wizard.core.rules.deploy_facts import DeployFacts, NodeGroup
+from wizard.core.rules.deploy.facts import DeployFacts, NodeGroup
 from wizard.detect.child_process import run_with_deadline
 from wizard.i18n.text import Msg, msg
 

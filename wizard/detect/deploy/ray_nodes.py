@@ -1,9 +1,9 @@
 """`preflight` on a running Ray cluster: the environment probe on every node, one Ray task per node, within a deadline.
 
-A child process (`python -c NODE_PROBE ...`, as wizard.detect.ray's cluster probe: this process never imports ray)
+A child process (`python -c NODE_PROBE ...`, as wizard.detect.deploy.ray's cluster probe: this process never imports ray)
 joins the cluster as a driver, and for each alive node runs one task pinned to it (NodeAffinitySchedulingStrategy,
 not soft, no CPU held) that runs env_probe_script.py with the interpreter of that node's workers. The reports,
-keyed by node, are compared by wizard.core.rules.environment_nodes.
+keyed by node, are compared by wizard.core.rules.env.nodes.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from wizard.detect.child_process import run_with_deadline
-from wizard.detect.env_probe import MARK, parse_report, request_for, source
+from wizard.detect.env.probe import MARK, parse_report, request_for, source
 
 NODES_MARK = "NODES "
 NODE_PROBE = r"""

@@ -1,6 +1,6 @@
 """Read job.sbatch (Slurm starting Ray) and `ray job submit` scripts into DeployFacts, without running them.
 
-The script is followed the way bash would run it (wizard.detect.bash): variables, arrays, functions and
+The script is followed the way bash would run it (wizard.detect.script.bash): variables, arrays, functions and
 exports, `#SBATCH` directives give the allocation, each `srun ... ray start` gives a node group and the
 environment it inherits (`--export=NONE` passes none), and the `python -m verl.trainer.main_ppo` command
 gives the driver and the Hydra overrides. A one-node script with no `ray start` is a local run: verl starts
@@ -14,10 +14,10 @@ import json
 import re
 from pathlib import Path
 
-from wizard.core.rules.deploy_facts import TOKEN_SLURM, TOKEN_SUBMITTER, DeployFacts, NodeGroup
-from wizard.detect.bash.values import Spread, shown
-from wizard.detect.config_files import read_launch_script
-from wizard.detect.manifests import ManifestInput
+from wizard.core.rules.deploy.facts import TOKEN_SLURM, TOKEN_SUBMITTER, DeployFacts, NodeGroup
+from wizard.detect.config.files import read_launch_script
+from wizard.detect.deploy.manifests import ManifestInput
+from wizard.detect.script.bash.values import Spread, shown
 from wizard.errors import UsageError
 
 _ONE_ELEMENT = re.compile(r"^\s*(\w+)=\(\s*\"\$\{?(\w+)\}?\"\s*\)", re.M)
@@ -26,8 +26,8 @@ _DIRECTIVE = re.compile(r"^#SBATCH\s+(.*)$", re.M)
 
 def _steps(path: Path, text: str, seed: dict[str, str], env: dict | None, args: list | None):
     """The commands the script would start (bash reader Steps), and the values each variable was given."""
-    from wizard.detect.launch_read import follow
-    from wizard.detect.script_input import read_beside
+    from wizard.detect.script.check_input import read_beside
+    from wizard.detect.script.reading import follow
 
     trace, _notes, _sourced, history = follow(text, str(path), {**seed, **(env or {})}, args, read_beside, True)
     return trace, history
@@ -44,7 +44,7 @@ _PLAIN_VARIABLE = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$")
 def _env_text(value) -> str:
     """An environment value as the rules read it: a variable bash expands when the step runs as ${NAME} (so it
     reads apart from a literal '$X' the script quoted), a command's output as its substitution $(cmd)."""
-    from wizard.detect.bash.values import Unknown
+    from wizard.detect.script.bash.values import Unknown
 
     parts = []
     for piece in value:
@@ -143,7 +143,7 @@ def _auth(env: dict[str, str], submitter: bool = False) -> tuple[str | None, str
 
 
 def _config(path: Path, text: str, env: dict | None, args: list | None, seed: dict | None = None):
-    """The verl overrides of the script on top of the config folder it names (wizard.detect.script_input)."""
+    """The verl overrides of the script on top of the config folder it names (wizard.detect.script.check_input)."""
     try:
         command = read_launch_script(path, text, {**(seed or {}), **(env or {})}, args)
     except UsageError:

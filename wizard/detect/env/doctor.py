@@ -2,7 +2,7 @@
 
 One path for every door that runs it: the `doctor` command (any --python) and the TUI's Review ("Check this
 machine", the active interpreter); `preflight` asks the same models of every node. The install line is given by
-the caller (wizard.emit.install), as the judge takes it (wizard.core.rules.environment.Run).
+the caller (wizard.emit.install), as the judge takes it (wizard.core.rules.env.packages.Run).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 from wizard.core.findings import Finding, error
 from wizard.core.layers import LayeredAnswers
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.environment import Run
-from wizard.core.rules.environment_machine import is_hub_id, judge_environment
-from wizard.detect.env_probe import DEFAULT_DEADLINE_S, ProbeOutcome, request_for, run_probe
+from wizard.core.rules.env.machine import is_hub_id, judge_environment
+from wizard.core.rules.env.packages import Run
+from wizard.detect.env.probe import DEFAULT_DEADLINE_S, ProbeOutcome, request_for, run_probe
 from wizard.i18n.text import msg
 
 DEFAULT_LOCAL_DIR = "checkpoints/${trainer.project_name}/${trainer.experiment_name}"  # verl 0.9.1's default

@@ -1,6 +1,6 @@
 """The script `doctor` runs in the interpreter that will run verl: what that environment has, as one JSON line.
 
-It is not imported by the wizard: wizard.detect.env_probe reads this file's text and runs it with
+It is not imported by the wizard: wizard.detect.env.probe reads this file's text and runs it with
 `PYTHON -c TEXT REQUEST`, so it must work on any CPython from 3.8 on with the standard library alone. It imports
 neither torch nor verl nor ray (their import takes seconds and may fail for reasons of its own): versions come from
 package metadata, torch's CUDA build from its version.py, the driver from NVML through ctypes. It prints one line,

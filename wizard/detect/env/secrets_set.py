@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from wizard.core.rules.deploy_facts import secret_env_names
+from wizard.core.rules.deploy.facts import secret_env_names
 
 
 def env_inputs(answers, mode: str) -> tuple[str, ...]:

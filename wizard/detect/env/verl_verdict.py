@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wizard.detect.bash.values import Spread, origins_of, shown
 from wizard.detect.child_process import collect, kill, last_marked, last_words, run_with_deadline, spawn
-from wizard.detect.env_probe import resolve_python
+from wizard.detect.env.probe import resolve_python
+from wizard.detect.script.bash.values import Spread, origins_of, shown
 from wizard.errors import UsageError
 from wizard.i18n.text import Msg, msg
 
@@ -67,7 +67,7 @@ class Verdict:
     seconds: float = DEFAULT_DEADLINE_S
 
     def facts(self) -> dict[str, Any]:
-        """The verdict as plain data: what wizard.core.rules.verl_own judges and `--format json` shows as `verl`."""
+        """The verdict as plain data: what wizard.core.rules.verl.verdict judges and `--format json` shows as `verl`."""
         verl = self.report.get("verl") or {}
         return {
             "python": self.python,

@@ -1,4 +1,4 @@
-"""verl's own verdict on a config, asked in the interpreter that runs verl (started by wizard.detect.verl_verdict).
+"""verl's own verdict on a config, asked in the interpreter that runs verl (started by wizard.detect.env.verl_verdict).
 
 Run as `PYTHON -c TEXT [REQUEST_JSON]` (without it, the request is the first line of standard input, read once verl
 is imported: the wizard starts this before it knows the question); it imports only the standard library, verl and the Hydra/OmegaConf verl

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 
 from wizard.core.topology import Topology
-from wizard.detect.fake import fake_topology, is_fake_name
-from wizard.detect.smi import MAX_INPUT_BYTES, parse_topo_matrix
+from wizard.detect.hardware.fake import fake_topology, is_fake_name
+from wizard.detect.hardware.smi import MAX_INPUT_BYTES, parse_topo_matrix
 from wizard.errors import UsageError
 
 
@@ -42,7 +42,7 @@ def load_topology(spec: str) -> Topology:
             "--topology '': empty; give 'detect', a file of nvidia-smi topo -m output, or a fake name such as 8xH100"
         )
     if spec == "detect":
-        from wizard.detect.nvml import detect_nvml
+        from wizard.detect.hardware.nvml import detect_nvml
 
         return detect_nvml()
     if os.path.lexists(spec):

@@ -1,6 +1,6 @@
 """A launch script read for `check`: its overrides on top of the config it names, and what is unknown.
 
-`read_script_input(path, text, env, args)` follows the script (wizard.detect.launch_script), reads the
+`read_script_input(path, text, env, args)` follows the script (wizard.detect.script.launch), reads the
 primary config of `--config-path/--config-name` when it is a folder beside the script (else says once
 that it was not read), turns config-group choices into the key tree they select, and keeps every key
 whose value is unknown out of the flat values, carried in `unknowns` with where it comes from.
@@ -15,7 +15,7 @@ from pathlib import Path
 from wizard.core.layers import ENGINE_GROUP, answers_from_flat, canonical_address
 from wizard.core.unknowns import REFUSED, Origin, Unknowns
 from wizard.core.value_reasons import bare_reason
-from wizard.detect.launch_script import ScriptProblem
+from wizard.detect.script.launch import ScriptProblem
 from wizard.errors import UsageError
 from wizard.i18n.text import Msg, msg
 
@@ -27,7 +27,7 @@ NOT_OF_ITS_TYPE = frozenset({"value.not_integer", "value.not_number", "value.not
 
 def read_beside(path: str) -> str | None:
     """A file the script sources, when it is a readable text file here (None otherwise)."""
-    from wizard.detect.config_files import read_text
+    from wizard.detect.config.files import read_text
     from wizard.errors import UsageError
 
     p = Path(path)
@@ -41,9 +41,9 @@ def read_beside(path: str) -> str | None:
 
 def read_script_input(path: Path, text: str, env: Mapping[str, str] | None = None, args: list[str] | None = None):
     from wizard.core import verl_schema
-    from wizard.detect.config_compose import config_file, read_primary
-    from wizard.detect.config_files import CheckInput
-    from wizard.detect.launch_script import keys_fed_by, parse_launch_script
+    from wizard.detect.config.compose import config_file, read_primary
+    from wizard.detect.config.files import CheckInput
+    from wizard.detect.script.launch import keys_fed_by, parse_launch_script
 
     script = parse_launch_script(text, source=str(path), env=env, args=args, read_file=read_beside)
     flat: dict = {}

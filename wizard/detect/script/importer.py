@@ -105,10 +105,10 @@ def import_script(path: str | Path, env: dict[str, str] | None = None, args: lis
     """Read, repair and migrate a launch script; UsageError when it is not one."""
     from wizard.core.layers import ENGINE_GROUP
     from wizard.core.migrations import migrate_flat
-    from wizard.core.rules.script import foreign_config
-    from wizard.detect.config_files import read_text
-    from wizard.detect.launch_script import parse_launch_script
-    from wizard.detect.script_input import read_beside
+    from wizard.core.rules.script.launch import foreign_config
+    from wizard.detect.config.files import read_text
+    from wizard.detect.script.check_input import read_beside
+    from wizard.detect.script.launch import parse_launch_script
 
     path = Path(path)
     text, notes = repair_continuations(read_text(path), str(path))
@@ -215,8 +215,8 @@ def secret_references(text: str, flat: dict[str, Any]) -> tuple[dict[str, Any], 
 def _primary_config(script, path: Path, env: dict, notes: list) -> dict[str, Any]:
     """The keys of the primary config `--config-path/--config-name` names, when that folder is here (the
     wizard's own run.sh and config.yaml, a project's config folder): the import starts from them."""
-    from wizard.detect.config_compose import config_file, read_primary
-    from wizard.detect.script_input import config_folder
+    from wizard.detect.config.compose import config_file, read_primary
+    from wizard.detect.script.check_input import config_folder
     from wizard.i18n.text import msg
 
     folder = config_folder(script, path, env)
@@ -231,7 +231,7 @@ def _primary_config(script, path: Path, env: dict, notes: list) -> dict[str, Any
 
 def repair_continuations(text: str, source: str = "<script>") -> tuple[str, list[str]]:
     """The script with broken line continuations and missing backslashes mended, and a note for each."""
-    from wizard.detect.launch_script import parse_launch_script
+    from wizard.detect.script.launch import parse_launch_script
 
     notes = []
     if "\r\n" in text:
@@ -278,7 +278,7 @@ def _unknown_values(flat: dict[str, Any], script) -> tuple[dict[str, Any], list,
     a typed key (a number) whose text holds a variable: those are left out, returned with their origins."""
     from wizard.core.layers import answers_from_flat
     from wizard.core.unknowns import ENV, LIMIT
-    from wizard.detect.bash.values import Unknown
+    from wizard.detect.script.bash.values import Unknown
     from wizard.errors import UsageError
     from wizard.i18n.text import msg
 

@@ -1,6 +1,6 @@
 """Read a bash launch script of verl the way bash would run it, and pull out the Hydra overrides.
 
-`parse_launch_script` follows the script with the bash reader (wizard.detect.bash: variables, arrays,
+`parse_launch_script` follows the script with the bash reader (wizard.detect.script.bash: variables, arrays,
 arithmetic, functions, conditionals it can decide, argument loops, sourced files beside it), finds the
 `python -m verl.trainer.main_ppo ...` command (also behind `uv run`, `torchrun`, `srun`, `nohup`,
 `ray job submit ... --`, `VAR=value` prefixes, `| tee log`) and returns every override in order.
@@ -18,10 +18,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from wizard.detect.bash.expand import ExpansionTooLarge
-from wizard.detect.bash.syntax import SyntaxProblem, verdict
-from wizard.detect.bash.values import ARGS, ENV, Origin, Spread, is_known, known, origins_of, shown
-from wizard.detect.hydra_values import parse_override_value, reason_of, split_override
+from wizard.detect.script.bash.expand import ExpansionTooLarge
+from wizard.detect.script.bash.syntax import SyntaxProblem, verdict
+from wizard.detect.script.bash.values import ARGS, ENV, Origin, Spread, is_known, known, origins_of, shown
+from wizard.detect.script.hydra_values import parse_override_value, reason_of, split_override
 from wizard.errors import UsageError
 from wizard.i18n.text import Msg, msg
 
@@ -177,9 +177,9 @@ def parse_launch_script(
     None means they are not known. `read_file(path)` reads a file the script sources (None: not read).
     Raises UsageError when the text is not a shell script or has no verl command.
     """
-    from wizard.detect.bash.run import TooComplex
-    from wizard.detect.launch_problems import piped_away, problems_of
-    from wizard.detect.launch_read import follow
+    from wizard.detect.script.bash.run import TooComplex
+    from wizard.detect.script.problems import piped_away, problems_of
+    from wizard.detect.script.reading import follow
 
     text = check_text(text, source)
     try:

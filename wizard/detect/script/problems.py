@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from wizard.detect.bash import tree
-from wizard.detect.bash.scan import split_raw
-from wizard.detect.hydra_values import split_override
-from wizard.detect.launch_read import CUT_TAIL
+from wizard.detect.script.bash import tree
+from wizard.detect.script.bash.scan import split_raw
+from wizard.detect.script.hydra_values import split_override
+from wizard.detect.script.reading import CUT_TAIL
 from wizard.i18n.text import msg
 
 _CAUSES = {
@@ -27,7 +27,7 @@ _CAUSES = {
 
 def problems_of(text: str, step, script, trust_quotes: bool = True) -> list:
     """`trust_quotes`: report the unclosed quotes the grammar finds (False when bash says otherwise)."""
-    from wizard.detect.launch_script import ScriptProblem
+    from wizard.detect.script.launch import ScriptProblem
 
     problems = []
     if step.file == script_file(script):
@@ -44,14 +44,14 @@ def problems_of(text: str, step, script, trust_quotes: bool = True) -> list:
 
 
 def script_file(script) -> str:
-    from wizard.detect.launch_read import script_path
+    from wizard.detect.script.reading import script_path
 
     return script_path(script.source)
 
 
 def _quotes(text: str) -> list:
-    from wizard.detect.launch_read import prepare
-    from wizard.detect.launch_script import ScriptProblem
+    from wizard.detect.script.launch import ScriptProblem
+    from wizard.detect.script.reading import prepare
 
     root = tree.parse(prepare(text).encode("utf-8"))
     return [
@@ -62,7 +62,7 @@ def _quotes(text: str) -> list:
 
 def piped_away(text: str, step, verl_step):
     """A problem when `step` is the next command of verl's pipe (`... | tee log key=value`) and takes overrides."""
-    from wizard.detect.launch_script import ScriptProblem
+    from wizard.detect.script.launch import ScriptProblem
 
     if step.file != verl_step.file or step.line != verl_step.end_line or not step.raws:
         return None
@@ -169,7 +169,7 @@ def _comment_start(line: str) -> int | None:
 
 
 def _duplicates(overrides) -> list:
-    from wizard.detect.launch_script import ScriptProblem
+    from wizard.detect.script.launch import ScriptProblem
 
     seen: dict = {}
     problems = []

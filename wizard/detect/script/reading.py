@@ -12,9 +12,9 @@ import os
 import re
 from collections.abc import Callable, Mapping
 
-from wizard.detect.bash.run import Reader
-from wizard.detect.bash.state import SCALAR, Shared, State, Var
-from wizard.detect.bash.values import ENV, Origin, unknown
+from wizard.detect.script.bash.run import Reader
+from wizard.detect.script.bash.state import SCALAR, Shared, State, Var
+from wizard.detect.script.bash.values import ENV, Origin, unknown
 
 CUT_TAIL = re.compile(r"(?<!\\)\\([ \t\r]+)(#.*)?$")
 

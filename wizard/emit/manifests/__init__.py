@@ -3,12 +3,12 @@
 `render_manifests` returns file name -> text: nothing for `local` (run.sh is the launch), `ray-job.sh`,
 `rayjob.yaml` (RayJob + ConfigMap), `raycluster.yaml` (RayCluster + ConfigMap), `job.sbatch` or
 `k8s-job.yaml` (Job + ConfigMap). What each provides is described for the rules by
-wizard.core.rules.deploy_facts.facts_from_answers, from the same helper functions.
+wizard.core.rules.deploy.facts.facts_from_answers, from the same helper functions.
 """
 
 from __future__ import annotations
 
-from wizard.core.answers import Answers
+from wizard.core.answers.model import Answers
 from wizard.core.plan import Plan
 
 FILES = {

@@ -13,9 +13,9 @@ import yaml
 
 from wizard import __version__
 from wizard.core import verl_schema
-from wizard.core.answers import Answers
+from wizard.core.answers.model import Answers
 from wizard.core.plan import Plan
-from wizard.core.rules.deploy_facts import CONFIG_DIR, config_map_name, k8s_name, node_env, pairs, secret_env_names
+from wizard.core.rules.deploy.facts import CONFIG_DIR, config_map_name, k8s_name, node_env, pairs, secret_env_names
 from wizard.emit.yaml_text import one_line
 
 MANAGED_BY = {"app.kubernetes.io/managed-by": "verl-wizard"}

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from wizard.core.answers import Answers
+from wizard.core.answers.model import Answers
 from wizard.core.plan import Plan
-from wizard.core.rules.deploy_facts import CONFIG_DIR, own_ray_cpus
+from wizard.core.rules.deploy.facts import CONFIG_DIR, own_ray_cpus
 from wizard.emit.manifests.common import (
     config_map,
     config_mount,

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from wizard.core.answers import Answers
+from wizard.core.answers.model import Answers
 from wizard.core.plan import Plan
-from wizard.core.rules.deploy_facts import (
+from wizard.core.rules.deploy.facts import (
     ENTRYPOINT,
     container_extra_env,
     head_has_gpus,

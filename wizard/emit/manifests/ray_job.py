@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 
-from wizard.core.answers import Answers
+from wizard.core.answers.model import Answers
 from wizard.core.plan import Plan
-from wizard.core.rules.deploy_facts import jobs_address, node_env, secret_env_names
+from wizard.core.rules.deploy.facts import jobs_address, node_env, secret_env_names
 from wizard.emit.manifests.common import header_lines, launch_header, q, shell_comment
 
 ENTRY = ["python3", "-m", "verl.trainer.main_ppo", "--config-dir=.", "--config-name=config"]

@@ -10,9 +10,9 @@ the one Ray token reach every node.
 
 from __future__ import annotations
 
-from wizard.core.answers import Answers
+from wizard.core.answers.model import Answers
 from wizard.core.plan import Plan
-from wizard.core.rules.deploy_facts import (
+from wizard.core.rules.deploy.facts import (
     dns_label,
     gpu_nodes_needed,
     k8s_name,

@@ -1,5 +1,5 @@
-"""DATA-*, and BATCH-013 and ROLE-005 as they read the rows (wizard/core/rules/data.py, data_chats.py,
-data_lengths.py), with the notes of the data readers that reach them (wizard/detect/data.py, data_read.py,
+"""DATA-*, and BATCH-013 and ROLE-005 as they read the rows (wizard/core/rules/data/columns.py, data_chats.py,
+data_lengths.py), with the notes of the data readers that reach them (wizard/detect/data/report.py, data_read.py,
 data_json.py, data_tokens.py)."""
 
 EN: dict[str, str] = {

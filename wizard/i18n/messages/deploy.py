@@ -1,5 +1,5 @@
-"""DEPLOY-* (wizard/core/rules/deploy.py) over what a deployment provides (wizard/core/rules/deploy_facts.py, and
-the readers wizard/detect/manifests.py and wizard/detect/ray.py, which also says `preflight`'s messages)."""
+"""DEPLOY-* (wizard/core/rules/deploy/checks.py) over what a deployment provides (wizard/core/rules/deploy/facts.py, and
+the readers wizard/detect/deploy/manifests.py and wizard/detect/deploy/ray.py, which also says `preflight`'s messages)."""
 
 EN: dict[str, str] = {
     # DEPLOY-016

@@ -1,4 +1,4 @@
-"""ENV-* (wizard/core/rules/environment*.py): the environment a run starts in, as `doctor` and `preflight` judge it."""
+"""ENV-* (wizard/core/rules/env/): the environment a run starts in, as `doctor` and `preflight` judge it."""
 
 EN: dict[str, str] = {
     # ENV-001: the probe itself

@@ -1,5 +1,5 @@
 """Odd but real input (issue 28): a YAML key written twice, an empty path flag, --out at a system folder
-(wizard/detect/yaml_input.py, wizard/commands/paths.py). A character no answer may hold is value.unholdable
+(wizard/detect/config/yaml_input.py, wizard/commands/paths.py). A character no answer may hold is value.unholdable
 (schema.py), a Ray address with an unreadable host deploy.address.bad_host (deploy.py)."""
 
 EN: dict[str, str] = {

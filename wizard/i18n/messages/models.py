@@ -1,5 +1,5 @@
-"""The rules over the models' own facts (wizard/core/rules/models.py: ROLE-004, ROLE-008, ROLE-011, PLACE-005,
-PLACE-008), the facts themselves (wizard/core/model_facts.py) and the memory estimate (wizard/core/memory.py,
+"""The rules over the models' own facts (wizard/core/rules/roles/model_files.py: ROLE-004, ROLE-008, ROLE-011, PLACE-005,
+PLACE-008), the facts themselves (wizard/core/model_facts.py) and the memory estimate (wizard/core/memory/estimate.py,
 memory_fixes.py): its parts, phases and fixes."""
 
 EN: dict[str, str] = {

@@ -1,4 +1,4 @@
-"""PLACE-* of wizard/core/rules/placement.py and wizard/core/rules/topology.py (PLACE-005 over the model's
+"""PLACE-* of wizard/core/rules/placement/groups.py and wizard/core/rules/placement/topology.py (PLACE-005 over the model's
 heads and PLACE-008 are in models.py)."""
 
 EN: dict[str, str] = {

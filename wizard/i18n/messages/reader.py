@@ -1,5 +1,5 @@
 """The launch-script reader's messages (issue 16): the script as a file, shell-level problems, unknown values,
-config groups and config folders (wizard/detect/launch_*.py, script_*.py, wizard/core/unknowns.py, SCRIPT-*)."""
+config groups and config folders (wizard/detect/script/, wizard/core/unknowns.py, SCRIPT-*)."""
 
 EN: dict[str, str] = {
     # issue 16: the script as a file
@@ -77,7 +77,7 @@ EN: dict[str, str] = {
     # issue 16: topology
     "topology.no_groups": "none: with {n} GPU per node there is no TP group (TP stays 1)",
     "topology.subset": "{used} of the {total} GPUs make the best TP{tp} groups ({groups}); {n_idle:plural(GPU|GPUs)} {idle:list} would stay idle: run on that subset with CUDA_VISIBLE_DEVICES={visible} and trainer.n_gpus_per_node={used}",
-    # SCRIPT-003 and SCRIPT-005..009 (wizard/core/rules/script.py)
+    # SCRIPT-003 and SCRIPT-005..009 (wizard/core/rules/script/launch.py)
     "fix.leave_default": "leave {key} at verl's default",
     "script.plus_on_existing": "line {line}: {written} adds a key verl {version} already has, and Hydra stops with 'Could not append to config'; write {key}={value} (or ++{key}=... to add or override)",
     "script.open_entry_without_plus": "line {line}: {key} is a new entry under a mapping verl leaves open, and Hydra refuses to override a key that is not there ('Could not override'); write +{key}={value}",
@@ -88,7 +88,7 @@ EN: dict[str, str] = {
     "script.and_more": "{n} more",
     "script.own_config_keys": "; {n} of its overrides name keys of that config, not of any released verl ({keys:list})",
     "script.own_primary_config": "the script composes its own primary config {name!r}{where} instead of verl's ppo_trainer{keys}; the wizard checked the overrides that name verl keys against verl {version} (`verl-wizard new --from-script` rebuilds the run on verl's own config)",
-    # the Hydra override grammar's refusals (wizard/detect/hydra_values.py)
+    # the Hydra override grammar's refusals (wizard/detect/script/hydra_values.py)
     "hydra.bad_character": "Hydra cannot read the character {char!r} at position {position}",
     "hydra.expected": "expected {what}, found {found!r}",
     "hydra.sweep": "a,b is a Hydra sweep, rejected on a single run: write [a,b] for a list or quote it",
@@ -184,7 +184,7 @@ ZH: dict[str, str] = {
     # issue 16: topology
     "topology.no_groups": "无：每个节点只有 {n} 块 GPU，组不成 TP 分组（TP 保持为 1）",
     "topology.subset": "{total} 块 GPU 中的 {used} 块组成最好的 TP{tp} 分组（{groups}）；GPU {idle:list} 会闲置：在这部分 GPU 上运行，请设置 CUDA_VISIBLE_DEVICES={visible} 和 trainer.n_gpus_per_node={used}",
-    # SCRIPT-003 和 SCRIPT-005..009（wizard/core/rules/script.py）
+    # SCRIPT-003 和 SCRIPT-005..009（wizard/core/rules/script/launch.py）
     "fix.leave_default": "{key} 保持 verl 的默认值",
     "script.plus_on_existing": "第 {line} 行：{written} 添加的是 verl {version} 已有的键，Hydra 会报错 'Could not append to config' 并停止；请写成 {key}={value}（或者用 ++{key}=... 来添加或覆盖）",
     "script.open_entry_without_plus": "第 {line} 行：{key} 是 verl 开放映射下的新条目，而 Hydra 拒绝覆盖不存在的键（'Could not override'）；请写成 +{key}={value}",
@@ -195,7 +195,7 @@ ZH: dict[str, str] = {
     "script.and_more": "另外 {n} 个",
     "script.own_config_keys": "；其中 {n} 个覆盖项指向那个配置的键，而不是任何已发布 verl 版本的键（{keys:list}）",
     "script.own_primary_config": "脚本使用的是它自己的主配置 {name!r}{where}，而不是 verl 的 ppo_trainer{keys}；向导只按 verl {version} 检查了指向 verl 键的覆盖项（`verl-wizard new --from-script` 会基于 verl 自己的配置重建这次训练）",
-    # Hydra 覆盖语法的拒绝原因（wizard/detect/hydra_values.py）
+    # Hydra 覆盖语法的拒绝原因（wizard/detect/script/hydra_values.py）
     "hydra.bad_character": "Hydra 无法读取第 {position} 个位置上的字符 {char!r}",
     "hydra.expected": "这里应为 {what}，实际是 {found!r}",
     "hydra.sweep": "a,b 是 Hydra 的 sweep，单次运行会被拒绝：列表请写成 [a,b]，或者加上引号",

@@ -1,4 +1,4 @@
-"""ROLE-* of wizard/core/rules/roles.py (the models' own facts are in models.py, the data's in data.py)."""
+"""ROLE-* of wizard/core/rules/roles/assign.py (the models' own facts are in models.py, the data's in data.py)."""
 
 EN: dict[str, str] = {
     "role.no_actor": "no actor model: set actor_rollout_ref.model.path to a Hugging Face id or an absolute folder",

@@ -1,4 +1,4 @@
-"""KEY-* (wizard/core/rules/schema.py) and what became of a key (wizard/core/migrations.py, verl_data/renames.yaml)."""
+"""KEY-* (wizard/core/rules/schema/keys.py) and what became of a key (wizard/core/migrations.py, verl_data/renames.yaml)."""
 
 EN: dict[str, str] = {
     # KEY-006 / KEY-007: what a field shows but cannot be written (wizard.core.workspace)

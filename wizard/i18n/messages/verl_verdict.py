@@ -1,4 +1,4 @@
-"""VERL-* (wizard/core/rules/verl_own.py): the verdict of the verl installed for an interpreter, `check --verl`."""
+"""VERL-* (wizard/core/rules/verl/verdict.py): the verdict of the verl installed for an interpreter, `check --verl`."""
 
 EN: dict[str, str] = {
     "verl.who.installed": "verl {version} of {python}",

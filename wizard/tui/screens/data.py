@@ -33,7 +33,7 @@ class DataScreen(StepScreen):
             self.refresh_view()
 
     def refresh_extra(self) -> None:
-        from wizard.detect.data import summary_lines
+        from wizard.detect.data.report import summary_lines
 
         report = self.session.ctx.data
         files = getattr(report, "files", {}) if report else {}

@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, HorizontalScroll
 from textual.widgets import Button, Input, Label, Static
 
-from wizard.detect.fake import NAMED
+from wizard.detect.hardware.fake import NAMED
 from wizard.errors import UsageError
 from wizard.i18n import t
 from wizard.tui.screens.base import StepScreen
@@ -78,8 +78,8 @@ class HardwareScreen(StepScreen):
             matrix.update(matrix_text(session.topology, session.plan.rollout_tp))
 
     def _memory(self):
-        from wizard.core.memory import estimate_memory
-        from wizard.core.rules.models import gpu_memory_mib
+        from wizard.core.memory.estimate import estimate_memory
+        from wizard.core.rules.roles.model_files import gpu_memory_mib
 
         session = self.session
         models = session.ctx.models or {}

@@ -19,8 +19,8 @@ from wizard.tui.widgets.repaint import update_static
 
 def field_kind(name: str) -> tuple[str, tuple]:
     """("bool"|"int"|"float"|"choice"|"list"|"text", choices) for an answer field, from its type and Spec."""
-    from wizard.core.answers import SECTIONS
-    from wizard.core.keymap import specs
+    from wizard.core.answers.model import SECTIONS
+    from wizard.core.field_keys import specs
 
     section, _, attr = name.partition(".")
     annotation = SECTIONS[section].model_fields[attr].annotation
@@ -44,7 +44,7 @@ def field_kind(name: str) -> tuple[str, tuple]:
 
 def label_of(name: str) -> str:
     """The field's label in the current language (its Spec's label key; English: the name with spaces)."""
-    from wizard.core.keymap import specs
+    from wizard.core.field_keys import specs
 
     spec = specs()[name]
     return term(spec.label_key, spec.label)
@@ -119,7 +119,7 @@ class FieldRow(Vertical):
 
     def __init__(self, name: str, value: Any, source: str) -> None:
         super().__init__(id="row-" + name.replace(".", "-"), classes="field-row")
-        from wizard.core.keymap import specs
+        from wizard.core.field_keys import specs
 
         self.field_name = name
         self.spec = specs()[name]

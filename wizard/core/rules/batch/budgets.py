@@ -5,7 +5,7 @@ fit the longest prompt and response, and so must verl 0.9.1's V1 critic, which p
 from __future__ import annotations
 
 from wizard.core.findings import Fix, error
-from wizard.core.rules.batch_chains import critic_sp_in_verl, verl_value
+from wizard.core.rules.batch.chains import critic_sp_in_verl, verl_value
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.fixes import divisors
 from wizard.i18n.text import msg

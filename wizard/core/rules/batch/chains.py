@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
+from wizard.core.field_keys import verl_to_field
 from wizard.core.findings import Fix, error
-from wizard.core.keymap import verl_to_field
 from wizard.core.plan import extra_or_default
-from wizard.core.rules.batch import M_KEY, MU_KEY, N_KEY, as_int, nearest_divisors
+from wizard.core.rules.batch.train_batch import M_KEY, MU_KEY, N_KEY, as_int, nearest_divisors
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.fixes import both_ways
 from wizard.i18n.text import msg

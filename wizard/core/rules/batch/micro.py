@@ -9,7 +9,7 @@ import math
 from fractions import Fraction
 
 from wizard.core.findings import Fix, error
-from wizard.core.rules.batch import MU_KEY, as_int, nearest_divisors
+from wizard.core.rules.batch.train_batch import MU_KEY, as_int, nearest_divisors
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.fixes import divisors
 from wizard.i18n.text import msg

@@ -1,11 +1,11 @@
 """The rows' content (DATA-003, DATA-006, DATA-007): prompts that are not chats, reward-model pairs with a side
-missing or empty, SFT rows without usable messages. Reads `ctx.data` as wizard.core.rules.data describes."""
+missing or empty, SFT rows without usable messages. Reads `ctx.data` as wizard.core.rules.data.columns describes."""
 
 from __future__ import annotations
 
 from wizard.core.findings import error, warning
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.data import PROMPT_KEY, columns_text, read_reports, row_text, rows_count
+from wizard.core.rules.data.columns import PROMPT_KEY, columns_text, read_reports, row_text, rows_count
 from wizard.i18n.text import msg
 
 ROLE_HINTS = {

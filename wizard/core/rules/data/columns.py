@@ -4,7 +4,7 @@ The rows' content (chat shape, reward-model pairs, SFT messages) is judged in da
 lengths and the rows per train batch (BATCH-013) in data_lengths; the helpers that read the report live here.
 
 DATA-008 and DATA-010 need only the answers (as do DATA-011..013, in data_paths). The others read
-`ctx.data`, the report of wizard.detect.data (`inspect_data`), duck-typed here so that core does not import
+`ctx.data`, the report of wizard.detect.data.report (`inspect_data`), duck-typed here so that core does not import
 detect: `files` maps each configured path to a file report with `status` ("read" | "not checked" |
 "unreadable"), `note`, `kind`, `columns`, `rows_total`/`rows_exact`/`rows_read`/`complete`, `chats` (column ->
 facts with `problems`, `rows`, `unknown_roles`, sorted `lengths`, `length_failures`), `reward` (data_source
@@ -18,7 +18,7 @@ from wizard.core import verl_schema
 from wizard.core.findings import Fix, error, info
 from wizard.core.paths import home_expanded
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.roles import CUSTOM_REWARD, is_builtin_source
+from wizard.core.rules.roles.assign import CUSTOM_REWARD, is_builtin_source
 from wizard.i18n.text import Msg, msg
 
 TRAIN, VAL = "data.train_files", "data.val_files"

@@ -1,5 +1,5 @@
 """How much data (DATA-005, BATCH-013): prompts longer than data.max_prompt_length, and fewer rows (after
-subsampling and filtering) than one train batch. Reads `ctx.data` as wizard.core.rules.data describes."""
+subsampling and filtering) than one train batch. Reads `ctx.data` as wizard.core.rules.data.columns describes."""
 
 from __future__ import annotations
 
@@ -8,7 +8,16 @@ import math
 
 from wizard.core.findings import Fix, error, info, warning
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.data import B_KEY, FILTER, MAX_LEN, MAX_SAMPLES, TRAIN, paths_of, read_reports, rows_total_text
+from wizard.core.rules.data.columns import (
+    B_KEY,
+    FILTER,
+    MAX_LEN,
+    MAX_SAMPLES,
+    TRAIN,
+    paths_of,
+    read_reports,
+    rows_total_text,
+)
 from wizard.i18n.text import msg
 
 

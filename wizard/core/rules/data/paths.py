@@ -15,7 +15,7 @@ import re
 from wizard.core.choices import KUBERNETES_TARGETS
 from wizard.core.findings import Fix, error, warning
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.data import TRAIN, VAL, paths_of, placeholder
+from wizard.core.rules.data.columns import TRAIN, VAL, paths_of, placeholder
 from wizard.i18n.text import msg
 
 # A drive letter (C:\x, D:/x), or a backslash anywhere (\\server\share\x, data\x.parquet): Windows spellings.

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from wizard.core.findings import Fix, error
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.deploy_common import env_fix, finding_paths, multi_node
-from wizard.core.rules.deploy_facts import AUTH_VARS, KUBERAY_TARGETS, pairs
+from wizard.core.rules.deploy.common import env_fix, finding_paths, multi_node
+from wizard.core.rules.deploy.facts import AUTH_VARS, KUBERAY_TARGETS, pairs
 from wizard.i18n.text import msg
 
 

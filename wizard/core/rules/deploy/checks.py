@@ -4,7 +4,7 @@ This module runs every DEPLOY check over one set of facts; the CPUs per node (de
 authentication (deploy_auth), secrets (deploy_secrets) and what one machine or pod offers (deploy_node) are
 checked in modules of their own.
 
-The facts come from the answers (what the wizard would render; wizard.core.rules.deploy_facts), from a
+The facts come from the answers (what the wizard would render; wizard.core.rules.deploy.facts), from a
 manifest read back from disk (`check job.sbatch`, `check rayjob.yaml`: ctx.deploy) or from a live Ray
 cluster (`preflight`: ctx.deploy), so a hand-edited manifest is judged by the same code as a fresh one.
 Fixes set answers; for a manifest they can only change the config it carries (its nodes stay as written).
@@ -16,13 +16,13 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-from wizard.core.answers import Deploy
+from wizard.core.answers.model import Deploy
 from wizard.core.findings import Fix, error, warning
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.deploy_auth import check_auth
-from wizard.core.rules.deploy_common import env_fix, finding_paths, multi_node, places
-from wizard.core.rules.deploy_cpus import check_cpus
-from wizard.core.rules.deploy_facts import (
+from wizard.core.rules.deploy.auth import check_auth
+from wizard.core.rules.deploy.common import env_fix, finding_paths, multi_node, places
+from wizard.core.rules.deploy.cpus import check_cpus
+from wizard.core.rules.deploy.facts import (
     CLUSTER_TARGETS,
     DNS_1035,
     DNS_LABEL,
@@ -33,9 +33,9 @@ from wizard.core.rules.deploy_facts import (
     facts_from_answers,
     gpu_nodes_needed,
 )
-from wizard.core.rules.deploy_node import NUM_CPUS_KEY, check_pod_paths, visible_count
-from wizard.core.rules.deploy_secrets import check_inline_secrets
-from wizard.core.rules.deploy_start import check_nodes_started
+from wizard.core.rules.deploy.node import NUM_CPUS_KEY, check_pod_paths, visible_count
+from wizard.core.rules.deploy.secrets import check_inline_secrets
+from wizard.core.rules.deploy.start import check_nodes_started
 from wizard.core.secrets import credential_in
 from wizard.i18n.text import Msg, msg
 

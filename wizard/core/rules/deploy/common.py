@@ -4,7 +4,7 @@ fix that drops variables from deploy.env, and whether the run spans more than on
 from __future__ import annotations
 
 from wizard.core.findings import Fix
-from wizard.core.rules.deploy_facts import gpu_nodes_needed, pairs
+from wizard.core.rules.deploy.facts import gpu_nodes_needed, pairs
 
 
 def env_without(ctx, names) -> list[str]:

@@ -7,14 +7,14 @@ from __future__ import annotations
 from wizard.core import verl_schema
 from wizard.core.findings import Fix, error
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.deploy_facts import (
+from wizard.core.rules.deploy.facts import (
     CPUS_PER_GPU_BUNDLE,
     TASK_RUNNER_CPUS,
     TQ_CONTROLLER_CPUS,
     tq_share,
     tq_storage_units,
 )
-from wizard.core.rules.deploy_node import OWN_RAY_TARGETS, check_own_ray_cpus
+from wizard.core.rules.deploy.node import OWN_RAY_TARGETS, check_own_ray_cpus
 from wizard.i18n.text import msg
 
 

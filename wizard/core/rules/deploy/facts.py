@@ -2,8 +2,8 @@
 
 One shape serves three origins: the wizard's own answers (`facts_from_answers`: what the emitters in
 wizard.emit.manifests render, computed by the same functions they call), a manifest read back from disk
-(wizard.detect.manifests: a RayJob, RayCluster, Job, job.sbatch or ray-job.sh that a user may have edited),
-and a live Ray cluster (wizard.detect.ray, for `preflight`). Pure: no I/O, no ray.
+(wizard.detect.deploy.manifests: a RayJob, RayCluster, Job, job.sbatch or ray-job.sh that a user may have edited),
+and a live Ray cluster (wizard.detect.deploy.ray, for `preflight`). Pure: no I/O, no ray.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from wizard.core.answers import Answers
+from wizard.core.answers.model import Answers
 from wizard.core.choices import CLUSTER_TARGETS as CLUSTER_TARGETS  # the deploy rules read both from here
 from wizard.core.choices import KUBERAY_TARGETS as KUBERAY_TARGETS
 from wizard.core.choices import KUBERNETES_TARGETS as KUBE_TARGETS

@@ -1,7 +1,7 @@
 """DEPLOY-016: trainer.logger includes wandb while WANDB_API_KEY is not known to be set where the run starts.
 
 verl's wandb logger stops at start-up without the key (run.sh checks it first). The key counts as set when the
-door's environment facts (`ctx.env`, wizard.detect.environment) hold it, or, on Kubernetes, when a Secret
+door's environment facts (`ctx.env`, wizard.detect.env.secrets_set) hold it, or, on Kubernetes, when a Secret
 (deploy.k8s_secret) provides the run's secret variables. A door that gathered no environment facts (`new`,
 `check`) knows nothing either way and says nothing: RUN.md and run.sh say it there.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from wizard.core.findings import Fix, warning
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.deploy_facts import KUBE_TARGETS
+from wizard.core.rules.deploy.facts import KUBE_TARGETS
 from wizard.i18n.text import msg
 
 LOGGER = "trainer.logger"

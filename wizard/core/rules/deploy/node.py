@@ -1,7 +1,7 @@
 """What one machine or pod offers the run, judged for the DEPLOY rules: the GPUs of a CUDA_VISIBLE_DEVICES mask,
 the logical CPUs of the Ray instance verl starts itself, and the local paths a Kubernetes pod can see.
 
-Part of the deployment family (wizard.core.rules.deploy runs these checks with the others, over the same facts).
+Part of the deployment family (wizard.core.rules.deploy.checks runs these checks with the others, over the same facts).
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from __future__ import annotations
 import posixpath
 
 from wizard.core import verl_schema
+from wizard.core.field_keys import address_of
 from wizard.core.findings import Fix, error, warning
-from wizard.core.keymap import address_of
 from wizard.core.plan import need_critic
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.deploy_facts import (
+from wizard.core.rules.deploy.facts import (
     CONFIG_DIR,
     CPUS_PER_GPU_BUNDLE,
     KUBE_TARGETS,

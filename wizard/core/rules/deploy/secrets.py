@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 
+from wizard.core.field_keys import field_to_verl
 from wizard.core.findings import Fix, error
-from wizard.core.keymap import field_to_verl
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.deploy_facts import AUTH_VARS, KUBERAY_TARGETS, pairs, secret_env_names
+from wizard.core.rules.deploy.facts import AUTH_VARS, KUBERAY_TARGETS, pairs, secret_env_names
 from wizard.core.secrets import (
     NAME_FIELDS,
     credential_in,
@@ -133,7 +133,7 @@ def _what(found: tuple[str, str]):
 
 def _answer_strings(answers):
     """(address, field value, dotted path, last key part, text) for every string the answers hold."""
-    from wizard.core.answers import SECTIONS
+    from wizard.core.answers.model import SECTIONS
 
     answers = getattr(answers, "untracked", answers)  # see wizard.core.unknowns: a scan, not a reading
     verl = field_to_verl()

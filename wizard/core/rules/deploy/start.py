@@ -5,14 +5,14 @@ With target local, run.sh starts verl on this machine and verl's ray.init starts
 error: RUN.md's steps for such a run (wizard.emit.runbook) start a Ray cluster of the nodes by hand and launch
 run.sh on its head with RAY_ADDRESS set, which works; the finding says so, and offers the targets that start or
 join the nodes themselves. k8s-job's one Pod is DEPLOY-004's. Part of the deployment family
-(wizard.core.rules.deploy runs it with the others, over the same facts).
+(wizard.core.rules.deploy.checks runs it with the others, over the same facts).
 """
 
 from __future__ import annotations
 
 from wizard.core.findings import Fix, warning
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.deploy_facts import gpu_nodes_needed
+from wizard.core.rules.deploy.facts import gpu_nodes_needed
 from wizard.i18n.text import msg
 
 # The targets that start or join a cluster of several nodes, in the order the fixes are offered.

@@ -1,6 +1,6 @@
 """ENV-009..015: the machine and shell a run starts in (shared memory, limits, disk, downloads, variables).
 
-Pure: the probe's report is data (wizard.detect.env_probe_script). `judge_environment` runs these and the package
+Pure: the probe's report is data (wizard.detect.env.env_probe_script). `judge_environment` runs these and the package
 checks of environment.py, in catalogue order.
 """
 
@@ -13,7 +13,7 @@ from wizard.core.findings import Finding, Fix, Severity, error, info, warning
 from wizard.core.model_facts import from_catalogue
 from wizard.core.plan import build_plan
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.environment import PACKAGE_CHECKS, Run
+from wizard.core.rules.env.packages import PACKAGE_CHECKS, Run
 from wizard.i18n.text import msg
 
 GIB = 1024**3

@@ -1,6 +1,6 @@
 """ENV-002..008: the packages of the interpreter that runs verl, judged against the run (`verl-wizard doctor`).
 
-Pure: the facts arrive as the probe's report (wizard.detect.env_probe_script: versions from package metadata,
+Pure: the facts arrive as the probe's report (wizard.detect.env.env_probe_script: versions from package metadata,
 torch's CUDA build, NVML's driver and GPUs), with the install line the command computed from verl's extras. The
 machine-level checks (shared memory, limits, disk, downloads, variables) are in environment_machine.py, the
 comparison between a cluster's nodes in environment_nodes.py. These are not registered rules: they need a probe
@@ -19,7 +19,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from wizard.core import verl_schema
-from wizard.core.answers import Answers
+from wizard.core.answers.model import Answers
 from wizard.core.findings import Finding, Fix, error, warning
 from wizard.core.plan import build_plan, engine_of
 from wizard.core.rules.catalogue import why

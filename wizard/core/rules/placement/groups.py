@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from wizard.core.findings import Fix, error, warning
 from wizard.core.plan import extra_or_default
-from wizard.core.rules.batch_chains import critic_sp_in_verl
+from wizard.core.rules.batch.chains import critic_sp_in_verl
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.fixes import divisors
 from wizard.i18n.text import msg

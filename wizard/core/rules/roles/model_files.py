@@ -275,9 +275,9 @@ class LazyFixes(Sequence):
 
 def check_memory(ctx):
     """PLACE-008: each phase's estimated peak per GPU against the GPU's memory (skipped without a topology)."""
-    from wizard.core.memory import estimate_memory
-    from wizard.core.memory_fixes import fixes_for
-    from wizard.core.memory_formulas import GIB
+    from wizard.core.memory.estimate import estimate_memory
+    from wizard.core.memory.fixes import fixes_for
+    from wizard.core.memory.formulas import GIB
 
     mib = gpu_memory_mib(ctx.topology) if ctx.topology is not None else None
     if not mib or not ctx.models:
@@ -328,7 +328,7 @@ def check_memory(ctx):
 
 
 def _kv_fixes(ctx, phase, mib, tps):
-    from wizard.core.memory_fixes import Search, tp_fixes
+    from wizard.core.memory.fixes import Search, tp_fixes
 
     if phase.phase != "generate":
         return []

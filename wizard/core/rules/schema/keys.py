@@ -7,8 +7,8 @@ import difflib
 from functools import lru_cache
 
 from wizard.core import verl_schema
+from wizard.core.field_keys import field_to_verl
 from wizard.core.findings import Fix, error, warning
-from wizard.core.keymap import field_to_verl
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.each_key import each_key, extra_keys
 from wizard.i18n.text import msg
@@ -18,7 +18,7 @@ VLLM_MAX_LORA_RANK = 512
 
 def _unknown_keys_setup(ctx):
     from wizard.core import migrations
-    from wizard.core.rules.script import keys_added_unread, keys_for_script_rules
+    from wizard.core.rules.script.launch import keys_added_unread, keys_for_script_rules
 
     engine = verl_schema.key_tree(ctx)
     left_alone = keys_for_script_rules(ctx) | verl_schema.keys_chosen(ctx) | migrations.sections(engine)

@@ -1,6 +1,6 @@
 """VERL-*: the verdict of the verl installed for an interpreter (`check --verl`), as findings.
 
-The verdict is plain data (wizard.detect.verl_verdict.Verdict.facts): verl's release and where it is, the stage
+The verdict is plain data (wizard.detect.env.verl_verdict.Verdict.facts): verl's release and where it is, the stage
 that refused the config and verl's own exception text, the checks that ran, were skipped or that release lacks,
 and the arguments left out. The findings quote verl's text as it is and name the release (a checkout: its folder
 and git describe); the wizard's own rules run beside them.

@@ -6,13 +6,13 @@ reader goes next (builtins_flow), the positional arguments and variables read fr
 
 from __future__ import annotations
 
-from wizard.detect.bash import tree
-from wizard.detect.bash.builtins_dirs import DIRECTORY_BUILTINS
-from wizard.detect.bash.builtins_flow import FLOW_BUILTINS
-from wizard.detect.bash.builtins_vars import VARIABLE_BUILTINS, set_arguments
-from wizard.detect.bash.commands import attach_variable, record_step
-from wizard.detect.bash.expand import assign
-from wizard.detect.bash.values import (
+from wizard.detect.script.bash import tree
+from wizard.detect.script.bash.builtins_dirs import DIRECTORY_BUILTINS
+from wizard.detect.script.bash.builtins_flow import FLOW_BUILTINS
+from wizard.detect.script.bash.builtins_vars import VARIABLE_BUILTINS, set_arguments
+from wizard.detect.script.bash.commands import attach_variable, record_step
+from wizard.detect.script.bash.expand import assign
+from wizard.detect.script.bash.values import (
     COMMAND,
     Origin,
     Spread,
@@ -61,7 +61,7 @@ def _echo(reader, st, fields, node, redirects):
 
 
 def _printf(reader, st, fields, node, redirects):
-    from wizard.detect.bash.printf import format_printf
+    from wizard.detect.script.bash.printf import format_printf
 
     args = fields[1:]
     target = None
@@ -78,7 +78,7 @@ def _printf(reader, st, fields, node, redirects):
 
 
 def _test(reader, st, fields, node, redirects):
-    from wizard.detect.bash.conditions import Test
+    from wizard.detect.script.bash.conditions import Test
 
     operands = fields[1:]
     closing = operands and not isinstance(operands[-1], Spread) and known(operands[-1]) == "]"
@@ -92,7 +92,7 @@ def _test(reader, st, fields, node, redirects):
 
 
 def _let(reader, st, fields, node, redirects):
-    from wizard.detect.bash.arith import Opaque
+    from wizard.detect.script.bash.arith import Opaque
 
     status = 1
     for f in fields[1:]:

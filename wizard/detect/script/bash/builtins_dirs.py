@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import posixpath
 
-from wizard.detect.bash.state import SCALAR
-from wizard.detect.bash.values import (
+from wizard.detect.script.bash.state import SCALAR
+from wizard.detect.script.bash.values import (
     Origin,
     Spread,
     Unknown,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import posixpath
 
-from wizard.detect.bash import tree
-from wizard.detect.bash.control import Break, Continue, Exit, Return
-from wizard.detect.bash.values import (
+from wizard.detect.script.bash import tree
+from wizard.detect.script.bash.control import Break, Continue, Exit, Return
+from wizard.detect.script.bash.values import (
     Spread,
     is_known,
     known,
@@ -49,7 +49,7 @@ def int_argument(fields, default):
 
 
 def _source(reader, st, fields, node, redirects):
-    from wizard.detect.bash.run import MAX_SOURCE_DEPTH
+    from wizard.detect.script.bash.run import MAX_SOURCE_DEPTH
 
     if len(fields) < 2 or isinstance(fields[1], Spread):
         return None

@@ -12,12 +12,12 @@ import os
 import posixpath
 import re
 
-from wizard.detect.bash import tree
-from wizard.detect.bash.control import Exit
-from wizard.detect.bash.expand import MAX_FIELDS, assign
-from wizard.detect.bash.run import Step
-from wizard.detect.bash.state import ARRAY, ASSOC, SCALAR, UNSET, Var
-from wizard.detect.bash.values import (
+from wizard.detect.script.bash import tree
+from wizard.detect.script.bash.control import Exit
+from wizard.detect.script.bash.expand import MAX_FIELDS, assign
+from wizard.detect.script.bash.run import Step
+from wizard.detect.script.bash.state import ARRAY, ASSOC, SCALAR, UNSET, Var
+from wizard.detect.script.bash.values import (
     COMMAND,
     Origin,
     Spread,
@@ -103,7 +103,7 @@ def assign_node(reader, node, st, attrs: str = "") -> str:
             else:
                 var.spread = Spread(origins_of(key), f"${{{name}[@]}}")
             return name
-        from wizard.detect.bash.arith import Opaque
+        from wizard.detect.script.bash.arith import Opaque
 
         index = x.arith(sub)
         if isinstance(index, Opaque):
@@ -355,6 +355,6 @@ _NOT_ARGS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect
 
 
 def builtin_table() -> dict:
-    from wizard.detect.bash.builtins import BUILTINS
+    from wizard.detect.script.bash.builtins import BUILTINS
 
     return BUILTINS

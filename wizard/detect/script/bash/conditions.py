@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from wizard.detect.bash import patterns
-from wizard.detect.bash.values import COMMAND, Origin, Spread, is_known, known, limited, origins_of
+from wizard.detect.script.bash import patterns
+from wizard.detect.script.bash.values import COMMAND, Origin, Spread, is_known, known, limited, origins_of
 
 UNARY = frozenset(
     [

@@ -7,13 +7,13 @@ body once on a fork and merges it with not running it. `Reader` (run.py) takes t
 
 from __future__ import annotations
 
-from wizard.detect.bash import tree
-from wizard.detect.bash.conditions import Test, Tri
-from wizard.detect.bash.expand import assign
-from wizard.detect.bash.patterns import escape_ere, matches
-from wizard.detect.bash.scan import past_quoted
-from wizard.detect.bash.state import merge
-from wizard.detect.bash.values import Origin, Spread, Text, is_known, known, limited, origins_of, unknown
+from wizard.detect.script.bash import tree
+from wizard.detect.script.bash.conditions import Test, Tri
+from wizard.detect.script.bash.expand import assign
+from wizard.detect.script.bash.patterns import escape_ere, matches
+from wizard.detect.script.bash.scan import past_quoted
+from wizard.detect.script.bash.state import merge
+from wizard.detect.script.bash.values import Origin, Spread, Text, is_known, known, limited, origins_of, unknown
 
 MAX_ITERATIONS = 2000
 MAX_STATEMENTS = 20_000  # statements one reading runs before loops and calls stop (about half a CPU second)
@@ -134,7 +134,7 @@ class Control:
         return self.test_words(inner, double, st)
 
     def test_words(self, inner: str, double: bool, st) -> Tri:
-        from wizard.detect.bash.scan import split_raw
+        from wizard.detect.script.bash.scan import split_raw
 
         x = self.expander(st)
         raws = split_raw(inner)
@@ -150,7 +150,7 @@ class Control:
 
     @staticmethod
     def is_set(st):
-        from wizard.detect.bash.values import ENV
+        from wizard.detect.script.bash.values import ENV
 
         def check(name: str) -> Tri:
             var = st.get(name)
@@ -274,7 +274,7 @@ class Control:
         )
 
     def arith_tri(self, expression, st) -> Tri:
-        from wizard.detect.bash.arith import Opaque
+        from wizard.detect.script.bash.arith import Opaque
 
         if not expression.strip():
             return Tri(True)

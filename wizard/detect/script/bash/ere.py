@@ -9,7 +9,7 @@ false. Checked against bash itself in tests/detect/test_bash_matching.py.
 
 from __future__ import annotations
 
-from wizard.detect.bash.nfa import ANY, CLASSES, CharSet, Unsupported, literal
+from wizard.detect.script.bash.nfa import ANY, CLASSES, CharSet, Unsupported, literal
 
 MAX_REPEAT = 255  # RE_DUP_MAX: regcomp refuses a larger count
 

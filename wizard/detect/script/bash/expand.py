@@ -11,11 +11,22 @@ from __future__ import annotations
 
 import re
 
-from wizard.detect.bash import patterns
-from wizard.detect.bash.arith import ArithError, Opaque, evaluate
-from wizard.detect.bash.scan import ARITH, CMD, LIT, PARAM, PROC, TILDE, TooManyWords, brace_expand, parts, split_raw
-from wizard.detect.bash.state import ARRAY, ASSOC, SCALAR, UNSET, State, Var
-from wizard.detect.bash.values import (
+from wizard.detect.script.bash import patterns
+from wizard.detect.script.bash.arith import ArithError, Opaque, evaluate
+from wizard.detect.script.bash.scan import (
+    ARITH,
+    CMD,
+    LIT,
+    PARAM,
+    PROC,
+    TILDE,
+    TooManyWords,
+    brace_expand,
+    parts,
+    split_raw,
+)
+from wizard.detect.script.bash.state import ARRAY, ASSOC, SCALAR, UNSET, State, Var
+from wizard.detect.script.bash.values import (
     ARGS,
     COMMAND,
     ENV,
@@ -29,7 +40,7 @@ from wizard.detect.bash.values import (
     text,
     unknown,
 )
-from wizard.detect.bash.values import shown as shown_of
+from wizard.detect.script.bash.values import shown as shown_of
 
 MAX_EXPANDED_CHARS = 4 * 1024 * 1024
 MAX_VALUE_CHARS = 64 * 1024  # a longer variable is kept as unknown: values that copy themselves grow without end
@@ -290,7 +301,7 @@ class Expander:
 
     def param(self, inner: str, quoted: bool):
         """One `${...}` (or `$NAME`) as a chunk: ("text", Text), ("fields", [Text]) or ("spread", Spread)."""
-        from wizard.detect.bash.params import expand_param
+        from wizard.detect.script.bash.params import expand_param
 
         if self.nesting > MAX_NESTING:
             return ("text", unknown({Origin(COMMAND, "${...} nested too deeply")}, "${" + inner[:20] + "...}"), quoted)
@@ -347,7 +358,7 @@ def assign(state: State, name: str, value: Text, index=None, append: bool = Fals
 
 
 def _unknown_of(spread: Spread):
-    from wizard.detect.bash.values import Unknown
+    from wizard.detect.script.bash.values import Unknown
 
     return Unknown(spread.origins, spread.shown)
 

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import re
 
-from wizard.detect.bash import patterns
-from wizard.detect.bash.arith import Opaque
-from wizard.detect.bash.state import ARRAY, ASSOC
-from wizard.detect.bash.values import ENV, Origin, Spread, is_known, known, limited, origins_of, text, unknown
+from wizard.detect.script.bash import patterns
+from wizard.detect.script.bash.arith import Opaque
+from wizard.detect.script.bash.state import ARRAY, ASSOC
+from wizard.detect.script.bash.values import ENV, Origin, Spread, is_known, known, limited, origins_of, text, unknown
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!\-]")
 _OP = re.compile(r":?[-=?+]|##?|%%?|/#|/%|//?|\^\^?|,,?|:|@[QEPAKaUuLk]")
 
 
 def expand_param(x, inner: str, quoted: bool):
-    from wizard.detect.bash.expand import ABSENT
+    from wizard.detect.script.bash.expand import ABSENT
 
     if inner in ("#",):
         return ("text", x.lookup("#", None), quoted)
@@ -137,7 +137,7 @@ def expand_param(x, inner: str, quoted: bool):
 
 
 def _result(value, name, inner, quoted, sub, sep=" "):
-    from wizard.detect.bash.expand import ABSENT
+    from wizard.detect.script.bash.expand import ABSENT
 
     if value is ABSENT:
         return ("text", unknown({Origin(ENV, name)}, "$" + name if inner == name else "${" + inner + "}"), quoted)
@@ -153,7 +153,7 @@ def _result(value, name, inner, quoted, sub, sep=" "):
 
 
 def _default_forms(x, value, name, inner, quoted, sub, op, arg):
-    from wizard.detect.bash.expand import ABSENT, assign
+    from wizard.detect.script.bash.expand import ABSENT, assign
 
     colon = op.startswith(":")
     if isinstance(value, Spread):
@@ -244,7 +244,7 @@ def _joined(items, sep=" "):
 
 
 def _origins(value, name) -> set:
-    from wizard.detect.bash.expand import ABSENT
+    from wizard.detect.script.bash.expand import ABSENT
 
     if value is ABSENT:
         return {Origin(ENV, name)}

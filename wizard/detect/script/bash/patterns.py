@@ -11,8 +11,18 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from wizard.detect.bash import ere
-from wizard.detect.bash.nfa import ANY, CLASSES, Budget, CharSet, Matcher, OverBudget, Unsupported, literal, reverse
+from wizard.detect.script.bash import ere
+from wizard.detect.script.bash.nfa import (
+    ANY,
+    CLASSES,
+    Budget,
+    CharSet,
+    Matcher,
+    OverBudget,
+    Unsupported,
+    literal,
+    reverse,
+)
 
 BUDGET_STEPS = 1_000_000  # matching steps of one reading (well under a second of Python)
 MAX_RESULT = 64 * 1024  # characters of one replacement's result (as expand.MAX_VALUE_CHARS)

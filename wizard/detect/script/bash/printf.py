@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from wizard.detect.bash.values import Spread, Text, Unknown, is_known, known, limited, text
+from wizard.detect.script.bash.values import Spread, Text, Unknown, is_known, known, limited, text
 
 MAX_WIDTH = 64 * 1024  # and of the whole output: as expand.MAX_VALUE_CHARS
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wizard.detect.bash import tree
+from wizard.detect.script.bash import tree
 
 MAX_LINES = 200  # a broken statement longer than this is skipped whole
 MAX_SPAN = 40  # lines one run may take

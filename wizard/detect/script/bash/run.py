@@ -12,11 +12,11 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from wizard.detect.bash import recover, tree
-from wizard.detect.bash.control import HARD_STATEMENTS, MAX_STATEMENTS, Break, Control, Exit, Return, TooComplex
-from wizard.detect.bash.expand import Expander
-from wizard.detect.bash.state import ARRAY, ASSOC, SCALAR, Shared, State, Var
-from wizard.detect.bash.values import (
+from wizard.detect.script.bash import recover, tree
+from wizard.detect.script.bash.control import HARD_STATEMENTS, MAX_STATEMENTS, Break, Control, Exit, Return, TooComplex
+from wizard.detect.script.bash.expand import Expander
+from wizard.detect.script.bash.state import ARRAY, ASSOC, SCALAR, Shared, State, Var
+from wizard.detect.script.bash.values import (
     COMMAND,
     Origin,
     Spread,
@@ -144,7 +144,7 @@ class Reader(Control):
 
     def arith_statement(self, node, st):
         inner = self.text_of(node)[2:-2]
-        from wizard.detect.bash.arith import Opaque
+        from wizard.detect.script.bash.arith import Opaque
 
         value = self.expander(st).arith(inner)
         if isinstance(value, Opaque):
@@ -175,12 +175,12 @@ class Reader(Control):
         return 0
 
     def s_declaration_command(self, node, st):
-        from wizard.detect.bash.commands import declaration
+        from wizard.detect.script.bash.commands import declaration
 
         return declaration(self, node, st)
 
     def s_unset_command(self, node, st):
-        from wizard.detect.bash.commands import unset
+        from wizard.detect.script.bash.commands import unset
 
         return unset(self, node, st)
 
@@ -264,12 +264,12 @@ class Reader(Control):
 
     def assignment(self, node, st) -> str | None:
         """Run one NAME=value / NAME+=value / NAME[i]=value / NAME=(...) node; return the name."""
-        from wizard.detect.bash.commands import assign_node
+        from wizard.detect.script.bash.commands import assign_node
 
         return assign_node(self, node, st)
 
     def command(self, node, st, redirects=()):
-        from wizard.detect.bash.commands import run_command
+        from wizard.detect.script.bash.commands import run_command
 
         return run_command(self, node, st, redirects)
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from wizard.detect.bash.nfa import Budget
-from wizard.detect.bash.patterns import new_budget
-from wizard.detect.bash.recover import Allowance
-from wizard.detect.bash.values import ENV, Origin, Spread, Text, origins_of, text, unknown
+from wizard.detect.script.bash.nfa import Budget
+from wizard.detect.script.bash.patterns import new_budget
+from wizard.detect.script.bash.recover import Allowance
+from wizard.detect.script.bash.values import ENV, Origin, Spread, Text, origins_of, text, unknown
 
 SCALAR, ARRAY, ASSOC, UNSET = "scalar", "array", "assoc", "unset"
 
