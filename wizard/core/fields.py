@@ -27,6 +27,7 @@ from typing import Any
 
 from wizard.core.choices import Target, values
 from wizard.core.step_names import FIELD_STEPS
+from wizard.core.verl_roles import need_critic
 
 Condition = Callable[[Any], bool]  # answers -> whether the field can matter for them
 
@@ -100,8 +101,6 @@ class Spec:
 
 # -- when a field is shown (progressive disclosure) --------------------------------------------------
 def needs_critic(answers: Any) -> bool:
-    from wizard.core.plan import need_critic
-
     return need_critic(answers)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from wizard.core import verl_schema
 from wizard.core.answers.model import Answers
+from wizard.core.verl_roles import need_critic, need_ref
 
 
 @dataclass(frozen=True)
@@ -82,18 +83,6 @@ def extra_or_default(answers: Answers, key: str, engine: str) -> Any:
     if key in answers.extra:
         return answers.extra[key]
     return verl_schema.default(key, engine)
-
-
-def need_critic(answers: Answers) -> bool:
-    """verl's need_critic: critic.enable when set, else adv_estimator == gae."""
-    if answers.models.critic_enable is not None:
-        return answers.models.critic_enable
-    return answers.algorithm.adv_estimator == "gae"
-
-
-def need_ref(answers: Answers) -> bool:
-    """verl's need_reference_policy: KL in the reward or a KL loss."""
-    return answers.algorithm.use_kl_in_reward or answers.algorithm.use_kl_loss
 
 
 def _as_int(value: Any, fallback: int) -> int:

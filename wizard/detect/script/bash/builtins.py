@@ -7,11 +7,14 @@ reader goes next (builtins_flow), the positional arguments and variables read fr
 from __future__ import annotations
 
 from wizard.detect.script.bash import tree
+from wizard.detect.script.bash.arith import Opaque
+from wizard.detect.script.bash.assignment import assign
 from wizard.detect.script.bash.builtins_dirs import DIRECTORY_BUILTINS
 from wizard.detect.script.bash.builtins_flow import FLOW_BUILTINS
 from wizard.detect.script.bash.builtins_vars import VARIABLE_BUILTINS, set_arguments
-from wizard.detect.script.bash.commands import attach_variable, record_step
-from wizard.detect.script.bash.expand import assign
+from wizard.detect.script.bash.conditions import Test
+from wizard.detect.script.bash.printf import format_printf
+from wizard.detect.script.bash.steps import attach_variable, record_step
 from wizard.detect.script.bash.values import (
     COMMAND,
     Origin,
@@ -61,8 +64,6 @@ def _echo(reader, st, fields, node, redirects):
 
 
 def _printf(reader, st, fields, node, redirects):
-    from wizard.detect.script.bash.printf import format_printf
-
     args = fields[1:]
     target = None
     if args and not isinstance(args[0], Spread) and known(args[0]) == "-v" and len(args) > 1:
@@ -78,8 +79,6 @@ def _printf(reader, st, fields, node, redirects):
 
 
 def _test(reader, st, fields, node, redirects):
-    from wizard.detect.script.bash.conditions import Test
-
     operands = fields[1:]
     closing = operands and not isinstance(operands[-1], Spread) and known(operands[-1]) == "]"
     if fields and known(fields[0]) == "[" and closing:
@@ -92,8 +91,6 @@ def _test(reader, st, fields, node, redirects):
 
 
 def _let(reader, st, fields, node, redirects):
-    from wizard.detect.script.bash.arith import Opaque
-
     status = 1
     for f in fields[1:]:
         if isinstance(f, Spread) or not is_known(f):

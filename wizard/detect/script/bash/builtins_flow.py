@@ -7,7 +7,7 @@ from __future__ import annotations
 import posixpath
 
 from wizard.detect.script.bash import tree
-from wizard.detect.script.bash.control import Break, Continue, Exit, Return
+from wizard.detect.script.bash.control import MAX_SOURCE_DEPTH, Break, Continue, Exit, Return
 from wizard.detect.script.bash.values import (
     Spread,
     is_known,
@@ -49,8 +49,6 @@ def int_argument(fields, default):
 
 
 def _source(reader, st, fields, node, redirects):
-    from wizard.detect.script.bash.run import MAX_SOURCE_DEPTH
-
     if len(fields) < 2 or isinstance(fields[1], Spread):
         return None
     path = fields[1]

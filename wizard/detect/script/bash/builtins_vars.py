@@ -4,8 +4,8 @@ as bash runs them over the reader's state: set (its arguments), shift, getopts, 
 
 from __future__ import annotations
 
+from wizard.detect.script.bash.assignment import assign
 from wizard.detect.script.bash.builtins_flow import int_argument
-from wizard.detect.script.bash.expand import assign
 from wizard.detect.script.bash.state import ARRAY, SCALAR, Var
 from wizard.detect.script.bash.values import (
     COMMAND,

@@ -13,16 +13,17 @@ import posixpath
 import re
 
 from wizard.detect.script.bash import tree
+from wizard.detect.script.bash.arith import Opaque
+from wizard.detect.script.bash.assignment import assign
+from wizard.detect.script.bash.builtins import BUILTINS
 from wizard.detect.script.bash.control import Exit
-from wizard.detect.script.bash.expand import MAX_FIELDS, assign
-from wizard.detect.script.bash.run import Step
+from wizard.detect.script.bash.expand import MAX_FIELDS
 from wizard.detect.script.bash.state import ARRAY, ASSOC, SCALAR, UNSET, Var
+from wizard.detect.script.bash.steps import attach_variable, record_step
 from wizard.detect.script.bash.values import (
     COMMAND,
     Origin,
     Spread,
-    Text,
-    Unknown,
     is_known,
     known,
     limited,
@@ -51,23 +52,6 @@ def _value_node(node):
         if c.type in ("=", "+="):
             seen_op = True
     return None
-
-
-def attach_variable(st, name: str, value: Text) -> Text:
-    """A command's output assigned to NAME: name the variable (so --env NAME=... can stand in for it)."""
-    if is_known(value):
-        return value
-    if name in st.shared.pinned and any(o.kind == COMMAND for o in origins_of(value)):
-        return st.shared.pinned[name]
-    out = []
-    for piece in value:
-        if isinstance(piece, Unknown) and any(o.kind == COMMAND and not o.via for o in piece.origins):
-            origins = frozenset(
-                Origin(o.kind, o.name, name) if o.kind == COMMAND and not o.via else o for o in piece.origins
-            )
-            piece = Unknown(origins, piece.shown)
-        out.append(piece)
-    return tuple(out)
 
 
 def assign_node(reader, node, st, attrs: str = "") -> str:
@@ -103,7 +87,6 @@ def assign_node(reader, node, st, attrs: str = "") -> str:
             else:
                 var.spread = Spread(origins_of(key), f"${{{name}[@]}}")
             return name
-        from wizard.detect.script.bash.arith import Opaque
 
         index = x.arith(sub)
         if isinstance(index, Opaque):
@@ -307,15 +290,6 @@ def _command_words(fields) -> str:
     return " ".join(words)[:80]
 
 
-def record_step(reader, st, fields, lines, raws, assigns, node) -> None:
-    env = {n: v.value for n, v in st.vars.items() if v.exported and v.kind == SCALAR}
-    reader.shared.trace.append(
-        Step(
-            fields, lines, assigns, env, tree.line(node), tree.end_line(node), reader.file, st.certain, raws, st.because
-        )
-    )
-
-
 def _pure(reader, st, name, args) -> int | None:
     if any(isinstance(a, Spread) or not is_known(a) for a in args):
         origins = frozenset().union(*(origins_of(a) for a in args))
@@ -355,6 +329,4 @@ _NOT_ARGS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect
 
 
 def builtin_table() -> dict:
-    from wizard.detect.script.bash.builtins import BUILTINS
-
     return BUILTINS

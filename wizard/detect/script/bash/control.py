@@ -8,16 +8,18 @@ body once on a fork and merges it with not running it. `Reader` (run.py) takes t
 from __future__ import annotations
 
 from wizard.detect.script.bash import tree
+from wizard.detect.script.bash.arith import Opaque
+from wizard.detect.script.bash.assignment import assign
 from wizard.detect.script.bash.conditions import Test, Tri
-from wizard.detect.script.bash.expand import assign
 from wizard.detect.script.bash.patterns import escape_ere, matches
-from wizard.detect.script.bash.scan import past_quoted
+from wizard.detect.script.bash.scan import past_quoted, split_raw
 from wizard.detect.script.bash.state import merge
-from wizard.detect.script.bash.values import Origin, Spread, Text, is_known, known, limited, origins_of, unknown
+from wizard.detect.script.bash.values import ENV, Origin, Spread, Text, is_known, known, limited, origins_of, unknown
 
 MAX_ITERATIONS = 2000
 MAX_STATEMENTS = 20_000  # statements one reading runs before loops and calls stop (about half a CPU second)
 HARD_STATEMENTS = 4 * MAX_STATEMENTS  # then the reading stops where it is
+MAX_SOURCE_DEPTH = 8
 
 
 class Exit(Exception):
@@ -134,8 +136,6 @@ class Control:
         return self.test_words(inner, double, st)
 
     def test_words(self, inner: str, double: bool, st) -> Tri:
-        from wizard.detect.script.bash.scan import split_raw
-
         x = self.expander(st)
         raws = split_raw(inner)
         operands = [(w,) if w in _TEST_OPS else x.one(w) for w in raws] if double else x.words(inner)
@@ -150,8 +150,6 @@ class Control:
 
     @staticmethod
     def is_set(st):
-        from wizard.detect.script.bash.values import ENV
-
         def check(name: str) -> Tri:
             var = st.get(name)
             if var is None:
@@ -274,8 +272,6 @@ class Control:
         )
 
     def arith_tri(self, expression, st) -> Tri:
-        from wizard.detect.script.bash.arith import Opaque
-
         if not expression.strip():
             return Tri(True)
         value = self.expander(st).arith(expression)

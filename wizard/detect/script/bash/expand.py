@@ -13,6 +13,8 @@ import re
 
 from wizard.detect.script.bash import patterns
 from wizard.detect.script.bash.arith import ArithError, Opaque, evaluate
+from wizard.detect.script.bash.assignment import ABSENT, assign
+from wizard.detect.script.bash.params import expand_param
 from wizard.detect.script.bash.scan import (
     ARITH,
     CMD,
@@ -33,6 +35,7 @@ from wizard.detect.script.bash.values import (
     Origin,
     Spread,
     Text,
+    Unknown,
     is_known,
     known,
     limited,
@@ -43,7 +46,6 @@ from wizard.detect.script.bash.values import (
 from wizard.detect.script.bash.values import shown as shown_of
 
 MAX_EXPANDED_CHARS = 4 * 1024 * 1024
-MAX_VALUE_CHARS = 64 * 1024  # a longer variable is kept as unknown: values that copy themselves grow without end
 MAX_NESTING = 48
 MAX_FIELDS = 10_000  # fields of one word, and elements of one array (commands.py)
 _VOLATILE = frozenset({"RANDOM", "SRANDOM", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID", "LINENO"})
@@ -51,13 +53,6 @@ _VOLATILE = frozenset({"RANDOM", "SRANDOM", "SECONDS", "EPOCHSECONDS", "EPOCHREA
 
 class ExpansionTooLarge(Exception):
     """Kept for callers that still catch it: past MAX_EXPANDED_CHARS, expansions are now unknown instead."""
-
-
-class _Absent:
-    """A variable the script never set: its value is the environment's, unknown unless given."""
-
-
-ABSENT = _Absent()
 
 
 class Expander:
@@ -301,7 +296,6 @@ class Expander:
 
     def param(self, inner: str, quoted: bool):
         """One `${...}` (or `$NAME`) as a chunk: ("text", Text), ("fields", [Text]) or ("spread", Spread)."""
-        from wizard.detect.script.bash.params import expand_param
 
         if self.nesting > MAX_NESTING:
             return ("text", unknown({Origin(COMMAND, "${...} nested too deeply")}, "${" + inner[:20] + "...}"), quoted)
@@ -333,33 +327,7 @@ class _Scope:
         assign(self.x.state, name, shown, None if index is None or isinstance(index, Opaque) else index)
 
 
-def assign(state: State, name: str, value: Text, index=None, append: bool = False) -> None:
-    """NAME=value (or NAME[index]=value, NAME+=value) in the state, as bash does it."""
-    var = state.get(name)
-    if index is None and (var is None or var.kind in (SCALAR, UNSET)):
-        old = var.value if var is not None and var.kind == SCALAR and append else ()
-        new = text(old, value)
-        if sum(len(p) for p in new if isinstance(p, str)) > MAX_VALUE_CHARS:
-            new = limited(f"${name}", "size")
-        state.set(name, Var(SCALAR, new, exported=bool(var and var.exported)))
-        if is_known(new) and len(state.shared.history.get(name, ())) < 16:
-            state.shared.history.setdefault(name, []).append(known(new))
-        return
-    if var is None or var.kind in (SCALAR, UNSET):
-        items = {0: var.value} if var is not None and var.kind == SCALAR else {}
-        var = Var(ARRAY, items=items, exported=bool(var and var.exported))
-        state.set(name, var)
-    if index is None:
-        index = 0 if var.kind == ARRAY else "0"
-    if var.kind == ARRAY and not isinstance(index, int):
-        return
-    old = var.items.get(index, ()) if append else ()
-    var.items[index] = text(old, value)
-
-
 def _unknown_of(spread: Spread):
-    from wizard.detect.script.bash.values import Unknown
-
     return Unknown(spread.origins, spread.shown)
 
 

@@ -12,6 +12,7 @@ import re
 
 from wizard.detect.script.bash import patterns
 from wizard.detect.script.bash.arith import Opaque
+from wizard.detect.script.bash.assignment import ABSENT, assign
 from wizard.detect.script.bash.state import ARRAY, ASSOC
 from wizard.detect.script.bash.values import ENV, Origin, Spread, is_known, known, limited, origins_of, text, unknown
 
@@ -20,8 +21,6 @@ _OP = re.compile(r":?[-=?+]|##?|%%?|/#|/%|//?|\^\^?|,,?|:|@[QEPAKaUuLk]")
 
 
 def expand_param(x, inner: str, quoted: bool):
-    from wizard.detect.script.bash.expand import ABSENT
-
     if inner in ("#",):
         return ("text", x.lookup("#", None), quoted)
     length = inner.startswith("#") and len(inner) > 1
@@ -137,8 +136,6 @@ def expand_param(x, inner: str, quoted: bool):
 
 
 def _result(value, name, inner, quoted, sub, sep=" "):
-    from wizard.detect.script.bash.expand import ABSENT
-
     if value is ABSENT:
         return ("text", unknown({Origin(ENV, name)}, "$" + name if inner == name else "${" + inner + "}"), quoted)
     if isinstance(value, Spread):
@@ -153,8 +150,6 @@ def _result(value, name, inner, quoted, sub, sep=" "):
 
 
 def _default_forms(x, value, name, inner, quoted, sub, op, arg):
-    from wizard.detect.script.bash.expand import ABSENT, assign
-
     colon = op.startswith(":")
     if isinstance(value, Spread):
         return ("spread", value, quoted)
@@ -244,8 +239,6 @@ def _joined(items, sep=" "):
 
 
 def _origins(value, name) -> set:
-    from wizard.detect.script.bash.expand import ABSENT
-
     if value is ABSENT:
         return {Origin(ENV, name)}
     if isinstance(value, Spread):

@@ -10,12 +10,22 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from wizard.detect.script.bash import recover, tree
-from wizard.detect.script.bash.control import HARD_STATEMENTS, MAX_STATEMENTS, Break, Control, Exit, Return, TooComplex
+from wizard.detect.script.bash.arith import Opaque
+from wizard.detect.script.bash.commands import assign_node, declaration, run_command, unset
+from wizard.detect.script.bash.control import (
+    HARD_STATEMENTS,
+    MAX_STATEMENTS,
+    Break,
+    Control,
+    Exit,
+    Return,
+    TooComplex,
+)
 from wizard.detect.script.bash.expand import Expander
 from wizard.detect.script.bash.state import ARRAY, ASSOC, SCALAR, Shared, State, Var
+from wizard.detect.script.bash.steps import Step
 from wizard.detect.script.bash.values import (
     COMMAND,
     Origin,
@@ -30,23 +40,6 @@ from wizard.detect.script.bash.values import (
 )
 
 MAX_CALL_DEPTH = 64
-MAX_SOURCE_DEPTH = 8
-
-
-@dataclass
-class Step:
-    """An external command bash would start: its fields (with the source line of each), environment, place."""
-
-    fields: list
-    lines: list
-    assigns: dict
-    env: dict
-    line: int
-    end_line: int
-    file: str
-    certain: bool
-    raws: list = field(default_factory=list)  # the word each field came from, as written
-    because: frozenset = frozenset()  # when not certain: the origins of the conditions it depends on
 
 
 class Reader(Control):
@@ -144,7 +137,6 @@ class Reader(Control):
 
     def arith_statement(self, node, st):
         inner = self.text_of(node)[2:-2]
-        from wizard.detect.script.bash.arith import Opaque
 
         value = self.expander(st).arith(inner)
         if isinstance(value, Opaque):
@@ -175,13 +167,9 @@ class Reader(Control):
         return 0
 
     def s_declaration_command(self, node, st):
-        from wizard.detect.script.bash.commands import declaration
-
         return declaration(self, node, st)
 
     def s_unset_command(self, node, st):
-        from wizard.detect.script.bash.commands import unset
-
         return unset(self, node, st)
 
     def s_function_definition(self, node, st):
@@ -264,13 +252,10 @@ class Reader(Control):
 
     def assignment(self, node, st) -> str | None:
         """Run one NAME=value / NAME+=value / NAME[i]=value / NAME=(...) node; return the name."""
-        from wizard.detect.script.bash.commands import assign_node
 
         return assign_node(self, node, st)
 
     def command(self, node, st, redirects=()):
-        from wizard.detect.script.bash.commands import run_command
-
         return run_command(self, node, st, redirects)
 
     def call(self, name: str, args: list, st: State, line: int) -> int | None:
