@@ -36,7 +36,7 @@ def step_fields() -> dict[str, tuple[str, ...]]:
     """TUI step -> the fields it offers, in row order."""
     by_step: dict[str, list[Spec]] = {}
     for spec in specs().values():
-        if spec.offered:
+        if spec.offered and spec.step is not None:
             by_step.setdefault(spec.step, []).append(spec)
     return {step: tuple(s.name for s in sorted(group, key=lambda s: s.row)) for step, group in by_step.items()}
 
@@ -89,8 +89,10 @@ def _docstrings() -> dict[str, str]:
             for stmt, after in zip(node.body, node.body[1:], strict=False):
                 if (
                     isinstance(stmt, ast.AnnAssign)
+                    and isinstance(stmt.target, ast.Name)
                     and isinstance(after, ast.Expr)
-                    and isinstance(getattr(after, "value", None), ast.Constant)
+                    and isinstance(after.value, ast.Constant)
+                    and isinstance(after.value.value, str)
                 ):
                     docs[f"{sections[node.name]}.{stmt.target.id}"] = inspect.cleandoc(after.value.value)
     return docs

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import reprlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,7 +65,7 @@ def canonical_address(name: str) -> str:
     return field_to_verl().get(name, name)
 
 
-def build(layers: Iterable[tuple[str, dict[str, Any]]]) -> LayeredAnswers:
+def build(layers: Iterable[tuple[str, Mapping[str, Any]]]) -> LayeredAnswers:
     """Merge layers in order (later wins) and validate the result once."""
     flat: dict[str, Any] = {}
     sources: dict[str, str] = {}

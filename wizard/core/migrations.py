@@ -210,7 +210,7 @@ def _first_release_without(had: tuple[str, ...]) -> str:
 @lru_cache(maxsize=4)
 def sections(engine: str = "dp") -> frozenset[str]:
     """Every mapping of the target's tree (a dotted prefix of some key), built once per engine."""
-    out = set()
+    out: set[str] = set()
     for key in verl_schema.defaults(engine):
         parts = key.split(".")
         out.update(".".join(parts[:cut]) for cut in range(1, len(parts)))
@@ -290,7 +290,7 @@ def migrate_flat(flat: dict[str, Any], engine: str = "dp") -> Migration:
     known = [k for k in flat if k != ENGINE_GROUP and releases_having(k)]
     result = Migration(out, releases=likely_releases(known))
     result.fits_all = bool(result.releases) and all(result.releases[-1] in releases_having(k) for k in known)
-    moved: list[tuple[KeyFate, Any]] = []
+    moved: list[tuple[KeyFate, str, Any]] = []
     for key, value in flat.items():
         if key == ENGINE_GROUP:
             out[key] = value
@@ -299,18 +299,18 @@ def migrate_flat(flat: dict[str, Any], engine: str = "dp") -> Migration:
         if f.kind == "current" or (f.kind == "retired" and value is None):
             out[key] = value
         elif f.kind in ("moved", "renamed") and f.target:
-            moved.append((f, value))
+            moved.append((f, f.target, value))
         else:
             result.dropped.append(f"{key}={_show(value, key)}: {_drop_reason(f)}")
-    for f, value in moved:
-        if f.target in out and out[f.target] != value:
+    for f, target, value in moved:
+        if target in out and out[target] != value:
             result.dropped.append(
-                f"{f.key}={_show(value, f.key)}: the script also sets {f.target}={_show(out[f.target], f.target)}, which wins"
+                f"{f.key}={_show(value, f.key)}: the script also sets {target}={_show(out[target], target)}, which wins"
             )
             continue
-        out[f.target] = value
+        out[target] = value
         why = f": {render(f.reason, 'en')}" if f.reason else ""
-        result.changed.append(f"{f.key} → {f.target} ({f.kind} in verl {f.version}{why})")
+        result.changed.append(f"{f.key} → {target} ({f.kind} in verl {f.version}{why})")
     _fill_mandatory(out, result, engine)
     if result.releases:
         result.defaults = _changed_defaults(out, result.releases[-1], engine)

@@ -46,6 +46,7 @@ SERVICES = frozenset(
 )
 # Endings a glued word is split at (WANDBAPIKEY -> WANDB APIKEY); PASS, PAT, SAS and AUTH end ordinary words
 # (BYPASS, COMPAT), so they are split off only after a service's name, as KEY is.
+GLUED_ENDINGS: tuple[str, ...]
 GLUED_ENDINGS = ("APIKEY", "ACCESSKEY", "SECRETKEY", "PRIVATEKEY", "AUTHTOKEN", "TOKEN", "SECRET", "PASSWORD")
 GLUED_ENDINGS += ("PASSWD", "PASSPHRASE", "CREDENTIALS")
 SERVICE_ENDINGS = ("KEY", "AUTH", "PAT", "PASS")

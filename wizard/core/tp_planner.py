@@ -110,7 +110,8 @@ def _plan_greedy(scores: tuple, localities: tuple, elig: list[int], size: int, c
     for _ in range(count):
         group = [free.pop(0)]
         while len(group) < size:
-            pick = max(free, key=lambda j, grp=tuple(group): _greedy_key(scores, localities, grp, j))
+            # the default binds this group (ruff B023); mypy cannot infer a lambda that has a default
+            pick = max(free, key=lambda j, grp=tuple(group): _greedy_key(scores, localities, grp, j))  # type: ignore[misc]
             free.remove(pick)
             group.append(pick)
         groups.append(tuple(sorted(group)))

@@ -63,7 +63,7 @@ class _Reads:
     """The unknown addresses one rule read."""
 
     def __init__(self, unknown: dict) -> None:
-        self.unknown, self.hit = unknown, set()
+        self.unknown, self.hit = unknown, set[str]()
 
     def read(self, address: str) -> None:
         if address in self.unknown:
@@ -281,7 +281,7 @@ def notes(unknowns: Unknowns, fed: dict) -> list[Msg]:
     """
     groups: dict[tuple, list] = {}
     for origin, keys in fed.items():
-        group = ("args",) if origin.kind == ARGS else (origin.kind, origin.name, origin.via)
+        group: tuple[str, ...] = ("args",) if origin.kind == ARGS else (origin.kind, origin.name, origin.via)
         groups.setdefault(group, [[], []])
         groups[group][0].append(origin)
         groups[group][1].extend(k for k in keys if k not in groups[group][1])

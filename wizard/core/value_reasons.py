@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pydantic_core import ErrorDetails
+
 from wizard.i18n.text import Msg, msg
 
 # pydantic error type -> (message key, the ctx parameter it names)
@@ -32,7 +34,7 @@ _KEYS: dict[str, tuple[str, str | None]] = {
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'")
 
 
-def reason_of(err: dict[str, Any]) -> Msg | str:
+def reason_of(err: ErrorDetails) -> Msg | str:
     """The reason of one pydantic error (an item of ValidationError.errors()), as a message where one exists."""
     kind, ctx = err.get("type"), err.get("ctx") or {}
     if kind == "unholdable_char":

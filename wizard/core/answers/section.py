@@ -3,7 +3,7 @@ and the conditions on the deployment target that decide which answers a target r
 
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import Any, TypedDict, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
@@ -21,7 +21,16 @@ from wizard.core.text_chars import unholdable
 from wizard.i18n.text import msg
 
 MAX_SIZE = 1 << 24  # no real run has more prompts, tokens or GPUs than this per step
-PositiveSize = dict(ge=1, le=MAX_SIZE)
+
+
+class SizeBounds(TypedDict):
+    """The bounds of a size field, spread into pydantic's Field (typed so the checker matches its keywords)."""
+
+    ge: int
+    le: int
+
+
+PositiveSize: SizeBounds = {"ge": 1, "le": MAX_SIZE}
 
 # Which deployment answers each target reads (the Deployment step shows the chosen target's).
 KUBE = on_targets(*KUBERNETES_TARGETS)
@@ -46,7 +55,8 @@ class Section(BaseModel):
     @classmethod
     def _no_bool_for_numbers(cls, value: Any, info: ValidationInfo) -> Any:
         """`true` is not 1: pydantic's lax mode would take a boolean for an integer or float field."""
-        if isinstance(value, bool) and _numeric_not_bool(cls.model_fields[info.field_name].annotation):
+        # a field validator's info always names its field
+        if isinstance(value, bool) and _numeric_not_bool(cls.model_fields[cast(str, info.field_name)].annotation):
             raise PydanticCustomError("bool_for_number", str(msg("answers.bool_for_number")))
         return value
 

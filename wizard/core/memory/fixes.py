@@ -9,7 +9,8 @@ fits a node and divides the heads.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from wizard.core.findings import Fix
 from wizard.core.memory.estimate import OFFLOAD, RM_UTIL, TP, UTIL, Estimate, Phase, estimate_memory
@@ -19,6 +20,8 @@ from wizard.i18n.text import Msg, msg
 COMFORT = 0.9
 BUDGET_STEP = 1024
 LORA_RANK = 64  # verl's LoRA example (the grpo-lora preset)
+
+Candidate = TypeVar("Candidate")
 
 
 def _phase(estimate: Estimate, role: str, phase: str) -> Phase | None:
@@ -52,7 +55,9 @@ class Search:
             return None
         return after
 
-    def best(self, candidates: list, make: Callable[[object], dict]) -> tuple[object, Phase] | None:
+    def best(
+        self, candidates: Sequence[Candidate], make: Callable[[Candidate], dict[str, Any]]
+    ) -> tuple[Candidate, Phase] | None:
         """The first candidate (they come best first) that fits comfortably, else the first that fits at all."""
         for limit in self.limits:
             for value in candidates:

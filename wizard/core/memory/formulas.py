@@ -65,17 +65,19 @@ def lora_params(f: ModelFacts, rank: int) -> int:
 
 def act_per_token_layer(f: ModelFacts) -> float:
     """Activation bytes one token leaves in one decoder layer for the backward pass (no checkpointing)."""
-    i = f.moe_intermediate_size * (f.num_experts_per_tok or 1) if f.num_experts else (f.intermediate_size or 0)
-    act = ACT_HIDDEN * (f.hidden_size or 0) + ACT_Q * f.q_size + ACT_KV * f.kv_size + ACT_MLP * i
+    act = ACT_HIDDEN * (f.hidden_size or 0) + ACT_Q * f.q_size + ACT_KV * f.kv_size + ACT_MLP * _mlp_width(f)
     if f.qk_norm:
         act += ACT_QK_NORM * (f.q_size + f.kv_size)
     return act
 
 
 def _mlp_width(f: ModelFacts) -> int:
-    return (
-        (f.moe_intermediate_size or 0) * (f.num_experts_per_tok or 1) if f.num_experts else (f.intermediate_size or 0)
-    )
+    """The MLP width one token passes through: its routed experts' together in a MoE model."""
+    if not f.num_experts:
+        return f.intermediate_size or 0
+    # Mixtral's config.json names no moe_intermediate_size: its experts are intermediate_size wide
+    # (as ModelFacts.mlp_params_per_layer counts them)
+    return (f.moe_intermediate_size or f.intermediate_size or 0) * (f.num_experts_per_tok or 1)
 
 
 def train_parts(
@@ -88,7 +90,9 @@ def train_parts(
     P = (
         f.param_count()
         if head == "lm"
-        else f.param_count() - (0 if f.tie_word_embeddings else f.vocab_size * f.hidden_size) + f.hidden_size
+        else f.param_count()
+        - (0 if f.tie_word_embeddings else (f.vocab_size or 0) * (f.hidden_size or 0))
+        + (f.hidden_size or 0)
     )
     trainable = lora_params(f, lora_rank) if lora_rank else P
     n = max(1, shards)
