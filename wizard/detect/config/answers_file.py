@@ -9,6 +9,8 @@ import yaml
 
 from wizard.core.answers.document import AnswersRecord, parse_answers_doc
 from wizard.detect.config import yaml_input
+from wizard.detect.config.files import read_text
+from wizard.detect.input_files import shown_path
 from wizard.errors import UsageError
 
 
@@ -23,11 +25,8 @@ def read_answers_file(path: str) -> dict[str, Any]:
 
 
 def _load(path: str) -> Any:
-    from wizard.detect.config.files import read_text
-
     if not path:
         raise UsageError("--answers '': empty; give the path of an answers.yaml")
-    from wizard.detect.input_files import shown_path
 
     text = read_text(Path(path), f"--answers {shown_path(path)}")
     try:

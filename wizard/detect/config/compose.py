@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from wizard.core.layers import ENGINE_GROUP
+from wizard.detect.config import yaml_input
+from wizard.detect.config.basics import flatten_config, read_text
 from wizard.errors import UsageError
 from wizard.i18n.text import msg
 
@@ -30,9 +32,6 @@ def read_primary(folder: Path, name: str) -> tuple[dict[str, Any], list]:
 
 
 def _read(path: Path, folder: Path, depth: int, seen: set) -> tuple[dict[str, Any], list]:
-    from wizard.detect.config import yaml_input
-    from wizard.detect.config.files import flatten_config, read_text
-
     if depth > MAX_DEPTH or path in seen:
         return {}, []
     seen.add(path)

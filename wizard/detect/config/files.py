@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -15,68 +14,9 @@ from wizard.core import verl_schema
 from wizard.core.answers.model import SECTIONS
 from wizard.core.layers import ENGINE_GROUP, NOT_ANSWERS, flatten_answers_doc
 from wizard.detect.config import yaml_input
+from wizard.detect.config.basics import CheckInput, flatten_config, read_text
+from wizard.detect.script.check_input import read_script_input
 from wizard.errors import UsageError
-
-MAX_BYTES = 8 * 1024 * 1024
-
-
-@dataclass
-class CheckInput:
-    """What was read: the kind of file, flat verl keys (or answer addresses) and notes for the user."""
-
-    kind: str  # "wizard config" | "composed config" | "answers file" | "launch script"
-    flat: dict[str, Any]
-    notes: list = field(default_factory=list)
-    script: Any = None
-    unknowns: Any = None  # core.unknowns.Unknowns: keys a launch script leaves unknown
-    fed: dict = field(default_factory=dict)  # Origin -> the keys it makes unknown
-
-
-def read_text(path: Path, label: str | None = None) -> str:
-    """The UTF-8 text of a user's file, read bounded (MAX_BYTES); one UsageError line for anything else.
-
-    Every file `check`, `new --answers` and `--from-script` read comes through here, so a named pipe, a
-    device, an unreadable folder or a huge file is refused the same way everywhere (see input_files).
-    """
-    from wizard.detect.input_files import read_bounded, regular_file_problem, shown_path
-
-    label = shown_path(path) if label is None else label
-    if regular_file_problem(path) == "a folder, not a regular file":
-        raise UsageError(f"{label}: is a folder; give a config.yaml, a .hydra/config.yaml or a launch script")
-    data = read_bounded(path, MAX_BYTES, label, config=True)
-    if b"\x00" in data:
-        raise UsageError(f"{label}: binary data, not a YAML config or a shell script")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{label}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
-
-
-MAX_DEPTH = 32  # verl's deepest key has 8 parts; deeper nesting is not a verl config
-
-
-def flatten_config(tree: dict, engine: str, prefix: str = "", _open: tuple[int, ...] = ()) -> dict[str, Any]:
-    """Nested verl config -> dotted keys, stopping at verl's leaves (lists, open mappings).
-
-    A mapping that contains itself (a YAML alias cycle) or absurd nesting is refused with one line.
-    """
-    if id(tree) in _open or len(_open) > MAX_DEPTH:
-        where = prefix.rstrip(".") or "the top level"
-        raise UsageError(
-            f"{where}: a mapping that contains itself or nests deeper than {MAX_DEPTH} levels; not a verl config"
-        )
-    flat: dict[str, Any] = {}
-    for key, value in tree.items():
-        dotted = f"{prefix}{key}"
-        leaf_in_verl = dotted in verl_schema.defaults(engine) or (
-            dotted in verl_schema.open_mappings() and not verl_schema.is_section(dotted, engine)
-        )
-        if isinstance(value, dict) and value and not leaf_in_verl:
-            flat.update(flatten_config(value, engine, dotted + ".", _open + (id(tree),)))
-        else:
-            flat[dotted] = value
-    return flat
-
 
 _ESCAPED_INTERPOLATION = re.compile(r"(\\+)\$\{")
 
@@ -159,8 +99,6 @@ def _looks_like_verl(doc: dict) -> bool:
 
 def read_launch_script(path: Path, text: str, env=None, args=None) -> CheckInput:
     """A launch script read for `check` (see wizard.detect.script.check_input)."""
-    from wizard.detect.script.check_input import read_script_input
-
     return read_script_input(path, text, env, args)
 
 

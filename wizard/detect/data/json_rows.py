@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from wizard.detect.data.read import CHUNK, DataReadError, RowStream
+from wizard.detect.data.stream import CHUNK, DataReadError, RowStream
 from wizard.i18n.text import msg
 
 WINDOWS = 8  # JSON-lines windows spread over a file larger than the byte budget

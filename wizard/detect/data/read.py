@@ -12,74 +12,12 @@ pyarrow is imported only when a parquet file is opened.
 from __future__ import annotations
 
 import math
-import os
-import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 
-from wizard.i18n.text import Msg, msg, render
-
-FORMATS = {".parquet": "parquet", ".json": "json", ".jsonl": "jsonl"}
-CHUNK = 1 << 20
-
-
-class DataReadError(Exception):
-    """A data file that cannot be read as verl would read it; the message (a catalogue message) is one line."""
-
-    def __init__(self, message: Msg | str):
-        super().__init__(message)
-        self.message = message
-
-    def __str__(self) -> str:
-        return render(self.message)
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How much of one file to read: rows, decoded bytes and wall-clock seconds (whichever ends first)."""
-
-    max_rows: int = 20_000
-    max_bytes: int = 64 << 20
-    seconds: float = 10.0
-
-
-def format_of(path: str) -> str | None:
-    """'parquet' | 'json' | 'jsonl' by the name's ending, as verl decides; None for anything else."""
-    for ending, fmt in FORMATS.items():
-        if path.endswith(ending):
-            return fmt
-    return None
-
-
-class RowStream:
-    """Rows of one file. `columns`, `total_rows` and `total_exact` are final once iteration ends."""
-
-    def __init__(self, path: str, fmt: str, budget: Budget):
-        self.path = path
-        self.format = fmt
-        self.budget = budget
-        self.size = os.path.getsize(path)
-        self.columns: list[str] = []
-        self.total_rows: int | None = None
-        self.total_exact = False
-        self.rows_read = 0
-        self.index: int | None = None  # the file row of the row just yielded; None where unknown
-        self.bytes_read = 0
-        self.complete = False
-        self.where = ""
-        self._deadline = time.monotonic() + budget.seconds
-        self._rows: Callable[[], Iterator[dict]] = lambda: iter(())
-        self.selected: list[str] | None = None
-
-    def out_of_time(self) -> bool:
-        return time.monotonic() > self._deadline
-
-    def select(self, columns: list[str]) -> None:
-        """Decode only these columns (parquet); JSON rows always come whole."""
-        self.selected = [c for c in columns if c in self.columns]
-
-    def __iter__(self) -> Iterator[dict]:
-        return self._rows()
+from wizard.detect.data.json_rows import open_json
+from wizard.detect.data.stream import CHUNK, Budget, DataReadError, RowStream, format_of
+from wizard.detect.input_files import problem_message
+from wizard.i18n.text import msg
 
 
 def open_rows(path: str, budget: Budget) -> RowStream:
@@ -87,8 +25,6 @@ def open_rows(path: str, budget: Budget) -> RowStream:
     fmt = format_of(path)
     if fmt is None:
         raise DataReadError(msg("data.read.not_a_data_file"))
-    from wizard.detect.input_files import problem_message
-
     problem = problem_message(path)
     if problem is not None:  # a named pipe would block the reader, a device would never end
         raise DataReadError(problem)
@@ -96,8 +32,6 @@ def open_rows(path: str, budget: Budget) -> RowStream:
     if fmt == "parquet":
         _open_parquet(stream)
     else:
-        from wizard.detect.data.json_rows import open_json
-
         open_json(stream)
     return stream
 

@@ -20,6 +20,8 @@ from typing import Any
 
 from wizard.detect.data.read import Budget, DataReadError, format_of, open_rows
 from wizard.detect.data.rows import ChatFacts, PairFacts, RewardFacts, candidate_columns, detect_kind, message_text
+from wizard.detect.data.tokens import EstimateCounter, TokenizerError, load_counter, percentile
+from wizard.detect.input_files import problem_message
 from wizard.i18n.text import Msg, msg, render
 
 HOOK_BUDGET = Budget(max_rows=2_000, max_bytes=8 << 20, seconds=2.0)
@@ -107,8 +109,6 @@ class DataReport:
 
 
 def length_summary(lengths: list[int]) -> dict[str, int | None]:
-    from wizard.detect.data.tokens import percentile
-
     return {
         "rows": len(lengths),
         "p50": percentile(lengths, 50),
@@ -238,8 +238,6 @@ class _Meter:
 
 def local_problem(path: str) -> Msg | None:
     """Why a local path cannot be a data file verl reads (missing, a folder, a format verl refuses); None if fine."""
-    from wizard.detect.input_files import problem_message
-
     problem = problem_message(path)
     if problem is not None and problem.key in ("data.read.no_such_file", "data.read.folder"):
         return problem
@@ -335,8 +333,6 @@ def inspect_data(answers, mode: str = "local") -> dict[str, Any]:
 
 def counter_for_model(model_path: str | None, template_kwargs=None):
     """The actor's own tokenizer when its folder is on this machine (what verl will use), else the estimate."""
-    from wizard.detect.data.tokens import EstimateCounter, TokenizerError, load_counter
-
     if isinstance(model_path, str) and os.path.isfile(os.path.join(os.path.expanduser(model_path), "tokenizer.json")):
         try:
             return load_counter(model_path, template_kwargs if isinstance(template_kwargs, dict) else None)

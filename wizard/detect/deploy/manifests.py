@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +19,16 @@ import yaml
 
 from wizard.core.rules.deploy.facts import TOKEN_LOCAL, DeployFacts, NodeGroup, kuberay_token_source
 from wizard.detect.config import yaml_input
-from wizard.detect.config.files import CheckInput, read_launch_script, read_text, read_yaml_config
+from wizard.detect.config.basics import CheckInput
+from wizard.detect.config.files import read_launch_script, read_text, read_yaml_config
+from wizard.detect.deploy.manifest_input import ManifestInput
+from wizard.detect.deploy.scripts import read_script_manifest
 from wizard.errors import UsageError
 from wizard.i18n.text import msg, render
 
 TARGET_OF_KIND = {"RayJob": "kuberay-job", "RayCluster": "kuberay-cluster", "Job": "k8s-job", "Pod": "k8s-job"}
 GPU_KEYS = ("nvidia.com/gpu", "amd.com/gpu")
 _QTY = re.compile(r"^([0-9.]+)(m|k|Ki|M|Mi|G|Gi|T|Ti)?$")
-
-
-@dataclass
-class ManifestInput(CheckInput):
-    """A CheckInput that also carries what the manifest provides (for ctx.deploy)."""
-
-    deploy: DeployFacts | None = None
 
 
 def looks_like_manifest(path: Path, text: str) -> bool:
@@ -62,7 +58,6 @@ def read_manifest(path: Path, env: dict | None = None, args: list | None = None)
     text = read_text(path)
     if path.suffix in (".yaml", ".yml", ".json"):
         return read_k8s(path, text)
-    from wizard.detect.deploy.scripts import read_script_manifest
 
     return read_script_manifest(path, text, env, args)
 

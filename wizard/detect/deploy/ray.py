@@ -23,6 +23,7 @@ from pathlib import Path
 
 from wizard.core.rules.deploy.facts import DeployFacts, NodeGroup
 from wizard.detect.child_process import run_with_deadline
+from wizard.detect.input_files import regular_file_problem
 from wizard.i18n.text import Msg, msg
 
 TCP_TIMEOUT_S = 3.0
@@ -193,9 +194,6 @@ def token_problem(environ=os.environ, home: Path | None = None):
     Ray looks at RAY_AUTH_TOKEN, then the file RAY_AUTH_TOKEN_PATH names, then ~/.ray/auth_token; without
     any of them its core stops the driver with a C++ error that says only that no token was found.
     """
-    from wizard.detect.input_files import regular_file_problem
-    from wizard.i18n.text import msg
-
     if (environ.get("RAY_AUTH_MODE") or "").strip().lower() != "token":
         return None
     if (environ.get("RAY_AUTH_TOKEN") or "").strip():

@@ -16,8 +16,10 @@ from pathlib import Path
 
 from wizard.core.rules.deploy.facts import TOKEN_SLURM, TOKEN_SUBMITTER, DeployFacts, NodeGroup
 from wizard.detect.config.files import read_launch_script
-from wizard.detect.deploy.manifests import ManifestInput
-from wizard.detect.script.bash.values import Spread, shown
+from wizard.detect.deploy.manifest_input import ManifestInput
+from wizard.detect.script.bash.values import Spread, Unknown, shown
+from wizard.detect.script.check_input import read_beside
+from wizard.detect.script.reading import follow
 from wizard.errors import UsageError
 
 _ONE_ELEMENT = re.compile(r"^\s*(\w+)=\(\s*\"\$\{?(\w+)\}?\"\s*\)", re.M)
@@ -26,9 +28,6 @@ _DIRECTIVE = re.compile(r"^#SBATCH\s+(.*)$", re.M)
 
 def _steps(path: Path, text: str, seed: dict[str, str], env: dict | None, args: list | None):
     """The commands the script would start (bash reader Steps), and the values each variable was given."""
-    from wizard.detect.script.check_input import read_beside
-    from wizard.detect.script.reading import follow
-
     trace, _notes, _sourced, history = follow(text, str(path), {**seed, **(env or {})}, args, read_beside, True)
     return trace, history
 
@@ -44,8 +43,6 @@ _PLAIN_VARIABLE = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$")
 def _env_text(value) -> str:
     """An environment value as the rules read it: a variable bash expands when the step runs as ${NAME} (so it
     reads apart from a literal '$X' the script quoted), a command's output as its substitution $(cmd)."""
-    from wizard.detect.script.bash.values import Unknown
-
     parts = []
     for piece in value:
         if isinstance(piece, Unknown) and (m := _PLAIN_VARIABLE.match(piece.shown)):

@@ -12,10 +12,14 @@ import posixpath
 from collections.abc import Mapping
 from pathlib import Path
 
+from wizard.core import verl_schema
 from wizard.core.layers import ENGINE_GROUP, answers_from_flat, canonical_address
-from wizard.core.unknowns import REFUSED, Origin, Unknowns
+from wizard.core.unknowns import REFUSED, Origin, Unknowns, notes
 from wizard.core.value_reasons import bare_reason
-from wizard.detect.script.launch import ScriptProblem
+from wizard.detect.config.basics import CheckInput, read_text
+from wizard.detect.config.compose import config_file, read_primary
+from wizard.detect.script.launch import keys_fed_by, parse_launch_script
+from wizard.detect.script.problems import ScriptProblem
 from wizard.errors import UsageError
 from wizard.i18n.text import Msg, msg
 
@@ -27,9 +31,6 @@ NOT_OF_ITS_TYPE = frozenset({"value.not_integer", "value.not_number", "value.not
 
 def read_beside(path: str) -> str | None:
     """A file the script sources, when it is a readable text file here (None otherwise)."""
-    from wizard.detect.config.files import read_text
-    from wizard.errors import UsageError
-
     p = Path(path)
     try:
         if not p.is_file() or p.stat().st_size > MAX_SOURCED_BYTES:
@@ -40,11 +41,6 @@ def read_beside(path: str) -> str | None:
 
 
 def read_script_input(path: Path, text: str, env: Mapping[str, str] | None = None, args: list[str] | None = None):
-    from wizard.core import verl_schema
-    from wizard.detect.config.compose import config_file, read_primary
-    from wizard.detect.config.files import CheckInput
-    from wizard.detect.script.launch import keys_fed_by, parse_launch_script
-
     script = parse_launch_script(text, source=str(path), env=env, args=args, read_file=read_beside)
     flat: dict = {}
     notes: list = []
@@ -157,8 +153,6 @@ def _reader_notes(script) -> list:
 
 def finish_notes(source, ctx) -> list:
     """The notes of a launch script once the rules ran: one per unknown origin, with the rules it skipped."""
-    from wizard.core.unknowns import notes
-
     unknowns = getattr(source, "unknowns", None)
     fed = getattr(source, "fed", None)
     if not unknowns or not fed:

@@ -18,10 +18,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from wizard.core import verl_schema
 from wizard.detect.script.bash.expand import ExpansionTooLarge
+from wizard.detect.script.bash.run import TooComplex
 from wizard.detect.script.bash.syntax import SyntaxProblem, verdict
 from wizard.detect.script.bash.values import ARGS, ENV, Origin, Spread, is_known, known, origins_of, shown
 from wizard.detect.script.hydra_values import parse_override_value, reason_of, split_override
+from wizard.detect.script.problems import ScriptProblem, piped_away, problems_of
+from wizard.detect.script.reading import follow
 from wizard.errors import UsageError
 from wizard.i18n.text import Msg, msg
 
@@ -65,16 +69,6 @@ class Choice:
     line: int
     unknown: frozenset = frozenset()
     position: int = -1
-
-
-@dataclass(frozen=True)
-class ScriptProblem:
-    """Something bash or Hydra does with the script that its author likely did not mean."""
-
-    kind: str  # broken-continuation, missing-backslash, empty-value, duplicate-key, bad-value, ...
-    line: int
-    message: str | Msg
-    key: str | None = None  # the one key it is about, where it is about one (refused-value)
 
 
 @dataclass
@@ -177,10 +171,6 @@ def parse_launch_script(
     None means they are not known. `read_file(path)` reads a file the script sources (None: not read).
     Raises UsageError when the text is not a shell script or has no verl command.
     """
-    from wizard.detect.script.bash.run import TooComplex
-    from wizard.detect.script.problems import piped_away, problems_of
-    from wizard.detect.script.reading import follow
-
     text = check_text(text, source)
     try:
         trace, notes, sourced = follow(text, source, env or {}, args, read_file or _no_files)
@@ -282,8 +272,6 @@ def _no_files(path: str) -> None:
 
 
 def _read_args(script: LaunchScript, step, start: int) -> None:
-    from wizard.core import verl_schema
-
     groups = verl_schema.config_groups()
     items = list(zip(step.fields, step.lines, step.raws, strict=False))[start:]
     script.arguments = [value for value, _, _ in items]

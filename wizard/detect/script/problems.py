@@ -8,12 +8,13 @@ quote; a key given twice with different values.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from wizard.detect.script.bash import tree
 from wizard.detect.script.bash.scan import split_raw
 from wizard.detect.script.hydra_values import split_override
-from wizard.detect.script.reading import CUT_TAIL
-from wizard.i18n.text import msg
+from wizard.detect.script.reading import CUT_TAIL, prepare, script_path
+from wizard.i18n.text import Msg, msg
 
 _CAUSES = {
     "space": "script.cut.space",
@@ -25,10 +26,18 @@ _CAUSES = {
 }
 
 
+@dataclass(frozen=True)
+class ScriptProblem:
+    """Something bash or Hydra does with the script that its author likely did not mean."""
+
+    kind: str  # broken-continuation, missing-backslash, empty-value, duplicate-key, bad-value, ...
+    line: int
+    message: str | Msg
+    key: str | None = None  # the one key it is about, where it is about one (refused-value)
+
+
 def problems_of(text: str, step, script, trust_quotes: bool = True) -> list:
     """`trust_quotes`: report the unclosed quotes the grammar finds (False when bash says otherwise)."""
-    from wizard.detect.script.launch import ScriptProblem
-
     problems = []
     if step.file == script_file(script):
         quotes = _quotes(text) if trust_quotes else []
@@ -44,15 +53,10 @@ def problems_of(text: str, step, script, trust_quotes: bool = True) -> list:
 
 
 def script_file(script) -> str:
-    from wizard.detect.script.reading import script_path
-
     return script_path(script.source)
 
 
 def _quotes(text: str) -> list:
-    from wizard.detect.script.launch import ScriptProblem
-    from wizard.detect.script.reading import prepare
-
     root = tree.parse(prepare(text).encode("utf-8"))
     return [
         ScriptProblem("unterminated-quote", line, msg("script.unclosed_quote", line=line, quote=quote))
@@ -62,8 +66,6 @@ def _quotes(text: str) -> list:
 
 def piped_away(text: str, step, verl_step):
     """A problem when `step` is the next command of verl's pipe (`... | tee log key=value`) and takes overrides."""
-    from wizard.detect.script.launch import ScriptProblem
-
     if step.file != verl_step.file or step.line != verl_step.end_line or not step.raws:
         return None
     lines = text.split("\n")
@@ -169,8 +171,6 @@ def _comment_start(line: str) -> int | None:
 
 
 def _duplicates(overrides) -> list:
-    from wizard.detect.script.launch import ScriptProblem
-
     seen: dict = {}
     problems = []
     for override in overrides:

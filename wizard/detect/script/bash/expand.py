@@ -296,7 +296,6 @@ class Expander:
 
     def param(self, inner: str, quoted: bool):
         """One `${...}` (or `$NAME`) as a chunk: ("text", Text), ("fields", [Text]) or ("spread", Spread)."""
-
         if self.nesting > MAX_NESTING:
             return ("text", unknown({Origin(COMMAND, "${...} nested too deeply")}, "${" + inner[:20] + "...}"), quoted)
         self.nesting += 1

@@ -252,7 +252,6 @@ class Reader(Control):
 
     def assignment(self, node, st) -> str | None:
         """Run one NAME=value / NAME+=value / NAME[i]=value / NAME=(...) node; return the name."""
-
         return assign_node(self, node, st)
 
     def command(self, node, st, redirects=()):
