@@ -28,7 +28,8 @@ def folder_name(out_dir: str) -> str:
 
 def zip_files(folder: str, files: dict[str, str], when: time.struct_time | None = None) -> bytes:
     """A zip of `files` (name -> text) under `folder`/, run scripts executable."""
-    stamp = tuple((when or time.localtime())[:6])
+    t = when or time.localtime()
+    stamp = (t.tm_year, t.tm_mon, t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, text in files.items():

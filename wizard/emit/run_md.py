@@ -34,7 +34,7 @@ def render_run_md(
     import. The language is given, never read from the interface: every door writes the same file for the
     same answers and language."""
 
-    def say(message: Msg) -> str:
+    def say(message: Msg | str) -> str:
         return one_line(render(message, lang))
 
     v = verl_schema.TARGET_VERSION

@@ -157,6 +157,7 @@ def _launch(answers: Answers, plan: Plan) -> Section:
     target, ns, name = answers.deploy.target, _ns(answers), k8s_name(answers)
     start = launch_for(answers).start
     notes: list[Item] = []
+    lines: tuple[str, ...]
     if target == "slurm":
         lines = ('JOBID="$(sbatch --parsable job.sbatch)"', 'JOBID="${JOBID%%;*}"', 'echo "JOBID=$JOBID"')
         notes.append(msg("runbook.launch.slurm_id"))
@@ -214,7 +215,7 @@ def _watch(answers: Answers, plan: Plan) -> Section:
         commands = [c.replace("JOBID", '"$JOBID"') for c in commands]
     else:
         follow, shows = msg("runbook.follow.k8s"), [msg("runbook.shows.job"), msg("runbook.shows.verl_log")]
-    items: list[Item] = [follow]
+    items = [follow]
     for command, what in zip(commands, shows, strict=True):
         items += [what, Commands((command,))]
     return Section(msg("runbook.watch"), tuple(items))

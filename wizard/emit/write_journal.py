@@ -42,7 +42,7 @@ import re
 import secrets
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Set
 
 JOURNAL = ".verl-wizard-pending.json"
 FAULT_ENV = "VERL_WIZARD_WRITE_FAULT"
@@ -179,7 +179,7 @@ def undo(dir_fd: int, journal: dict, moved: list[str], placed: list[str]) -> Non
     fsync_dir(dir_fd)
 
 
-def recover(dir_fd: int, names: set[str]) -> str | None:
+def recover(dir_fd: int, names: Set[str]) -> str | None:
     """Finish a committed write that was killed, or undo one killed before its commit; "finished" | "undone" | None.
 
     `names` are the file names a write of ours may have made temp or aside files for; only those are removed.
@@ -192,7 +192,8 @@ def recover(dir_fd: int, names: set[str]) -> str | None:
     changed = False
     for entry in os.listdir(dir_fd):
         temp, aside = _TEMP.match(entry), _ASIDE.match(entry)
-        if not (temp or aside) or (temp or aside).group("name") not in ours:
+        found = temp or aside
+        if found is None or found.group("name") not in ours:
             continue
         step("unlink", entry)
         if aside and not exists(dir_fd, aside.group("name")):  # never lose the only copy of an old file

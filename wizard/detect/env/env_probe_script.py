@@ -37,7 +37,7 @@ def _packages(names):
 
 def _verl():
     """verl's version, location, declared requirements, and `git describe` for a checkout."""
-    info = {"version": None, "location": None, "requires": None, "git": None}
+    info: dict = {"version": None, "location": None, "requires": None, "git": None}
     try:
         from importlib import metadata
 
@@ -81,7 +81,7 @@ def _torch():
     if spec is None or not spec.origin:
         return None
     path = os.path.join(os.path.dirname(spec.origin), "version.py")
-    info = {"version": None, "cuda": None, "hip": None}
+    info: dict = {"version": None, "cuda": None, "hip": None}
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()

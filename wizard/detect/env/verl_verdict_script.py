@@ -102,7 +102,7 @@ def checks():
 
 
 def verdict(read_request):
-    report = {"schema": 1, "verl": None, "stage": None, "error": None, "checks": [], "missing": [], "skipped": []}
+    report: dict = {"schema": 1, "verl": None, "stage": None, "error": None, "checks": [], "missing": [], "skipped": []}
     try:
         import verl
     except ModuleNotFoundError as exc:

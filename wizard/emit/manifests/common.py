@@ -24,7 +24,8 @@ CONFIG_VOLUME = "verl-config"
 DATA_VOLUME = "verl-data"
 
 
-class _BlockDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # libyaml when present: much faster
+# libyaml when present: much faster (a base chosen at import time, which mypy cannot follow)
+class _BlockDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
     """SafeDumper that writes multi-line strings (config.yaml) as literal blocks."""
 
 
