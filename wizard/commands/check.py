@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from wizard.commands import verl_ask
 from wizard.commands.output import as_json, as_text, emit
@@ -99,7 +100,7 @@ def _checked(args: argparse.Namespace, asking) -> int:
     findings = [*findings, *verl_findings]
     notes = [*source.notes, *finish_notes(source, workspace.ctx), *verl_notes]
     if args.format == "json":
-        extra = {"verl": verl_facts} if verl_facts is not None else {}
+        extra: dict[str, Any] = {"verl": verl_facts} if verl_facts is not None else {}
         emit(as_json(findings, source=source.kind, notes=[str(note) for note in notes], **extra))
     else:
         article = "an" if source.kind[:1] in "aeiou" else "a"  # an answers file

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from wizard.commands import verl_ask
 from wizard.commands.common import parse_env_flags, parse_set_flags
@@ -105,7 +106,9 @@ def _made(args: argparse.Namespace, asking) -> int:
     # What the imported script leaves unknown, said as `check` says it (the keys, the rules skipped, --env).
     unknown_notes = [str(note) for note in workspace.unknown_notes()]
     if args.format == "json":
-        earlier = {"removed": result.removed, "kept": result.kept} if result and (result.removed or result.kept) else {}
+        earlier: dict[str, Any] = (
+            {"removed": result.removed, "kept": result.kept} if result and (result.removed or result.kept) else {}
+        )
         if unknown_notes:
             earlier["notes"] = unknown_notes
         if verl_facts is not None:
@@ -117,7 +120,7 @@ def _made(args: argparse.Namespace, asking) -> int:
         emit(as_text(findings))
         for note in verl_notes:
             emit(f"note: {note}")
-        if written:
+        if written and result is not None:  # written only when there is a result
             out = Path(args.out)
             emit("\n".join(f"wrote {out / name}" for name in written))
             for note in result.notes():

@@ -46,7 +46,8 @@ def _read(path: Path, folder: Path, depth: int, seen: set) -> tuple[dict[str, An
     flat: dict[str, Any] = {}
     notes: list = []
     engine = "dp"
-    defaults = doc.get("defaults") if isinstance(doc.get("defaults"), list) else []
+    declared = doc.get("defaults")
+    defaults = declared if isinstance(declared, list) else []
     body = {k: v for k, v in doc.items() if k not in ("defaults", "hydra")}
     entries = list(defaults) if "_self_" in defaults else [*defaults, "_self_"]
     for entry in entries:

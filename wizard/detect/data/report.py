@@ -341,7 +341,7 @@ def counter_for_model(model_path: str | None, template_kwargs=None):
     return EstimateCounter()
 
 
-def _size(n: int) -> str:
+def _size(n: float) -> str:
     for unit in ("B", "KiB", "MiB", "GiB"):
         if n < 1024 or unit == "GiB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"

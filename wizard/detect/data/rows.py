@@ -80,9 +80,9 @@ class Counts:
     """Problem name -> rows, and the first row index that shows each problem."""
 
     counts: Counter = field(default_factory=Counter)
-    first: dict[str, int] = field(default_factory=dict)
+    first: dict[str, int | None] = field(default_factory=dict)  # None: a row of a sampled window
 
-    def hit(self, problem: str, row: int) -> None:
+    def hit(self, problem: str, row: int | None) -> None:
         self.counts[problem] += 1
         self.first.setdefault(problem, row)
 
@@ -106,7 +106,7 @@ class ChatFacts:
     length_failure: str = ""
     length_stride: int = 1  # 1: every well-formed row was measured; k: every k-th (long prompts, big sample)
 
-    def add(self, row: int, value: Any) -> list | None:
+    def add(self, row: int | None, value: Any) -> list | None:
         """Check one row's value; returns the messages when they are a well-formed chat list."""
         self.rows += 1
         before = sum(self.problems.counts.values())
@@ -117,7 +117,7 @@ class ChatFacts:
             self.good += 1
         return messages
 
-    def _check(self, row: int, value: Any) -> list | None:
+    def _check(self, row: int | None, value: Any) -> list | None:
         p = self.problems
         if value is None:
             p.hit("missing", row)
@@ -197,7 +197,7 @@ class RewardFacts:
     more_sources: bool = False
     problems: Counts = field(default_factory=Counts)
 
-    def add(self, row: int, record: dict) -> None:
+    def add(self, row: int | None, record: dict) -> None:
         self.rows += 1
         source = record.get(self.source_key)
         if _blank(source):
@@ -232,7 +232,7 @@ class PairFacts:
     rows: int = 0
     problems: Counts = field(default_factory=Counts)
 
-    def add(self, row: int, record: dict) -> None:
+    def add(self, row: int | None, record: dict) -> None:
         self.rows += 1
         for key in ("prompt", "chosen", "rejected"):
             if key not in record or record[key] is None:

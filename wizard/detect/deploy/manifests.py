@@ -24,7 +24,7 @@ from wizard.detect.config.files import read_launch_script, read_text, read_yaml_
 from wizard.detect.deploy.manifest_input import ManifestInput
 from wizard.detect.deploy.scripts import read_script_manifest
 from wizard.errors import UsageError
-from wizard.i18n.text import msg, render
+from wizard.i18n.text import Msg, msg, render
 
 TARGET_OF_KIND = {"RayJob": "kuberay-job", "RayCluster": "kuberay-cluster", "Job": "k8s-job", "Pod": "k8s-job"}
 GPU_KEYS = ("nvidia.com/gpu", "amd.com/gpu")
@@ -111,7 +111,7 @@ class _K8sReader:
         self.names: list[tuple[str, str]] = []
         self.addresses: list[tuple[str, str, str]] = []
         self.images: list[str] = []
-        self.inline: list[str] = []
+        self.inline: list[str | Msg] = []
 
     def group(self, spec: dict, role: str, where, replicas: int, auth: tuple) -> tuple[NodeGroup, dict, dict]:
         pod = (spec.get("template") or {}).get("spec") or {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any, TypeGuard
 
 from wizard.core.rules.deploy.facts import TOKEN_SLURM, TOKEN_SUBMITTER, DeployFacts, NodeGroup
 from wizard.detect.config.files import read_launch_script
@@ -21,6 +22,7 @@ from wizard.detect.script.bash.values import Spread, Unknown, shown
 from wizard.detect.script.check_input import read_beside
 from wizard.detect.script.reading import follow
 from wizard.errors import UsageError
+from wizard.i18n.text import Msg
 
 _ONE_ELEMENT = re.compile(r"^\s*(\w+)=\(\s*\"\$\{?(\w+)\}?\"\s*\)", re.M)
 _DIRECTIVE = re.compile(r"^#SBATCH\s+(.*)$", re.M)
@@ -113,9 +115,9 @@ def _srun_env(exported: dict[str, str], fields: list[str], prefix: dict[str, str
     return env
 
 
-def _resolved(value: str | None) -> bool:
+def _resolved(value: str | None) -> TypeGuard[str]:
     """A value written in the script (not one that only exists when it runs)."""
-    return bool(value) and "$" not in value and "`" not in value
+    return bool(value and "$" not in value and "`" not in value)
 
 
 def _tool_index(fields: list[str]) -> int:
@@ -126,8 +128,9 @@ def _tool_index(fields: list[str]) -> int:
     return len(fields)
 
 
-def _auth(env: dict[str, str], submitter: bool = False) -> tuple[str | None, str | None]:
+def _auth(env: dict[str, str], submitter: bool = False) -> tuple[str | None, str | Msg | None]:
     mode = env.get("RAY_AUTH_MODE")
+    source: str | Msg | None
     if submitter and mode == "token":
         source = TOKEN_SUBMITTER  # the ray CLI's own lookup in the shell that runs the script
     elif "RAY_AUTH_TOKEN" in env:
@@ -195,8 +198,9 @@ def read_sbatch(path: Path, text: str, env: dict | None = None, args: list | Non
                 source,
                 f"ray start {'--head' if is_head else '(workers)'} (line {line})",
             )
-            if not is_head and _resolved(_option(opts, "--address")):
-                addresses.append(("ray-start", _option(opts, "--address"), f"line {line}"))
+            joins = _option(opts, "--address")
+            if not is_head and _resolved(joins):
+                addresses.append(("ray-start", joins, f"line {line}"))
             head, workers = (group, workers) if is_head else (head, workers or group)
         elif "verl.trainer.main_ppo" in fields and "-m" in fields and driver_line is None:
             driver_line = line
@@ -274,6 +278,7 @@ def _manifest(kind, path: Path, text: str, env, args, facts, target: str, first_
 
 def read_ray_job_script(path: Path, text: str, env: dict | None = None, args: list | None = None) -> ManifestInput:
     steps, history = _steps(path, text, {}, env, args)
+    runtime: Any  # --runtime-env-json's JSON: a dict when the script's is well formed
     address, runtime, driver = None, {}, {}
     for step in steps:
         fields, prefix, exported = _words(step.fields), _prefix_of(step), _env_of(step)
