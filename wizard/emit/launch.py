@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from wizard.core.answers.model import Answers
 from wizard.core.rules.deploy.facts import CONFIG_DIR, ENTRYPOINT, dns_label, jobs_address, k8s_name
+from wizard.core.targets import spec
 from wizard.emit.bundle import folder_name
 
 
@@ -37,78 +38,33 @@ def head_pod(answers: Answers) -> str:
     return f"$(kubectl get pod{_ns(answers)} -l ray.io/cluster={name},ray.io/node-type=head -o name)"
 
 
+def _names(answers: Answers, out_dir: str = "") -> dict[str, str]:
+    """The values a target's command templates (wizard.core.targets.LaunchTexts) name."""
+    name = k8s_name(answers)
+    return {
+        "ns": _ns(answers),
+        "name": name,
+        "address": shlex.quote(jobs_address(answers)),
+        "head_pod": head_pod(answers),
+        "entrypoint": ENTRYPOINT,
+        "job": dns_label(name),
+        "config": shlex.quote(f"{out_dir.rstrip('/')}/config.yaml"),
+        "config_dir": CONFIG_DIR,
+        "gpus": str(answers.cluster.n_gpus_per_node),
+    }
+
+
 def launch_for(answers: Answers) -> Launch:
     """The launch and watch commands of answers.deploy.target."""
-    target, ns, name = answers.deploy.target, _ns(answers), k8s_name(answers)
-    if target == "ray-job":
-        address = shlex.quote(jobs_address(answers))
-        return Launch(
-            target,
-            "any machine that reaches the cluster's Jobs API, with Ray installed",
-            ("./ray-job.sh",),
-            "./ray-job.sh prints the job's log until the job ends, and exits 1 when it failed",
-            (
-                (f"ray job list --address {address}", "the submission id and state of every job"),
-                (f"ray job logs --follow --address {address} SUBMISSION_ID", "the job's log again, from the start"),
-            ),
-            f"ray job stop --address {address} SUBMISSION_ID",
-        )
-    if target == "kuberay-job":
-        return Launch(
-            target,
-            "a machine with kubectl for the cluster (KubeRay 1.5 or newer installed)",
-            (f"kubectl apply{ns} -f rayjob.yaml",),
-            "the driver runs in the submitter Job that KubeRay creates once the cluster is up",
-            (
-                (f"kubectl get rayjob{ns} {name} --watch", "job and cluster state (Initializing, Running, Complete)"),
-                (f"kubectl logs{ns} --follow job/{name}", "the driver's log (the submitter Job KubeRay creates)"),
-            ),
-            f"kubectl delete{ns} rayjob {name}",
-        )
-    if target == "kuberay-cluster":
-        return Launch(
-            target,
-            "a machine with kubectl for the cluster (KubeRay 1.5 or newer installed)",
-            (
-                f"kubectl apply{ns} -f raycluster.yaml",
-                f"kubectl exec{ns} -it {head_pod(answers)} -- {ENTRYPOINT}",
-            ),
-            "the kubectl exec session prints the driver's log",
-            ((f"kubectl get raycluster{ns} {name} --watch", "the cluster's state: exec the driver once it is ready"),),
-            f"kubectl delete{ns} raycluster {name}",
-        )
-    if target == "slurm":
-        job = dns_label(name)
-        return Launch(
-            target,
-            "a Slurm login node, in this folder on a filesystem every node shares",
-            ("sbatch job.sbatch",),
-            f"the head, the workers and the driver write to {job}-JOBID.out (JOBID: the number sbatch prints)",
-            (
-                (f"squeue --me --name={job}", "the job's state and its nodes"),
-                (f"tail -f {job}-JOBID.out", "the job's output as it is written"),
-            ),
-            "scancel JOBID",
-        )
-    if target == "k8s-job":
-        return Launch(
-            target,
-            "a machine with kubectl for the cluster",
-            (f"kubectl apply{ns} -f k8s-job.yaml",),
-            "verl runs in the Job's pod, with its own Ray instance",
-            (
-                (f"kubectl get job{ns} {name} --watch", "the Job's state"),
-                (f"kubectl logs{ns} --follow job/{name}", "verl's log"),
-            ),
-            f"kubectl delete{ns} job {name}",
-        )
+    texts = spec(answers.deploy.target).launch
+    names = _names(answers)
     return Launch(
-        "local",
-        "this machine (verl starts its own Ray)",
-        ("./run.sh",),
-        "./run.sh prints verl's log in this terminal (Ctrl-C stops the run); the Ray instance verl starts has its "
-        "dashboard at http://127.0.0.1:8265",
-        (("ray status", "that Ray instance's CPUs and GPUs, and what waits for them"),),
+        answers.deploy.target,
+        texts.where,
+        tuple(line.format(**names) for line in texts.start),
+        texts.follow.format(**names),
+        tuple((command.format(**names), what) for command, what in texts.watch),
+        texts.stop.format(**names) if texts.stop else None,
     )
 
 
@@ -126,14 +82,4 @@ def unzip_launch_line(answers: Answers, out_dir: str) -> str:
 
 def doctor_line(answers: Answers, out_dir: str) -> str:
     """The `verl-wizard doctor` to run where the run's workers start (Review shows it beside the launch)."""
-    config = shlex.quote(f"{out_dir.rstrip('/')}/config.yaml")
-    target = answers.deploy.target
-    if target == "slurm":
-        gpus = answers.cluster.n_gpus_per_node
-        return f"srun --nodes=1 --gres=gpu:{gpus} verl-wizard doctor {config}"
-    if target == "ray-job":
-        return f"verl-wizard preflight --address HEAD:6379 --config {config}"
-    if target in ("kuberay-job", "kuberay-cluster"):
-        # the head mounts config.yaml from the manifest's ConfigMap at CONFIG_DIR
-        return f"kubectl exec{_ns(answers)} -it {head_pod(answers)} -- verl-wizard doctor {CONFIG_DIR}/config.yaml"
-    return f"verl-wizard doctor {config}"
+    return spec(answers.deploy.target).launch.doctor.format(**_names(answers, out_dir))

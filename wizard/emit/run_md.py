@@ -10,10 +10,11 @@ from wizard.core import verl_schema
 from wizard.core.answers.model import Answers
 from wizard.core.findings import Finding, Severity
 from wizard.core.plan import Plan
-from wizard.core.rules.deploy.facts import KUBE_TARGETS, hf_home
+from wizard.core.rules.deploy.facts import hf_home
 from wizard.core.rules.deploy.node import run_paths
+from wizard.core.targets import fill, spec
 from wizard.emit.install import install_for
-from wizard.emit.runbook import Commands, Section, multi_node_local, runbook_sections
+from wizard.emit.runbook import Commands, Section, runbook_sections, texts_for
 from wizard.emit.yaml_text import one_line
 from wizard.i18n.text import Msg, msg, render
 
@@ -69,14 +70,7 @@ def _section(section: Section, say) -> list[str]:
 def _install_section(answers: Answers, plan: Plan, version: str, say) -> list[str]:
     install = install_for(answers, version)
     image = one_line(answers.deploy.image)
-    where = {
-        "local": msg("runbook.where.local_nodes") if multi_node_local(answers, plan) else msg("runbook.where.local"),
-        "ray-job": msg("runbook.where.ray_job"),
-        "kuberay-job": msg("runbook.where.pods", image=image),
-        "kuberay-cluster": msg("runbook.where.pods", image=image),
-        "k8s-job": msg("runbook.where.job", image=image),
-        "slurm": msg("runbook.where.slurm"),
-    }[answers.deploy.target]
+    where = fill(texts_for(answers, plan).install_where, image=image)
     out = [f"## {say(msg('runbook.install'))}", say(msg("runbook.install.where", where=where))]
     out += ["```bash", install.line, "```"]
     if install.extras:
@@ -90,13 +84,7 @@ def _install_section(answers: Answers, plan: Plan, version: str, say) -> list[st
 
 def _relative_base(answers: Answers) -> Msg:
     """What a relative path is relative to, where verl runs for this target."""
-    target = answers.deploy.target
-    if target in KUBE_TARGETS:
-        return msg("runbook.base.pods", mount=answers.deploy.data_mount)
-    return {
-        "ray-job": msg("runbook.base.ray_job"),
-        "slurm": msg("runbook.base.slurm"),
-    }.get(target, msg("runbook.base.local"))
+    return fill(spec(answers.deploy.target).runbook.relative_base, mount=answers.deploy.data_mount)
 
 
 def path_note(answers: Answers, key: str, value: str) -> Msg | None:
@@ -116,10 +104,10 @@ def path_note(answers: Answers, key: str, value: str) -> Msg | None:
 
 
 def _staging_section(answers: Answers, plan: Plan, say) -> list[str]:
-    d, target = answers.deploy, answers.deploy.target
+    d, texts = answers.deploy, texts_for(answers, plan)
     home = hf_home(answers)
     out = [f"## {say(msg('runbook.data'))}"]
-    if target in KUBE_TARGETS:
+    if texts.staging is None:  # a Kubernetes target: the data volume, if any
         if d.data_volume:
             source = (
                 msg("runbook.data.host_folder", path=one_line(d.data_volume))
@@ -129,14 +117,8 @@ def _staging_section(answers: Answers, plan: Plan, say) -> list[str]:
             out.append(say(msg("runbook.data.mounted", source=source, mount=one_line(d.data_mount))))
         else:
             out.append(say(msg("runbook.data.nothing_mounted")))
-    elif target == "ray-job":
-        out.append(say(msg("runbook.data.ray_job")))
-    elif target == "slurm":
-        out.append(say(msg("runbook.data.slurm")))
     else:
-        out.append(
-            say(msg("runbook.data.local_nodes") if multi_node_local(answers, plan) else msg("runbook.data.local"))
-        )
+        out.append(say(texts.staging))
     for key, value in run_paths(answers):
         note = path_note(answers, key, value)
         out.append(f"- `{key}`: `{one_line(value)}`" + (f" ({say(note)})" if note else ""))

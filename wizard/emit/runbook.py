@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from wizard.core.answers.model import Answers
 from wizard.core.plan import Plan
 from wizard.core.rules.deploy.facts import (
-    KUBERAY_TARGETS,
     dns_label,
     gpu_nodes_needed,
     k8s_name,
     ray_cpus,
     secret_env_names,
 )
+from wizard.core.targets import RunbookTexts, fill, spec
 from wizard.emit.launch import launch_for
 from wizard.i18n.text import Msg, msg
 
@@ -43,9 +43,6 @@ class Section:
     items: tuple[Item, ...]
 
 
-KUBE_SECRET_TARGETS = (*KUBERAY_TARGETS, "k8s-job")
-
-
 def _ns(answers: Answers) -> str:
     ns = answers.deploy.namespace
     return f" -n {shlex.quote(ns)}" if ns else ""
@@ -53,7 +50,13 @@ def _ns(answers: Answers) -> str:
 
 def multi_node_local(answers: Answers, plan: Plan) -> bool:
     """A local run of several nodes: run.sh is the driver on the head of a Ray cluster the user starts."""
-    return answers.deploy.target == "local" and gpu_nodes_needed(plan) > 1
+    return spec(answers.deploy.target).by_hand is not None and gpu_nodes_needed(plan) > 1
+
+
+def texts_for(answers: Answers, plan: Plan) -> RunbookTexts:
+    """RUN.md's texts of the target: those of a cluster started by hand when the plan needs one."""
+    target = spec(answers.deploy.target)
+    return target.by_hand if target.by_hand is not None and multi_node_local(answers, plan) else target.runbook
 
 
 def required(name: str) -> str:
@@ -75,19 +78,19 @@ def from_env(secret: str, keys: dict[str, str], ns: str) -> str:
 
 
 def _secrets(answers: Answers) -> Section | None:
-    d, target = answers.deploy, answers.deploy.target
+    d, target = answers.deploy, spec(answers.deploy.target)
     names = secret_env_names(answers)
     items: list[Item] = []
     token_mode = d.auth_mode == "token"
-    if target in KUBE_SECRET_TARGETS:
+    if target.kubernetes:
         lines: list[str] = []
         if names:
             items.append(msg("runbook.secrets.kube", names=[f"`{n}`" for n in names], secret=d.k8s_secret))
             lines.append(from_env(d.k8s_secret, {n: n for n in names}, _ns(answers)))
-        if target in KUBERAY_TARGETS and token_mode and d.auth_secret:
+        if target.kuberay and token_mode and d.auth_secret:
             items.append(msg("runbook.secrets.auth_secret", secret=d.auth_secret))
             lines.append(from_env(d.auth_secret, {"auth_token": "RAY_AUTH_TOKEN"}, _ns(answers)))
-        elif target in KUBERAY_TARGETS and token_mode:
+        elif target.kuberay and token_mode:
             items.append(msg("runbook.secrets.kuberay_token"))
         if lines:
             items.append(Commands(tuple(lines)))
@@ -97,14 +100,12 @@ def _secrets(answers: Answers) -> Section | None:
                 msg("runbook.secrets.shell", names=[f"`{n}`" for n in names]),
                 Commands(tuple(map(require, names))),
             ]
-        if target == "ray-job":
+        note = target.runbook.token_note if token_mode else target.runbook.open_note
+        if note is not None:
+            items.append(note)
+        if target.submits_job:
             # the ray CLI of the watch and stop commands reads the mode from the shell too (ray-job.sh sets its own)
-            items += [
-                msg("runbook.secrets.ray_job_token") if token_mode else msg("runbook.secrets.ray_job_open"),
-                Commands((f"export RAY_AUTH_MODE={d.auth_mode}",)),
-            ]
-        elif token_mode and target == "slurm":
-            items.append(msg("runbook.secrets.slurm_token"))
+            items.append(Commands((f"export RAY_AUTH_MODE={d.auth_mode}",)))
     return Section(msg("runbook.secrets"), tuple(items)) if items else None
 
 
@@ -154,69 +155,35 @@ def _cluster(answers: Answers, plan: Plan) -> Section | None:
 
 
 def _launch(answers: Answers, plan: Plan) -> Section:
-    target, ns, name = answers.deploy.target, _ns(answers), k8s_name(answers)
+    ns, name = _ns(answers), k8s_name(answers)
+    texts = texts_for(answers, plan)
     start = launch_for(answers).start
-    notes: list[Item] = []
-    lines: tuple[str, ...]
-    if target == "slurm":
-        lines = ('JOBID="$(sbatch --parsable job.sbatch)"', 'JOBID="${JOBID%%;*}"', 'echo "JOBID=$JOBID"')
-        notes.append(msg("runbook.launch.slurm_id"))
-    elif target == "kuberay-cluster":
-        apply, execute = start
-        wait = f"kubectl wait{ns} raycluster/{name} --for=jsonpath='{{.status.state}}'=ready --timeout=30m"
-        lines = (apply, wait, execute)
-        notes.append(msg("runbook.launch.kuberay_cluster"))
+    if texts.start is not None:
+        lines = tuple(line.format(ns=ns, name=name, start=start) for line in texts.start)
     elif multi_node_local(answers, plan):
         lines = (f"export RAY_ADDRESS={required('HEAD_ADDRESS')}", *start)
     else:
         lines = start
-    if target == "ray-job":
-        notes.append(msg("runbook.launch.ray_job_id"))
-    where = {
-        "local": msg("runbook.on.local_head") if multi_node_local(answers, plan) else msg("runbook.on.local"),
-        "ray-job": msg("runbook.on.ray_job"),
-        "kuberay-job": msg("runbook.on.kuberay"),
-        "kuberay-cluster": msg("runbook.on.kuberay"),
-        "slurm": msg("runbook.on.slurm"),
-        "k8s-job": msg("runbook.on.k8s"),
-    }[target]
-    return Section(msg("runbook.launch"), (msg("runbook.launch.from", where=where), Commands(lines), *notes))
+    notes: list[Item] = [texts.launch_note] if texts.launch_note is not None else []
+    return Section(
+        msg("runbook.launch"), (msg("runbook.launch.from", where=texts.launch_from), Commands(lines), *notes)
+    )
 
 
 def _watch(answers: Answers, plan: Plan) -> Section:
     """What shows the run's progress: each command with what it shows, one block each (some never return)."""
-    target = answers.deploy.target
-    launch = launch_for(answers)
-    commands = [command for command, _ in launch.watch]
-    if target == "local":
-        follow = msg("runbook.follow.local_head") if multi_node_local(answers, plan) else msg("runbook.follow.local")
-        shows = [
-            msg("runbook.shows.cluster_status") if multi_node_local(answers, plan) else msg("runbook.shows.ray_status")
-        ]
-    elif target == "ray-job":
-        follow, shows = msg("runbook.follow.ray_job"), [msg("runbook.shows.job_list"), msg("runbook.shows.job_logs")]
-        commands = [c.replace("SUBMISSION_ID", '"$SUBMISSION_ID"') for c in commands]
-        other = (f"export RAY_AUTH_MODE={answers.deploy.auth_mode}", require("SUBMISSION_ID"))
-        items: list[Item] = [follow, msg("runbook.watch.other_terminal"), Commands(other)]
-        for command, what in zip(commands, shows, strict=True):
-            items += [what, Commands((command,))]
-        return Section(msg("runbook.watch"), tuple(items))
-    elif target == "kuberay-job":
-        follow, shows = (
-            msg("runbook.follow.kuberay_job"),
-            [msg("runbook.shows.rayjob"), msg("runbook.shows.driver_log")],
-        )
-    elif target == "kuberay-cluster":
-        follow, shows = msg("runbook.follow.kuberay_cluster"), [msg("runbook.shows.raycluster")]
-    elif target == "slurm":
-        job = dns_label(k8s_name(answers))
-        follow = msg("runbook.follow.slurm", file=f"`{job}-JOBID.out`")
-        shows = [msg("runbook.shows.squeue"), msg("runbook.shows.tail")]
-        commands = [c.replace("JOBID", '"$JOBID"') for c in commands]
-    else:
-        follow, shows = msg("runbook.follow.k8s"), [msg("runbook.shows.job"), msg("runbook.shows.verl_log")]
-    items = [follow]
-    for command, what in zip(commands, shows, strict=True):
+    texts = texts_for(answers, plan)
+    launch_texts = spec(answers.deploy.target).launch
+    commands = [command for command, _ in launch_for(answers).watch]
+    run_id = launch_texts.run_id
+    if run_id:
+        commands = [c.replace(run_id, f'"${run_id}"') for c in commands]
+    follow = fill(texts.follow, file=f"`{dns_label(k8s_name(answers))}-JOBID.out`")
+    items: list[Item] = [follow]
+    if texts.watch_elsewhere:
+        other = (f"export RAY_AUTH_MODE={answers.deploy.auth_mode}", require(run_id or ""))
+        items += [msg("runbook.watch.other_terminal"), Commands(other)]
+    for command, what in zip(commands, texts.shows, strict=True):
         items += [what, Commands((command,))]
     return Section(msg("runbook.watch"), tuple(items))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from wizard.core.answers.model import Answers
+from wizard.core.choices import Target
 from wizard.core.plan import Plan
 from wizard.core.rules.deploy.facts import CONFIG_DIR, own_ray_cpus
 from wizard.emit.manifests.common import (
@@ -28,11 +29,13 @@ from wizard.emit.manifests.common import (
     scheduling,
     secret_hint,
 )
+from wizard.emit.manifests.registry import renders
 
 COMMAND = ["python3", "-m", "verl.trainer.main_ppo", f"--config-path={CONFIG_DIR}", "--config-name=config"]
 SHM_VOLUME = "dshm"
 
 
+@renders(Target.K8S_JOB)
 def render_k8s_job(answers: Answers, plan: Plan, config_text: str) -> str:
     d = answers.deploy
     gpus = plan.gpus_per_node

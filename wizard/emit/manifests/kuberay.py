@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from wizard.core.answers.model import Answers
+from wizard.core.choices import Target
 from wizard.core.plan import Plan
 from wizard.core.rules.deploy.facts import (
     ENTRYPOINT,
@@ -39,6 +40,7 @@ from wizard.emit.manifests.common import (
     scheduling,
     secret_hint,
 )
+from wizard.emit.manifests.registry import renders
 
 HEAD_PORTS = [
     {"containerPort": 6379, "name": "gcs-server"},
@@ -106,6 +108,7 @@ def cluster_spec(answers: Answers, plan: Plan) -> dict[str, Any]:
     return spec
 
 
+@renders(Target.KUBERAY_JOB)
 def render_rayjob(answers: Answers, plan: Plan, config_text: str) -> str:
     d = answers.deploy
     job = {
@@ -129,6 +132,7 @@ def render_rayjob(answers: Answers, plan: Plan, config_text: str) -> str:
     return dump_docs([job, config_map(answers, config_text)], header)
 
 
+@renders(Target.KUBERAY_CLUSTER)
 def render_raycluster(answers: Answers, plan: Plan, config_text: str) -> str:
     name = k8s_name(answers)
     cluster = {

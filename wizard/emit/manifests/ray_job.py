@@ -11,9 +11,11 @@ from __future__ import annotations
 import json
 
 from wizard.core.answers.model import Answers
+from wizard.core.choices import Target
 from wizard.core.plan import Plan
 from wizard.core.rules.deploy.facts import jobs_address, node_env, secret_env_names
 from wizard.emit.manifests.common import header_lines, launch_header, q, shell_comment
+from wizard.emit.manifests.registry import renders
 
 ENTRY = ["python3", "-m", "verl.trainer.main_ppo", "--config-dir=.", "--config-name=config"]
 # Fixed program (no user data in it): adds the named variables of this shell to the runtime env's env_vars.
@@ -52,7 +54,9 @@ def _auth_block(answers: Answers) -> list[str]:
     ]
 
 
-def render_ray_job(answers: Answers, plan: Plan) -> str:
+@renders(Target.RAY_JOB)
+def render_ray_job(answers: Answers, plan: Plan, config_text: str = "") -> str:
+    """ray-job.sh (config_text unused: the script uploads this folder with config.yaml in it)."""
     secrets = secret_env_names(answers)
     lines = [
         "#!/usr/bin/env bash",

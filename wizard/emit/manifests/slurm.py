@@ -11,6 +11,7 @@ the one Ray token reach every node.
 from __future__ import annotations
 
 from wizard.core.answers.model import Answers
+from wizard.core.choices import Target
 from wizard.core.plan import Plan
 from wizard.core.rules.deploy.facts import (
     dns_label,
@@ -22,6 +23,7 @@ from wizard.core.rules.deploy.facts import (
     verl_cpus_beyond_bundles,
 )
 from wizard.emit.manifests.common import header_lines, launch_header, q, shell_comment
+from wizard.emit.manifests.registry import renders
 
 WAIT_FOR_NODES = """\
 import sys, time
@@ -80,7 +82,9 @@ def _auth(answers: Answers) -> list[str]:
     ]
 
 
-def render_slurm(answers: Answers, plan: Plan) -> str:
+@renders(Target.SLURM)
+def render_slurm(answers: Answers, plan: Plan, config_text: str = "") -> str:
+    """job.sbatch (config_text unused: the job reads config.yaml from this folder on a shared filesystem)."""
     d = answers.deploy
     per = plan.gpus_per_node
     nodes = gpu_nodes_needed(plan)
