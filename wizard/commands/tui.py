@@ -96,7 +96,7 @@ def _build_app(args: argparse.Namespace, hold_gc: bool):
         from wizard.tui.session import Session
 
         session = Session(out_dir=args.out)
-        read_inputs(session, preset=args.preset, answers=args.answers, topology=args.topology)
+        read_inputs(session.workspace, preset=args.preset, answers=args.answers, topology=args.topology)
         return session
 
     return WizardApp(

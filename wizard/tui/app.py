@@ -289,7 +289,7 @@ class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, Local
             self.notify(str(exc), severity="error")
             return False
         self.mark_saved()
-        left_out = kept_out(self.session)
+        left_out = kept_out(self.session.workspace)
         if not self.delivery.to_browser:
             self.saved_answers = SavedAnswers(self.answers_path, left_out)
         self.notify(f"{note}\n{kept_out_line(left_out)}" if left_out else note)

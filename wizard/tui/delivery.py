@@ -72,11 +72,9 @@ class BrowserDelivery:
 
     def deliver_answers(self, app: App, session: Session, path: str) -> tuple[Delivered, str | None]:
         """Send the answers file; returns what was sent and Textual's delivery key."""
-        from wizard.emit.artifacts import workspace_answers
-
         name = Path(path).name or "verl-wizard-answers.yaml"
         key = app.deliver_text(
-            io.StringIO(workspace_answers(session)),
+            io.StringIO(session.answers_text()),
             save_filename=name,
             mime_type="application/x-yaml",
             encoding="utf-8",

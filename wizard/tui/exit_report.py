@@ -23,9 +23,9 @@ class SavedAnswers:
     left_out: tuple[str, ...] = ()
 
 
-def kept_out(session) -> tuple[str, ...]:
+def kept_out(workspace) -> tuple[str, ...]:
     """The fields whose typed text is not a value (KEY-006/007): an answers file keeps their earlier value."""
-    return tuple(f"{address} {text!r}" for address, (text, _) in session.rejected.items())
+    return tuple(f"{address} {text!r}" for address, (text, _) in workspace.rejected.items())
 
 
 def kept_out_line(left_out: tuple[str, ...]) -> str:

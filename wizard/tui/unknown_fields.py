@@ -12,12 +12,12 @@ from wizard.i18n import t
 from wizard.tui.steps import field_for
 
 
-def unknown_lines(session) -> dict[str, str]:
+def unknown_lines(workspace) -> dict[str, str]:
     """Field name -> the line under it, for the imported script's keys no edit has given yet."""
-    unknown = session.script_unknown
+    unknown = workspace.script_unknown
     if not unknown:
         return {}
-    migration = session.migration
+    migration = workspace.migration
     path = shlex.quote(migration.source) if migration is not None else "PATH"
     lines: dict[str, str] = {}
     for address, origins in unknown.items():

@@ -128,7 +128,7 @@ class StepScreen(LocalizedBindings, Screen):
         """Show the session's current values, sources and (unless told not to) findings; called after every edit."""
         session = self.session
         answers = session.layered.answers
-        unknown = unknown_lines(session)
+        unknown = unknown_lines(session.workspace)
         shown_or_hidden = False
         for row in self.rows():
             held = session.rejected_at(row.field_name)
