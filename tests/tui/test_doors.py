@@ -1,6 +1,9 @@
-"""Every door writes the same bytes for the same answers: the TUI (driven by Pilot) and `new`, for every preset
-and target and for an answers file with a launch script imported over it; and `new --answers` of what the TUI
-wrote finds nothing to replace in the TUI's folder.
+"""Every door writes the same bytes for the same answers: the TUI and `new`, for every preset and target and
+for an answers file with a launch script imported over it; and `new --answers` of what the TUI wrote finds
+nothing to replace in the TUI's folder.
+
+Every preset x target pair is compared at the workspace level (the TUI's session, edited and written as its
+screens do, against `new`); one Pilot run per target drives the real TUI to Write and compares its bytes too.
 
 The layers have one precedence whichever door fills them (wizard.core.workspace): an answers file setting
 train_batch_size 128 under a script setting 256 gives 256 in both doors (until issue 17 the TUI said 256 and
@@ -17,6 +20,8 @@ from tests.tui.helpers import make_app
 from wizard.cli import main
 from wizard.core.choices import Target, values
 from wizard.core.presets import load_preset, preset_names
+from wizard.detect.inputs import read_inputs
+from wizard.tui.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "fixtures" / "old_scripts" / "removed_keys_v02_gsm8k.sh"  # data.train_batch_size=256
@@ -60,27 +65,69 @@ async def write_in_tui(app, pilot, out: Path) -> bool:
     return True
 
 
+def tui_session_write(preset: str, target: str, out: Path) -> bool:
+    """What the TUI does for this preset and target, without Pilot: the session its start builds
+    (wizard.commands.tui.build_app), the Deployment step's edit of the target (a Select posts an edit only when
+    the value changes, wizard.tui.widgets.field_row) and Review's write; whether the write was allowed."""
+    session = Session(out_dir=str(out))
+    read_inputs(session, preset=preset, answers=None, topology=None)
+    if session.layered.answers.deploy.target != target:
+        session.set("deploy.target", target)
+    assert session.source_of("deploy.target") == ("wizard default" if target == "local" else "edited")
+    if session.blocked:  # Review's Write button is disabled then
+        return False
+    session.write()
+    return True
+
+
+@pytest.mark.parametrize("target", values(Target))
 @pytest.mark.parametrize("preset", preset_names())
-async def test_every_preset_and_target_writes_what_new_writes(preset, tmp_path, capsys):
+def test_every_preset_and_target_writes_what_new_writes(preset, target, tmp_path, capsys):
+    tui_out, cli_out = tmp_path / "tui", tmp_path / "cli"
+    wrote = tui_session_write(preset, target, tui_out)
+    code = new(capsys, "--preset", preset, "--target", target, "--out", str(cli_out))
+    single_node = load_preset(preset).nnodes == 1
+    assert wrote == (code == 0) == (single_node or target != "k8s-job"), code
+    assert folder(tui_out) == folder(cli_out)
+    if wrote:
+        assert "answers.yaml" in artefacts(tui_out) and len(artefacts(tui_out)) == 4 + (target != "local")
+        assert_replay_replaces_nothing(capsys, tui_out)
+
+
+# One real TUI run per target, each from another preset: the Deployment step's Select, Review's folder and its
+# Write button, compared byte for byte with `new` (the session-level test above covers every pair).
+PILOT_PRESETS = {
+    "local": "workshop-0.5b-1gpu",
+    "ray-job": "grpo-7b-2x8",
+    "kuberay-job": "grpo-lora-8b-2gpu",
+    "kuberay-cluster": "grpo-megatron-tp2pp2-1x8",
+    "slurm": "ppo-critic-8b-1x8",
+    "k8s-job": "grpo-8b-1x8",
+}
+
+
+def test_the_pilot_runs_cover_every_target_with_shipped_presets():
+    assert tuple(PILOT_PRESETS) == values(Target)
+    assert set(PILOT_PRESETS.values()) <= set(preset_names())
+
+
+@pytest.mark.parametrize(("target", "preset"), PILOT_PRESETS.items())
+async def test_the_tui_writes_what_new_writes_for_each_target(target, preset, tmp_path, capsys):
     app = make_app(preset, out=str(tmp_path / "unused"), topology=None)
     async with app.run_test(size=(120, 40)) as pilot:
-        for target in values(Target):
-            app.goto("deployment")
-            await pilot.pause()
-            app.screen.query_one("#input-deploy-target").value = target  # the Select, as a user picks it
-            await pilot.pause()
-            assert app.session.layered.answers.deploy.target == target
-            assert app.session.source_of("deploy.target") == ("wizard default" if target == "local" else "edited")
-            tui_out = tmp_path / "tui" / target
-            wrote = await write_in_tui(app, pilot, tui_out)
-            cli_out = tmp_path / "cli" / target
-            code = new(capsys, "--preset", preset, "--target", target, "--out", str(cli_out))
-            single_node = load_preset(preset).nnodes == 1
-            assert wrote == (code == 0) == (single_node or target != "k8s-job"), (target, code)
-            assert folder(tui_out) == folder(cli_out), target
-            if wrote:
-                assert "answers.yaml" in artefacts(tui_out) and len(artefacts(tui_out)) == 4 + (target != "local")
-                assert_replay_replaces_nothing(capsys, tui_out)
+        app.goto("deployment")
+        await pilot.pause()
+        app.screen.query_one("#input-deploy-target").value = target  # the Select, as a user picks it
+        await pilot.pause()
+        assert app.session.layered.answers.deploy.target == target
+        assert app.session.source_of("deploy.target") == ("wizard default" if target == "local" else "edited")
+        tui_out = tmp_path / "tui"
+        assert await write_in_tui(app, pilot, tui_out)
+    cli_out = tmp_path / "cli"
+    assert new(capsys, "--preset", preset, "--target", target, "--out", str(cli_out)) == 0
+    assert folder(tui_out) == folder(cli_out)
+    assert "answers.yaml" in artefacts(tui_out) and len(artefacts(tui_out)) == 4 + (target != "local")
+    assert_replay_replaces_nothing(capsys, tui_out)
 
 
 async def load_in_start_step(app, pilot, field: str, link: str, path: Path) -> None:
