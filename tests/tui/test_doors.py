@@ -70,7 +70,7 @@ def tui_session_write(preset: str, target: str, out: Path) -> bool:
     (wizard.commands.tui.build_app), the Deployment step's edit of the target (a Select posts an edit only when
     the value changes, wizard.tui.widgets.field_row) and Review's write; whether the write was allowed."""
     session = Session(out_dir=str(out))
-    read_inputs(session, preset=preset, answers=None, topology=None)
+    read_inputs(session.workspace, preset=preset, answers=None, topology=None)
     if session.layered.answers.deploy.target != target:
         session.set("deploy.target", target)
     assert session.source_of("deploy.target") == ("wizard default" if target == "local" else "edited")
