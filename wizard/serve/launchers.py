@@ -16,6 +16,7 @@ import socket
 import sys
 from collections.abc import Sequence
 from importlib.metadata import version
+from typing import Any, Protocol
 
 from wizard.i18n.text import msg
 from wizard.serve.child import SERVER_PID
@@ -42,6 +43,19 @@ def wizard_environment(width: int | None = None, height: int | None = None) -> d
     if width and height:
         environment.update(COLUMNS=str(width), ROWS=str(height))
     return environment
+
+
+class Launcher(Protocol):
+    """What the server and its tabs' wizards use of a launcher (ExecLauncher, ForkServer, a test's own)."""
+
+    async def start(self, args: Sequence[str]) -> None:
+        """Get ready to start wizards with `args` (the server has started listening)."""
+
+    async def launch(self, args: Sequence[str], cwd: str, width: int, height: int) -> Any:
+        """One wizard process: an object with what wizard_process.py uses of asyncio's Process."""
+
+    async def stop(self) -> None:
+        """The server is closing: nothing more is launched."""
 
 
 class ExecLauncher:
@@ -160,8 +174,10 @@ class ForkServer:
         request = {"argv": list(args), "cwd": cwd, "env": {"COLUMNS": str(width), "ROWS": str(height)}}
         try:
             async with self._lock:  # one request and its answer at a time
-                socket.send_fds(self._socket, [json.dumps(request).encode()], [stdin_r, stdout_w, stderr_w])
-                answer = json.loads(await loop.sock_recv(self._socket, 1 << 12) or b"null") or {}
+                ours = self._socket
+                assert ours is not None  # launch() forks only between start() and stop()
+                socket.send_fds(ours, [json.dumps(request).encode()], [stdin_r, stdout_w, stderr_w])
+                answer = json.loads(await loop.sock_recv(ours, 1 << 12) or b"null") or {}
         except BaseException:
             for fd in (stdin_w, stdout_r, stderr_r):
                 os.close(fd)

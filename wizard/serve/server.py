@@ -30,7 +30,7 @@ from textual_serve.server import Server
 from wizard.errors import UsageError
 from wizard.i18n.text import msg, render
 from wizard.serve import protocol
-from wizard.serve.launchers import default_launcher
+from wizard.serve.launchers import Launcher, default_launcher
 from wizard.serve.pages import full_page, wizard_page
 from wizard.serve.places import Places
 from wizard.serve.server_log import RequestErrors, configure, one_line, reason_of
@@ -75,7 +75,7 @@ class WorkshopConfig:
     most: int
     lang: str = "en"
     out: Callable[[str], None] = field(default=lambda line: print(line, flush=True))
-    launcher: object = None  # launchers.py; default: the fork server where it works
+    launcher: Launcher | None = None  # launchers.py; default: the fork server where it works
     start_slots: int | None = None  # wizards building their first screen at once (None: one per CPU; 0: no limit)
 
 
@@ -85,7 +85,7 @@ class WorkshopServer(Server):
     def __init__(self, config: WorkshopConfig) -> None:
         super().__init__(" ".join(config.wizard_args), host=config.host, port=config.port, title="verl-wizard")
         self.config = config
-        self.launcher = config.launcher or default_launcher()
+        self.launcher: Launcher = config.launcher or default_launcher()
         self.places = Places(config.most)
         self.tabs: set[Tab] = set()
         self._count = 0
@@ -196,20 +196,23 @@ class WorkshopServer(Server):
         """Start the tab's wizard at the size its address asks for (clamped), in a start slot if they are limited."""
         width = protocol.query_size(request.query.get("width", ""), protocol.WIDTH, protocol.DEFAULT_WIDTH)
         height = protocol.query_size(request.query.get("height", ""), protocol.HEIGHT, protocol.DEFAULT_HEIGHT)
-        if self.starting is None:
+        starting = self.starting
+        if starting is None:
             await wizard.start(width, height)
             return
-        await self.starting.acquire()
+        await starting.acquire()
         try:
             await wizard.start(width, height)
         finally:
-            asyncio.get_running_loop().create_task(self._free_start_slot(wizard))
+            asyncio.get_running_loop().create_task(self._free_start_slot(wizard, starting))
 
     async def _serve_tab(self, websocket: web.WebSocketResponse, wizard: WizardProcess) -> None:
         """Pass the tab's messages to its wizard until the tab leaves or the wizard ends, whichever is first."""
         messages = asyncio.ensure_future(self._process_messages(websocket, wizard))
+        reading = wizard.reading
+        assert reading is not None  # _start has started the wizard, and with it the task that reads it
         try:
-            await asyncio.wait([messages, wizard.reading], return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait([messages, reading], return_when=asyncio.FIRST_COMPLETED)
         finally:
             messages.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -219,7 +222,11 @@ class WorkshopServer(Server):
         if isinstance(error := websocket.exception(), WebSocketError):
             log.info("%s", self.text(msg("serve.tab_connection_closed", n=wizard.number, reason=reason_of(error))))
 
-    async def _process_messages(self, websocket: web.WebSocketResponse, wizard: WizardProcess) -> None:
+    # Called by _serve_tab only, always with its own WizardProcess (textual-serve's loop, which takes any
+    # AppService, is not used), so the narrower parameter type is safe.
+    async def _process_messages(  # type: ignore[override]
+        self, websocket: web.WebSocketResponse, wizard: WizardProcess
+    ) -> None:
         """Each text message the tab sends, checked (protocol.py) and passed on; anything else is ignored."""
         ignored = 0
         async for message in websocket:
@@ -240,12 +247,12 @@ class WorkshopServer(Server):
                     excerpt = one_line(repr(message.data), most=60)
                     log.info("%s", self.text(msg("serve.message_ignored", n=wizard.number, excerpt=excerpt)))
 
-    async def _free_start_slot(self, wizard: WizardProcess) -> None:
+    async def _free_start_slot(self, wizard: WizardProcess, slot: asyncio.Semaphore) -> None:
         """Give the start slot back once the wizard has sent its first screen (or ended, or took too long)."""
         try:
             await wizard.painted_or_ended(START_SLOT_S)
         finally:
-            self.starting.release()
+            slot.release()
 
     # -- running -------------------------------------------------------------------------------------
     async def serve_until_stopped(self, stop: asyncio.Event, ready: Callable[[int], None] | None = None) -> None:
@@ -282,6 +289,7 @@ class WorkshopServer(Server):
 
     def announce(self) -> None:
         host, port, out = self.config.host, self.bound_port, self.config.out
+        assert port is not None  # announced once listening (serve_until_stopped)
         shown = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
         out(self.text(msg("serve.url", url=url_for(shown, port), n=self.places.most)))
         if not is_loopback(host):

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from textual_serve.app_service import AppService
 
 from wizard.i18n.text import msg, render
+from wizard.serve.launchers import Launcher
 from wizard.serve.server_log import reason_of
 
 log = logging.getLogger("verl-wizard.serve")
@@ -35,7 +36,7 @@ SCREEN_BYTES = 1024  # a screen's worth of output: the web driver's set-up seque
 class WizardProcess(AppService):
     """A wizard process for one tab: `args` are the wizard's arguments (tui --preset P ...)."""
 
-    def __init__(self, args: Sequence[str], number: int, launcher, lang: str = "en", **service) -> None:
+    def __init__(self, args: Sequence[str], number: int, launcher: Launcher, lang: str = "en", **service) -> None:
         super().__init__(" ".join(args), **service)
         self.args = list(args)
         self.number = number
@@ -101,6 +102,8 @@ class WizardProcess(AppService):
             painted.cancel()
 
     async def _log_stderr(self) -> None:
+        # started by _open_app_process once the process is open, with its stderr a pipe
+        assert self._process is not None and self._process.stderr is not None
         stderr = self._process.stderr
         while line := await stderr.readline():
             text = line.decode("utf-8", "replace").rstrip()
@@ -129,6 +132,7 @@ class WizardProcess(AppService):
 
     async def _wait_or(self, then, seconds: float) -> None:
         process = self._process
+        assert process is not None  # stop() calls this only for a process it has
         if process.returncode is not None:
             return
         try:
