@@ -49,10 +49,6 @@ DYNAMIC_KEYS = {
         "wizard/detect/env/doctor.py",
         "key",
     ): "a key per way the probe fails (env.probe.*), each with the same parameters (tests/cli/test_doctor.py)",
-    (
-        "wizard/core/rules/env/machine.py",
-        "WHERE_KEYS[run.target]",
-    ): "a key per target (env.where.*), none with parameters",
 }
 # Rule ids whose messages may stay plain English text, with the reason.
 ENGLISH_ONLY: dict[str, str] = {}

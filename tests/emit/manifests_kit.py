@@ -16,13 +16,13 @@ from typing import Any
 
 import yaml
 
-from wizard.core.choices import REMOTE_TARGETS
 from wizard.core.layers import build
 from wizard.core.presets import load_preset
 from wizard.core.rules import context_for, evaluate
+from wizard.core.targets import names_where
 from wizard.emit.artifacts import render_artifacts
 
-TARGETS = REMOTE_TARGETS  # every target with a manifest of its own
+TARGETS = names_where(lambda s: s.manifest is not None)  # every target with a manifest of its own
 K8S_VERSION = "1.33"
 RAYJOB_SPEC = {
     "activeDeadlineSeconds",

@@ -20,7 +20,7 @@ def values(choices: type[Enum]) -> tuple[str, ...]:
 
 # -- the wizard's own ---------------------------------------------------------------------------------
 class Target(Enum):
-    """Where the run starts (deploy.target); each target but local adds its manifest."""
+    """Where the run starts (deploy.target); what each one is and does is its spec (wizard.core.targets)."""
 
     LOCAL = "local"
     RAY_JOB = "ray-job"
@@ -28,13 +28,6 @@ class Target(Enum):
     KUBERAY_CLUSTER = "kuberay-cluster"
     SLURM = "slurm"
     K8S_JOB = "k8s-job"
-
-
-KUBERAY_TARGETS = (Target.KUBERAY_JOB.value, Target.KUBERAY_CLUSTER.value)
-KUBERNETES_TARGETS = (*KUBERAY_TARGETS, Target.K8S_JOB.value)
-# The driver joins a Ray cluster started elsewhere (not by verl itself).
-CLUSTER_TARGETS = (Target.RAY_JOB.value, *KUBERAY_TARGETS, Target.SLURM.value)
-REMOTE_TARGETS = tuple(t for t in values(Target) if t != Target.LOCAL.value)
 
 
 class AuthMode(Enum):

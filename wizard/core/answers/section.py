@@ -8,15 +8,11 @@ from typing import Any, TypedDict, cast, get_args
 from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
-from wizard.core.choices import (
-    KUBERAY_TARGETS,
-    KUBERNETES_TARGETS,
-    REMOTE_TARGETS,
-    Target,
-)
+from wizard.core.choices import Target
 from wizard.core.fields import (
     on_targets,
 )
+from wizard.core.targets import names_where
 from wizard.core.text_chars import unholdable
 from wizard.i18n.text import msg
 
@@ -33,12 +29,12 @@ class SizeBounds(TypedDict):
 PositiveSize: SizeBounds = {"ge": 1, "le": MAX_SIZE}
 
 # Which deployment answers each target reads (the Deployment step shows the chosen target's).
-KUBE = on_targets(*KUBERNETES_TARGETS)
-KUBERAY = on_targets(*KUBERAY_TARGETS)
+KUBE = on_targets(*names_where(lambda s: s.kubernetes))
+KUBERAY = on_targets(*names_where(lambda s: s.kuberay))
 RAYJOB = on_targets(Target.RAY_JOB.value)
 SLURM = on_targets(Target.SLURM.value)
 K8S_JOB = on_targets(Target.K8S_JOB.value)
-REMOTE = on_targets(*REMOTE_TARGETS)
+REMOTE = on_targets(*names_where(lambda s: not s.runs_here))
 LOCAL_SLURM = on_targets(Target.LOCAL.value, Target.SLURM.value)
 
 

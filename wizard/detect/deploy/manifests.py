@@ -17,7 +17,9 @@ from typing import Any
 
 import yaml
 
+from wizard.core.choices import Target
 from wizard.core.rules.deploy.facts import TOKEN_LOCAL, DeployFacts, NodeGroup, kuberay_token_source
+from wizard.core.targets import target_of_kind
 from wizard.detect.config import yaml_input
 from wizard.detect.config.basics import CheckInput
 from wizard.detect.config.files import read_launch_script, read_text, read_yaml_config
@@ -26,7 +28,7 @@ from wizard.detect.deploy.scripts import read_script_manifest
 from wizard.errors import UsageError
 from wizard.i18n.text import Msg, msg, render
 
-TARGET_OF_KIND = {"RayJob": "kuberay-job", "RayCluster": "kuberay-cluster", "Job": "k8s-job", "Pod": "k8s-job"}
+TARGET_OF_KIND = target_of_kind()  # Kubernetes kind -> the target it is read as (each target's spec names its kinds)
 GPU_KEYS = ("nvidia.com/gpu", "amd.com/gpu")
 _QTY = re.compile(r"^([0-9.]+)(m|k|Ki|M|Mi|G|Gi|T|Ti)?$")
 
@@ -206,7 +208,7 @@ class _K8sReader:
             if not any(m.get("mountPath") == "/dev/shm" and m.get("name") in shm_volumes for m in mounts):
                 missing.append(msg("deploy.place.container", kind=kind, name=c.get("name", "?")))
         return DeployFacts(
-            target="k8s-job",
+            target=Target.K8S_JOB.value,
             origin="manifest",
             source=str(self.path),
             groups=(g,),

@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wizard.core.choices import Target
 from wizard.core.rules.deploy.facts import DeployFacts, NodeGroup
 from wizard.detect.child_process import run_with_deadline
 from wizard.detect.input_files import regular_file_problem
@@ -306,7 +307,7 @@ def driver_env(environ=os.environ) -> dict[str, str]:
     return {k: environ[k] for k in DRIVER_VARS if k in environ}
 
 
-def cluster_facts(result: ProbeResult, environ=os.environ, target: str = "local") -> DeployFacts:
+def cluster_facts(result: ProbeResult, environ=os.environ, target: str = Target.LOCAL.value) -> DeployFacts:
     """The live cluster as DeployFacts: one group per node, this shell as the driver."""
     groups = tuple(
         NodeGroup("head" if n.head else "worker", 1, int(n.gpus), n.cpus, where=msg("deploy.place.node", ip=n.ip))

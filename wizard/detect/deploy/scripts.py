@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from wizard.core.choices import Target
 from wizard.core.rules.deploy.facts import TOKEN_SLURM, TOKEN_SUBMITTER, DeployFacts, NodeGroup
 from wizard.detect.config.files import read_launch_script
 from wizard.detect.deploy.manifest_input import ManifestInput
@@ -232,7 +233,7 @@ def read_sbatch(path: Path, text: str, env: dict | None = None, args: list | Non
             else f"the allocation (#SBATCH, driver line {driver_line})",
         )
         facts = DeployFacts(
-            target="slurm",
+            target=Target.SLURM.value,
             origin="manifest",
             source=str(path),
             groups=(alloc,) if per_node else (),
@@ -243,13 +244,13 @@ def read_sbatch(path: Path, text: str, env: dict | None = None, args: list | Non
             joins_cluster=False,
             problems=tuple(problems),
         )
-        return _manifest("Slurm batch script", path, text, env, args, facts, "slurm", seed=seed)
+        return _manifest("Slurm batch script", path, text, env, args, facts, Target.SLURM.value, seed=seed)
     groups = tuple(g for g in (head, workers) if g is not None and g.replicas > 0)
     if head is None:
         problems.append("no `ray start --head` step: nothing starts the Ray head")
     d_mode, d_source = _auth(driver_env)
     facts = DeployFacts(
-        target="slurm",
+        target=Target.SLURM.value,
         origin="manifest",
         source=str(path),
         groups=groups,
@@ -262,7 +263,7 @@ def read_sbatch(path: Path, text: str, env: dict | None = None, args: list | Non
         problems=tuple(problems),
         inline_secrets=tuple(g.where for g in groups if g.token_source == "written in the script"),
     )
-    return _manifest("Slurm batch script", path, text, env, args, facts, "slurm", seed=seed)
+    return _manifest("Slurm batch script", path, text, env, args, facts, Target.SLURM.value, seed=seed)
 
 
 def _manifest(kind, path: Path, text: str, env, args, facts, target: str, first_note=None, seed=None):
@@ -308,7 +309,7 @@ def read_ray_job_script(path: Path, text: str, env: dict | None = None, args: li
     if _resolved(driver.get("RAY_ADDRESS")):
         addresses.append(("ray-init", driver["RAY_ADDRESS"], "runtime_env env_vars RAY_ADDRESS"))
     facts = DeployFacts(
-        target="ray-job",
+        target=Target.RAY_JOB.value,
         origin="manifest",
         source=str(path),
         driver_env=driver,
@@ -318,7 +319,9 @@ def read_ray_job_script(path: Path, text: str, env: dict | None = None, args: li
         addresses=tuple(addresses),
         joins_cluster=True,
     )
-    return _manifest("launch script", path, text, env, args, facts, "ray-job", "read as a `ray job submit` script")
+    return _manifest(
+        "launch script", path, text, env, args, facts, Target.RAY_JOB.value, "read as a `ray job submit` script"
+    )
 
 
 def read_script_manifest(path: Path, text: str, env: dict | None = None, args: list | None = None) -> ManifestInput:

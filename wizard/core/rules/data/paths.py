@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 
-from wizard.core.choices import KUBERNETES_TARGETS
 from wizard.core.findings import Fix, error, warning
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.data.columns import TRAIN, VAL, paths_of, placeholder
+from wizard.core.targets import fill, spec
 from wizard.i18n.text import msg
 
 # A drive letter (C:\x, D:/x), or a backslash anywhere (\\server\share\x, data\x.parquet): Windows spellings.
@@ -60,14 +60,7 @@ def _working_dir(ctx):
     """What a relative path is relative to, where the target's files start verl."""
     if not ctx.target_known:
         return msg("data.relative.unknown")
-    target = ctx.answers.deploy.target
-    if target in KUBERNETES_TARGETS:
-        return msg("data.relative.pod", mount=ctx.answers.deploy.data_mount)
-    if target == "ray-job":
-        return msg("data.relative.ray_job")
-    if target == "slurm":
-        return msg("data.relative.slurm")
-    return msg("data.relative.local")
+    return fill(spec(ctx.answers.deploy.target).data_relative, mount=ctx.answers.deploy.data_mount)
 
 
 def check_relative_paths(ctx):

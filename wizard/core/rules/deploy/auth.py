@@ -7,13 +7,14 @@ from __future__ import annotations
 from wizard.core.findings import Fix, error
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.deploy.common import env_fix, finding_paths, multi_node
-from wizard.core.rules.deploy.facts import AUTH_VARS, KUBERAY_TARGETS, pairs
+from wizard.core.rules.deploy.facts import AUTH_VARS, pairs
+from wizard.core.targets import spec
 from wizard.i18n.text import msg
 
 
 def _auth_parties(facts):
     parties = [(g.where or g.role, g.auth_mode, g.token_source) for g in facts.groups]
-    if facts.groups or facts.target == "ray-job":
+    if facts.groups or spec(facts.target).submits_job:
         parties.append((facts.driver_where, facts.driver_auth_mode, facts.driver_token_source))
     return parties
 
@@ -30,7 +31,7 @@ def check_auth(ctx, facts):
             env_fix(ctx, facts, AUTH_VARS, msg("deploy.fix.auth_mode")),
         )
         return
-    if facts.origin == "answers" and facts.target in KUBERAY_TARGETS and d.auth_mode == "token":
+    if facts.origin == "answers" and spec(facts.target).kuberay and d.auth_mode == "token":
         major, minor = (int(x) for x in d.ray_version.split(".")[:2])
         if (major, minor) < (2, 52):
             yield error(
@@ -40,13 +41,13 @@ def check_auth(ctx, facts):
                 why("DEPLOY-012"),
                 [Fix({"deploy.auth_mode": "disabled"}, msg("deploy.fix.no_auth"))],
             )
-    if facts.origin == "cluster" or facts.target in ("local", "k8s-job"):
+    if facts.origin == "cluster" or spec(facts.target).starts_ray:
         return  # a live cluster's auth is tried by connecting; with local/k8s-job verl starts Ray itself: one process tree
     parties = _auth_parties(facts)
     if len(parties) < 2:
         return
     modes = {mode or "unset" for _, mode, _ in parties}
-    if modes == {"unset"} and facts.target == "slurm" and multi_node(ctx, facts):
+    if modes == {"unset"} and spec(facts.target).script_cluster and multi_node(ctx, facts):
         yield error(
             "DEPLOY-012",
             finding_paths(facts, "deploy.auth_mode"),

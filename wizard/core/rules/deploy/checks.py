@@ -17,13 +17,13 @@ import re
 from urllib.parse import urlsplit
 
 from wizard.core.answers.model import Deploy
+from wizard.core.choices import Target
 from wizard.core.findings import Fix, error, warning
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.deploy.auth import check_auth
 from wizard.core.rules.deploy.common import env_fix, finding_paths, multi_node, places
 from wizard.core.rules.deploy.cpus import check_cpus
 from wizard.core.rules.deploy.facts import (
-    CLUSTER_TARGETS,
     DNS_1035,
     DNS_LABEL,
     DNS_SUBDOMAIN,
@@ -37,6 +37,7 @@ from wizard.core.rules.deploy.node import NUM_CPUS_KEY, check_pod_paths, visible
 from wizard.core.rules.deploy.secrets import check_inline_secrets
 from wizard.core.rules.deploy.start import check_nodes_started
 from wizard.core.secrets import credential_in
+from wizard.core.targets import spec
 from wizard.i18n.text import Msg, msg
 
 BAD_VISIBILITY = ("CUDA_VISIBLE_DEVICES", "RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES")
@@ -63,7 +64,7 @@ def check_visible_devices(ctx, facts):
             seen.setdefault(f"{name}={value}", []).append(where)
     for setting, wheres in seen.items():
         name, _, value = setting.partition("=")
-        if name == "CUDA_VISIBLE_DEVICES" and facts.target == "local" and not facts.joins_cluster:
+        if name == "CUDA_VISIBLE_DEVICES" and spec(facts.target).runs_here and not facts.joins_cluster:
             # verl's own Ray instance takes its GPUs from the mask (a shared machine's way to give each user some):
             # only its count can be wrong.
             count, need = visible_count(value), ctx.plan.gpus_per_node
@@ -167,13 +168,13 @@ def check_node_shape(ctx, facts):
     paths = ["trainer.nnodes", "trainer.n_gpus_per_node"]
     for problem in facts.problems:
         yield error("DEPLOY-004", [facts.source], msg("deploy.reader_problem", problem=problem), why("DEPLOY-004"))
-    if facts.target == "k8s-job" and need > 1:
+    if spec(facts.target).single_node and need > 1:
         yield error(
             "DEPLOY-004",
             paths + ["deploy.target"],
             msg("deploy.k8s_job_nodes", nodes=need, gpus=p.gpus_per_node),
             why("DEPLOY-004"),
-            [Fix({"deploy.target": "kuberay-job"}, msg("deploy.fix.kuberay_job"))],
+            [Fix({"deploy.target": Target.KUBERAY_JOB.value}, msg("deploy.fix.kuberay_job"))],
         )
         return
     if not facts.groups:
@@ -273,7 +274,7 @@ def check_num_cpus(ctx, facts):
 
 
 def check_interfaces(ctx, facts):
-    if facts.origin == "cluster" or facts.target not in CLUSTER_TARGETS or not multi_node(ctx, facts):
+    if facts.origin == "cluster" or not spec(facts.target).joins_cluster or not multi_node(ctx, facts):
         return
     if any(name in IFACE_VARS for _, name, _ in facts.all_env()):
         return

@@ -14,7 +14,8 @@ from wizard.core.rules.deploy.facts import (
     tq_share,
     tq_storage_units,
 )
-from wizard.core.rules.deploy.node import OWN_RAY_TARGETS, check_own_ray_cpus
+from wizard.core.rules.deploy.node import check_own_ray_cpus
+from wizard.core.targets import spec
 from wizard.i18n.text import msg
 
 
@@ -22,7 +23,7 @@ def check_cpus(ctx, facts):
     yield from check_own_ray_cpus(ctx, facts)
     own_num_cpus = (
         facts.origin == "answers"
-        and facts.target in OWN_RAY_TARGETS
+        and spec(facts.target).starts_ray
         and ctx.answers.deploy.ray_init_num_cpus is not None
     )
     if not facts.groups or own_num_cpus:

@@ -13,10 +13,8 @@ import re
 from dataclasses import dataclass, field
 
 from wizard.core.answers.model import Answers
-from wizard.core.choices import CLUSTER_TARGETS as CLUSTER_TARGETS  # the deploy rules read both from here
-from wizard.core.choices import KUBERAY_TARGETS as KUBERAY_TARGETS
-from wizard.core.choices import KUBERNETES_TARGETS as KUBE_TARGETS
 from wizard.core.plan import Plan
+from wizard.core.targets import name_limits, spec
 from wizard.i18n.text import Msg, msg
 
 CPUS_PER_GPU_BUNDLE = 3  # verl's placement bundles are {CPU: 3, GPU: 1} (ResourcePoolManager.max_colocate_count)
@@ -26,7 +24,7 @@ TASK_RUNNER_CPUS = 1  # a free CPU: Ray places an actor without num_cpus (TaskRu
 TQ_CONTROLLER_CPUS = 1
 TQ_UNITS_KEY = "transfer_queue.backend.SimpleStorage.num_data_storage_units"
 TQ_BACKEND_KEY = "transfer_queue.backend.storage_backend"
-NAME_LIMITS = {"RayJob": 47, "RayCluster": 53}
+NAME_LIMITS = name_limits()  # Kubernetes kind -> its name's length limit (each target's spec says its own)
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 DNS_1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
@@ -141,7 +139,7 @@ def hf_home(answers: Answers) -> str | None:
     d = answers.deploy
     if d.hf_home:
         return d.hf_home
-    if d.target in KUBE_TARGETS and d.data_volume:
+    if spec(d.target).kubernetes and d.data_volume:
         return d.data_mount.rstrip("/") + "/huggingface"
     return None
 
@@ -150,7 +148,7 @@ def pod_mounts(answers: Answers) -> tuple[str, ...]:
     """Kubernetes: every folder mounted in the pods (the config, /dev/shm of a Job, the data volume), sorted."""
     d = answers.deploy
     mounts = {CONFIG_DIR}
-    if d.target == "k8s-job" and d.shm_gib:
+    if spec(d.target).plain_pod and d.shm_gib:
         mounts.add("/dev/shm")
     if d.data_volume:
         mounts.add(d.data_mount)
@@ -197,7 +195,7 @@ def gpu_nodes_needed(plan: Plan) -> int:
 
 def head_has_gpus(answers: Answers) -> bool:
     """Whether the head is one of the GPU nodes (always on Slurm, where every node of the job has GPUs)."""
-    return answers.deploy.gpu_head or answers.deploy.target == "slurm"
+    return answers.deploy.gpu_head or spec(answers.deploy.target).head_has_gpus
 
 
 def worker_replicas(answers: Answers, plan: Plan) -> int:
@@ -220,9 +218,8 @@ def auth_source(answers: Answers) -> Msg | None:
     d = answers.deploy
     if d.auth_mode != "token":
         return None
-    if d.target in KUBERAY_TARGETS:
-        return kuberay_token_source(d.auth_secret)
-    return {"slurm": TOKEN_SLURM, "ray-job": TOKEN_SUBMITTER}.get(d.target, TOKEN_LOCAL)
+    source = spec(d.target).token_source
+    return kuberay_token_source(d.auth_secret) if source is None else source
 
 
 def container_extra_env(answers: Answers, gpus: int) -> dict[str, str]:
@@ -241,7 +238,7 @@ JOB_CONTAINER = msg("deploy.place.container", kind="Job", name="verl")  # the on
 def ray_cpus(answers: Answers, plan: Plan, own_cpus: int) -> int:
     """Logical CPUs a Ray node of a cluster target (or k8s-job's one Ray instance) is started with: its own
     CPUs plus what verl 0.9.1's TransferQueue holds there (verl_cpus_beyond_bundles)."""
-    nodes = 1 if answers.deploy.target == "k8s-job" else ray_nodes(answers, plan)
+    nodes = 1 if spec(answers.deploy.target).plain_pod else ray_nodes(answers, plan)
     return own_cpus + verl_cpus_beyond_bundles(answers, nodes)
 
 
@@ -250,25 +247,25 @@ def own_ray_cpus(answers: Answers, plan: Plan) -> int | None:
     d = answers.deploy
     if d.ray_init_num_cpus is not None:
         return d.ray_init_num_cpus
-    if d.target == "k8s-job":
+    if spec(d.target).plain_pod:
         return ray_cpus(answers, plan, d.cpus_per_gpu * plan.gpus_per_node)
     return None
 
 
 def _groups(answers: Answers, plan: Plan, env: dict[str, str], secrets: dict[str, str]) -> tuple[NodeGroup, ...]:
-    d, target = answers.deploy, answers.deploy.target
+    d, target = answers.deploy, spec(answers.deploy.target)
     mode, token = d.auth_mode, auth_source(answers)
     per_node = plan.gpus_per_node
     own = d.cpus_per_gpu * per_node
-    if target == "k8s-job":
+    if target.plain_pod:
         cpus = float(own_ray_cpus(answers, plan) or own)
         return (
             NodeGroup("head", 1, per_node, cpus, {**env, "RAY_AUTH_MODE": mode}, secrets, mode, token, JOB_CONTAINER),
         )
-    if target not in KUBERAY_TARGETS + ("slurm",):
+    if not target.starts_cluster:
         return ()
     cpus = float(ray_cpus(answers, plan, own))
-    kuberay = target in KUBERAY_TARGETS
+    kuberay = target.kuberay
     head_where, worker_where = (
         ("headGroupSpec", "workerGroupSpecs[0]")
         if kuberay
@@ -288,30 +285,25 @@ def _groups(answers: Answers, plan: Plan, env: dict[str, str], secrets: dict[str
 
 def facts_from_answers(answers: Answers, plan: Plan) -> DeployFacts:
     """What the wizard renders for answers.deploy.target, described for the rules."""
-    d, target = answers.deploy, answers.deploy.target
+    d, target = answers.deploy, spec(answers.deploy.target)
     env = node_env(answers)
-    secrets = (
-        {n: f"{d.k8s_secret}/{n}" for n in secret_env_names(answers)}
-        if target in KUBERAY_TARGETS + ("k8s-job",)
-        else {}
-    )
+    secrets = {n: f"{d.k8s_secret}/{n}" for n in secret_env_names(answers)} if target.kubernetes else {}
     names: list[tuple[str, str]] = []
-    if target in KUBERAY_TARGETS + ("k8s-job",):
-        kind = {"kuberay-job": "RayJob", "kuberay-cluster": "RayCluster", "k8s-job": "Job"}[target]
-        names = [(kind, k8s_name(answers)), ("ConfigMap", config_map_name(answers))]
+    if target.kubernetes:
+        names = [(target.kinds[0], k8s_name(answers)), ("ConfigMap", config_map_name(answers))]
         if d.namespace is not None:
             names.append(("Namespace", d.namespace))
         if secrets:
             names.append(("Secret", d.k8s_secret))
-        if target in KUBERAY_TARGETS and d.auth_mode == "token" and d.auth_secret:
+        if target.kuberay and d.auth_mode == "token" and d.auth_secret:
             names.append(("Secret", d.auth_secret))
     addresses: list[tuple[str, str, str]] = []
-    if target == "ray-job":
+    if target.submits_job:
         addresses.append(("jobs-api", jobs_address(answers), "deploy.ray_address"))
     if "RAY_ADDRESS" in env:
         addresses.append(("ray-init", env["RAY_ADDRESS"], "deploy.env"))
     return DeployFacts(
-        target=target,
+        target=target.value,
         origin="answers",
         source="answers",
         groups=_groups(answers, plan, env, secrets),
@@ -319,12 +311,12 @@ def facts_from_answers(answers: Answers, plan: Plan) -> DeployFacts:
         driver_auth_mode=d.auth_mode,
         driver_token_source=auth_source(answers),
         names=tuple(sorted(set(names))),
-        entrypoint=ENTRYPOINT if target == "kuberay-job" else None,
+        entrypoint=ENTRYPOINT if target.manifest_entrypoint else None,
         addresses=tuple(addresses),
-        joins_cluster=target in CLUSTER_TARGETS,
-        shm_missing=(JOB_CONTAINER,) if target == "k8s-job" and d.shm_gib == 0 else (),
-        images=(d.image,) if target in KUBERAY_TARGETS + ("k8s-job",) else (),
-        mounts=pod_mounts(answers) if target in KUBE_TARGETS else None,
+        joins_cluster=target.joins_cluster,
+        shm_missing=(JOB_CONTAINER,) if target.plain_pod and d.shm_gib == 0 else (),
+        images=(d.image,) if target.kubernetes else (),
+        mounts=pod_mounts(answers) if target.kubernetes else None,
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from wizard.core.findings import Fix, warning
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.deploy.facts import KUBE_TARGETS
+from wizard.core.targets import spec
 from wizard.i18n.text import msg
 
 LOGGER = "trainer.logger"
@@ -27,7 +27,7 @@ def check_wandb_key(ctx):
     if "wandb" not in loggers or ctx.env is None or KEY in ctx.env:
         return
     d = ctx.answers.deploy
-    if d.target in KUBE_TARGETS and d.k8s_secret:
+    if spec(d.target).kubernetes and d.k8s_secret:
         return
     rest = [name for name in loggers if name != "wandb"]
     console = rest if "console" in rest else ["console", *rest]

@@ -16,14 +16,13 @@ from wizard.core.rules.catalogue import why
 from wizard.core.rules.deploy.facts import (
     CONFIG_DIR,
     CPUS_PER_GPU_BUNDLE,
-    KUBE_TARGETS,
     local_ray_cpus_needed,
     tq_storage_units,
 )
+from wizard.core.targets import spec
 from wizard.i18n.text import msg
 
 NUM_CPUS_KEY = address_of("deploy.ray_init_num_cpus")  # the verl key its Spec declares
-OWN_RAY_TARGETS = ("local", "k8s-job")  # verl's ray.init starts Ray itself, with ray_kwargs.ray_init.num_cpus
 
 
 def visible_count(mask: str) -> int:
@@ -34,7 +33,7 @@ def visible_count(mask: str) -> int:
 def check_own_ray_cpus(ctx, facts):
     """Answers that give the Ray instance verl starts itself (local, k8s-job) fewer CPUs than verl 0.9.1 holds."""
     num_cpus = ctx.answers.deploy.ray_init_num_cpus
-    if facts.origin != "answers" or facts.target not in OWN_RAY_TARGETS or num_cpus is None:
+    if facts.origin != "answers" or not spec(facts.target).starts_ray or num_cpus is None:
         return
     need = local_ray_cpus_needed(ctx.answers, ctx.plan)
     if num_cpus < need:
@@ -82,7 +81,7 @@ def _under(path: str, folder: str) -> bool:
 
 def check_pod_paths(ctx, facts):
     """Kubernetes pods see the image and their volumes only: a local path elsewhere does not exist there."""
-    if facts.target not in KUBE_TARGETS or facts.mounts is None:
+    if not spec(facts.target).kubernetes or facts.mounts is None:
         return
     mounts = [m for m in facts.mounts if m not in ("/dev/shm", CONFIG_DIR)]
     local = _local_paths(ctx.answers)

@@ -15,7 +15,7 @@ import re
 from wizard.core.field_keys import field_to_verl
 from wizard.core.findings import Fix, error
 from wizard.core.rules.catalogue import why
-from wizard.core.rules.deploy.facts import AUTH_VARS, KUBERAY_TARGETS, pairs, secret_env_names
+from wizard.core.rules.deploy.facts import AUTH_VARS, pairs, secret_env_names
 from wizard.core.secrets import (
     NAME_FIELDS,
     credential_in,
@@ -26,6 +26,7 @@ from wizard.core.secrets import (
     strings_in,
     without_userinfo,
 )
+from wizard.core.targets import spec
 from wizard.i18n.text import msg
 
 SHELL_REFERENCE = re.compile(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$")
@@ -61,7 +62,7 @@ def _is_reference(value: str, facts) -> bool:
     """A value that names another variable rather than holding one: only in a manifest read back, in its own syntax."""
     if facts.origin == "answers":
         return False  # the wizard writes deploy.env values as they are: `$X` stays those two characters
-    if facts.target in (*KUBERAY_TARGETS, "k8s-job"):
+    if spec(facts.target).kubernetes:
         return bool(K8S_REFERENCE.match(value))
     # The script reader gives a variable bash expands at run time as ${NAME} ('$X' in single quotes stays $X),
     # and a value bash computes when the script runs as its command substitution: neither is written out.

@@ -10,19 +10,21 @@ join the nodes themselves. k8s-job's one Pod is DEPLOY-004's. Part of the deploy
 
 from __future__ import annotations
 
+from wizard.core.choices import Target
 from wizard.core.findings import Fix, warning
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.deploy.facts import gpu_nodes_needed
+from wizard.core.targets import fill, spec
 from wizard.i18n.text import msg
 
 # The targets that start or join a cluster of several nodes, in the order the fixes are offered.
-MULTI_NODE_TARGETS = ("ray-job", "slurm", "kuberay-job")
+MULTI_NODE_TARGETS = (Target.RAY_JOB, Target.SLURM, Target.KUBERAY_JOB)  # each spec's multi_node_fix labels it
 
 
 def check_nodes_started(ctx, facts):
     """Target local with a plan of several nodes and no RAY_ADDRESS in deploy.env: run.sh alone gives verl a Ray
     of one node (RUN.md starts a cluster first)."""
-    if facts.origin != "answers" or facts.target != "local" or not ctx.target_known:
+    if facts.origin != "answers" or spec(facts.target).by_hand is None or not ctx.target_known:
         return
     if "RAY_ADDRESS" in facts.driver_env:
         return  # deploy.env joins a running cluster: run.sh exports it and verl's ray.init connects there
@@ -35,11 +37,5 @@ def check_nodes_started(ctx, facts):
         ["deploy.target", "trainer.nnodes", "trainer.n_gpus_per_node"],
         msg("deploy.local_nodes", nnodes=p.nnodes, nodes=need, gpus=p.gpus_per_node, total=p.total_gpus),
         why("DEPLOY-017"),
-        [Fix({"deploy.target": target}, _fix_label(target, need)) for target in MULTI_NODE_TARGETS],
+        [Fix({"deploy.target": t.value}, fill(spec(t).multi_node_fix, nodes=need)) for t in MULTI_NODE_TARGETS],
     )
-
-
-def _fix_label(target: str, nodes: int):
-    if target == "slurm":
-        return msg("deploy.fix.target_slurm", nodes=nodes)
-    return msg("deploy.fix.target_ray_job" if target == "ray-job" else "deploy.fix.kuberay_job")

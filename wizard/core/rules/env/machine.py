@@ -14,6 +14,7 @@ from wizard.core.model_facts import from_catalogue
 from wizard.core.plan import build_plan
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.env.packages import PACKAGE_CHECKS, Run
+from wizard.core.targets import spec
 from wizard.i18n.text import msg
 
 GIB = 1024**3
@@ -25,14 +26,6 @@ CHECKPOINT_BYTES_PER_PARAM = 14
 UNKNOWN_MODEL_DISK = 10 * GIB
 SLOW_PATHS = ("NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE", "NCCL_IB_DISABLE")
 OFFLINE = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
-# Where the workers of a target that does not start them here run, and how to ask doctor there.
-WHERE_KEYS = {
-    "ray-job": "env.where.ray_job",
-    "kuberay-job": "env.where.kuberay",
-    "kuberay-cluster": "env.where.kuberay",
-    "slurm": "env.where.slurm",
-    "k8s-job": "env.where.k8s_job",
-}
 
 
 def _gib(n: float) -> str:
@@ -146,7 +139,7 @@ def check_gpu_mask(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
             (Fix(set={}, label=msg("env.fix.run", command="unset RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES")),),
         )
     mask = env.get("CUDA_VISIBLE_DEVICES")
-    if mask is None or run.target != "local" or env.get("RAY_ADDRESS"):
+    if mask is None or not spec(run.target).runs_here or env.get("RAY_ADDRESS"):
         return
     count = len([d for d in mask.split(",") if d.strip()])
     need = build_plan(run.answers).gpus_per_node
@@ -162,7 +155,7 @@ def check_gpu_mask(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
 
 def check_ray_address(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     address = (report.get("env") or {}).get("RAY_ADDRESS")
-    if not address or run.target != "local":
+    if not address or not spec(run.target).runs_here:
         return
     if address.startswith(("http://", "https://")):
         yield error("ENV-014", ["RAY_ADDRESS"], msg("env.ray_address_jobs_api", address=address), why("ENV-014"))
@@ -203,9 +196,10 @@ def check_nccl(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
 
 def check_where(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     """For a target whose workers start elsewhere, say where doctor must run to judge them."""
-    if run.target == "local":
+    where = spec(run.target).doctor_where  # where the workers run, and how to ask doctor there
+    if where is None:
         return
-    yield info("ENV-004", [], msg(WHERE_KEYS[run.target]), why("ENV-004"))
+    yield info("ENV-004", [], where, why("ENV-004"))
 
 
 MACHINE_CHECKS = (
