@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 
 from wizard.commands.paths import TOPOLOGY, PathArg
 from wizard.errors import ExitStatus, UsageError
@@ -88,9 +89,10 @@ def run(args: argparse.Namespace) -> int:
         if (exc.name or "").split(".")[0] not in ("textual_serve", "aiohttp", "aiohttp_jinja2"):
             raise
         raise UsageError(msg("serve.needs_extra")) from None
-    from wizard.serve.launchers import ExecLauncher, ForkServer, default_launcher
+    from wizard.serve.launchers import ExecLauncher, ForkServer, Launcher, default_launcher
 
-    launcher = {"exec": ExecLauncher, "fork": ForkServer}.get(os.environ.get(LAUNCHER, ""), default_launcher)()
+    named: dict[str, Callable[[], Launcher]] = {"exec": ExecLauncher, "fork": ForkServer}
+    launcher = named.get(os.environ.get(LAUNCHER, ""), default_launcher)()
     slots = os.environ.get(START_SLOTS, "")
     config = WorkshopConfig(
         host=args.host,

@@ -99,7 +99,7 @@ def refuse_values(script, flat: dict) -> dict[str, Origin]:
             refusal = exc.args[0] if exc.args else None
             field = getattr(refusal, "args", {}).get("field") if isinstance(refusal, Msg) else None
             o = last.get(canonical_address(field)) if isinstance(field, str) else None
-            reason = bare_reason(refusal)
+            reason = bare_reason(refusal) if refusal is not None else None
             if o is None or o.key not in flat or getattr(reason, "key", None) not in NOT_OF_ITS_TYPE:
                 break  # not text where a number goes in one of the script's overrides: the error stays the input's
             flat.pop(o.key)

@@ -147,8 +147,9 @@ def find_entry(fields: list) -> tuple[int, str] | None:
     for index, word in enumerate(words):
         if word is None:
             continue
-        if word == "-m" and index + 1 < len(words) and words[index + 1] in ENTRY_MODULES:
-            return index + 2, words[index + 1]
+        following = words[index + 1] if index + 1 < len(words) else None
+        if word == "-m" and following is not None and following in ENTRY_MODULES:
+            return index + 2, following
         if word.startswith("-m") and word[2:] in ENTRY_MODULES:
             return index + 1, word[2:]
         m = re.fullmatch(r"(?:.*/)?verl/trainer/(main_ppo(?:_v0)?)\.py", word)
@@ -179,11 +180,13 @@ def parse_launch_script(
     except (TooComplex, RecursionError):
         raise UsageError(msg("script.too_complex", source=source)) from None
     bash_said = verdict(text)
-    script = verl_step = None
+    script: LaunchScript | None = None
+    verl_step = None
     for step in trace:
         entry = find_entry(step.fields)
         if entry is None:
-            lost = piped_away(text, step, verl_step) if verl_step is not None else None
+            # verl_step is set with script: a verl command has been read
+            lost = piped_away(text, step, verl_step) if verl_step is not None and script is not None else None
             if lost is not None:
                 script.problems.append(lost)
             continue
@@ -224,7 +227,7 @@ def not_main_ppo(source: str, trace, notes) -> NotMainPpo | None:
     command), a command's program is unknown here (`$COMMAND ...`), or an `exit` ends it before any command.
     None otherwise."""
     for step in trace:
-        words = [known(f) if not isinstance(f, Spread) and is_known(f) else "" for f in step.fields]
+        words = [(known(f) or "") if not isinstance(f, Spread) else "" for f in step.fields]
         if not words or os.path.basename(words[0]) in _NOT_LAUNCHERS:
             continue
         for index, word in enumerate(words):

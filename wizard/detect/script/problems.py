@@ -73,7 +73,7 @@ def piped_away(text: str, step, verl_step):
     # a pipe into this command (not `||`, not `;` or `&&` before another command on the same line)
     if not re.search(r"(?<!\|)\|&?\s*" + re.escape(step.raws[0]) + r"(\s|$)", on_line):
         return None
-    keys = [split_override(w.strip("'\""))[1] for w in step.raws[1:] if _looks_like_override(w)]
+    keys = [key for w in step.raws[1:] if (key := _override_key(w)) is not None]
     if not keys:
         return None
     line = step.line
@@ -82,17 +82,22 @@ def piped_away(text: str, step, verl_step):
     )
 
 
-def _looks_like_override(word: str) -> bool:
+def _override_key(word: str) -> str | None:
+    """The key of a word that looks like a Hydra override (not a flag or a stray word); None otherwise."""
     parts = split_override(word.strip("'\""))
     if parts is None:
-        return False
+        return None
     prefix, key, _ = parts
-    return bool(prefix) or any(c in key for c in "./@") or key[:1].islower()
+    return key if bool(prefix) or any(c in key for c in "./@") or key[:1].islower() else None
+
+
+def _looks_like_override(word: str) -> bool:
+    return _override_key(word) is not None
 
 
 def _orphans(lines: list[str], after: int) -> list[tuple[str, int]]:
     """The override-like words on the lines after line `after` that bash runs as commands of their own."""
-    found = []
+    found: list[tuple[str, int]] = []
     for number in range(after + 1, len(lines) + 1):
         line = lines[number - 1].rstrip("\r")
         body = CUT_TAIL.sub("", line).rstrip()
@@ -130,7 +135,7 @@ def _continuation(lines: list[str], step):
             where = end + 1
             cause = "comment-line" if nxt.startswith("#") else "blank-line" if not nxt else None
     orphans = _orphans(lines, where)
-    keys = [split_override(w.strip("'\""))[1] for w, _ in orphans]
+    keys = [key for w, _ in orphans if (key := _override_key(w)) is not None]  # every orphan has one
     lost = None
     if keys:
         more = msg("script.lost_more", n=len(keys) - 6) if len(keys) > 6 else ""
