@@ -42,7 +42,7 @@ def _as_list(value: Any) -> Any:
 
 
 class Deploy(Section):
-    target: Annotated[str, Spec(step="deployment", row=1, choices=Target, title="Run on")] = Field("local")
+    target: Annotated[str, Spec(step="deployment", row=1, choices=Target, title="Run on")] = Field(Target.LOCAL.value)
     """Where the run starts: local, ray-job, kuberay-job, kuberay-cluster, slurm or k8s-job."""
     name: Annotated[str | None, Spec(step="deployment", row=2, when=KUBE, title="Job name")] = Field(
         None, max_length=253

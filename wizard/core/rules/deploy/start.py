@@ -37,5 +37,9 @@ def check_nodes_started(ctx, facts):
         ["deploy.target", "trainer.nnodes", "trainer.n_gpus_per_node"],
         msg("deploy.local_nodes", nnodes=p.nnodes, nodes=need, gpus=p.gpus_per_node, total=p.total_gpus),
         why("DEPLOY-017"),
-        [Fix({"deploy.target": t.value}, fill(spec(t).multi_node_fix, nodes=need)) for t in MULTI_NODE_TARGETS],
+        [
+            Fix({"deploy.target": t.value}, fill(label, nodes=need))
+            for t in MULTI_NODE_TARGETS
+            if (label := spec(t).multi_node_fix) is not None
+        ],
     )
