@@ -16,7 +16,7 @@ from wizard.core.rules import context_for, evaluate
 from wizard.emit.artifacts import render_artifacts
 from wizard.emit.launch import doctor_line, launch_for
 from wizard.emit.manifests import FILES, registry, render_manifests
-from wizard.emit.writer import write_all
+from wizard.emit.writer import ARTEFACTS, write_all
 
 TOY = "toy-target"
 
@@ -36,6 +36,7 @@ def test_every_target_with_a_manifest_has_exactly_one_renderer_and_every_rendere
     assert {s.value: s.manifest for s in targets.specs() if s.manifest is not None} == FILES
     assert len(set(FILES.values())) == len(FILES)  # no two targets write the same file
     assert targets.spec(Target.LOCAL).manifest is None  # run.sh is local's launch
+    assert set(FILES.values()) <= ARTEFACTS  # the writer knows every manifest as an artefact of a set
 
 
 def test_a_second_spec_or_renderer_for_a_target_is_refused():

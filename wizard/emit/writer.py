@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wizard import __version__
+from wizard.core.targets import specs
 from wizard.emit import write_journal as journal
 from wizard.emit.out_folders import out_problem
 from wizard.errors import UsageError
@@ -31,10 +32,10 @@ from wizard.i18n.text import msg
 
 RECORD = ".verl-wizard-files.json"
 LOCK_WAIT_S = 30.0
-# Every name a set may hold, whatever its target: their stale temp files are ours to remove.
+# Every name a set may hold, whatever its target (each target's spec names its manifest): their stale temp files
+# are ours to remove.
 ARTEFACTS = frozenset(
-    {"config.yaml", "run.sh", "answers.yaml", "RUN.md", "ray-job.sh", "rayjob.yaml", "raycluster.yaml"}
-    | {"job.sbatch", "k8s-job.yaml", RECORD}
+    {"config.yaml", "run.sh", "answers.yaml", "RUN.md", RECORD} | {s.manifest for s in specs() if s.manifest}
 )
 
 
