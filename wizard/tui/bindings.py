@@ -11,11 +11,19 @@ release: see textual_compat) the footer stays in English.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 
 from wizard.i18n import en, t
 from wizard.tui import textual_compat
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
+    _Node = DOMNode  # what the checker sees: this mixes into an App, a Screen or a Widget
+else:
+    _Node = object
 
 
 class CatalogueLabel(str):
@@ -43,7 +51,7 @@ def _describe(binding) -> str:
     return t(description.key) if isinstance(description, CatalogueLabel) else description
 
 
-class LocalizedBindings:
+class LocalizedBindings(_Node):
     """Mixin for an App, Screen or Widget whose BINDINGS describe keys by catalogue key."""
 
     def __init_subclass__(cls, **kwargs) -> None:

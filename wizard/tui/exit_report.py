@@ -63,14 +63,12 @@ def delivery_report(delivered: list[Delivered] | tuple, answers=None) -> str:
     lines = [str(msg("serve.exit_delivered"))]
     for item in delivered:
         lines.append(str(msg("serve.exit_zip", zip=item.name, files=list(item.files))) if item.files else item.name)
-    folders = [item for item in delivered if item.folder]
+    folders = [item.folder for item in delivered if item.folder]
     if folders:
         last = folders[-1]
         from wizard.core.answers.model import Answers
         from wizard.emit.launch import unzip_launch_line
 
         # the same line as the served Review shows (the zip's name is the folder's, wizard.emit.bundle)
-        lines.append(
-            t("exit.launch", command=unzip_launch_line(answers if answers is not None else Answers(), last.folder))
-        )
+        lines.append(t("exit.launch", command=unzip_launch_line(answers if answers is not None else Answers(), last)))
     return "\n".join(lines)

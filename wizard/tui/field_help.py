@@ -3,6 +3,7 @@ switch, a select and its open overlay), and a short word on each control that be
 
 from __future__ import annotations
 
+from textual.dom import DOMNode
 from textual.widget import Widget
 
 from wizard.i18n import t, term
@@ -22,7 +23,7 @@ CONTROLS = {
 }
 
 
-def _chain(focused: Widget | None) -> list[Widget]:
+def _chain(focused: Widget | None) -> list[DOMNode]:
     return [focused, *focused.ancestors] if focused is not None else []
 
 

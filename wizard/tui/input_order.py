@@ -29,6 +29,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import monotonic
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.errors import NoWidget
@@ -41,6 +42,13 @@ WATCH_S = 0.05  # how often the watchdog looks while input is held
 HELD = (events.InputEvent, events.Paste)  # what waits its turn (mouse moves too, to keep their order)
 SETTLED = (events.Key, events.Paste, events.MouseDown, events.MouseUp)  # what is waited for
 _TRIPS, _SCREEN, _REFRESH = "trips", "screen", "refresh"
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    _App = App[Any]  # what the checker sees: this mixes into the wizard's App
+else:
+    _App = object
 
 
 class InputSettled(Message, bubble=True):
@@ -61,7 +69,7 @@ class _Settling:
     since: float = field(default_factory=monotonic)
 
 
-class InputInOrder:
+class InputInOrder(_App):
     """App mixin (before App in the bases): input events are handed over one at a time, each once the last settled."""
 
     _held: deque
@@ -133,6 +141,7 @@ class InputInOrder:
     def _advance(self) -> None:
         """Send the marker on its next way, or end the settling."""
         settling = self._settling
+        assert settling is not None  # called while an event settles
         marker = self._marker()
         settling.token = marker.token
         if settling.phase == _TRIPS:
@@ -186,5 +195,5 @@ class InputInOrder:
             if now - since > SETTLE_TIMEOUT_S:
                 del self._holds[token]
         await self._hand_over_held()
-        if not self.input_held:
+        if not self.input_held and self._watchdog is not None:  # the watchdog is what calls this
             self._watchdog.pause()

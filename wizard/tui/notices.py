@@ -5,13 +5,25 @@ no notice line, still gets a toast."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from wizard.tui.widgets.notice_line import NoticeLine
 
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.notifications import SeverityLevel
 
-class NoticesInLine:
+    _App = App[Any]  # what the checker sees: this mixes into the wizard's App
+else:
+    _App = object
+
+
+class NoticesInLine(_App):
     """Mixed into the App before Textual's App: notify() finds the current screen's notice line."""
 
-    def notify(self, message, *, title: str = "", severity: str = "information", timeout=None, markup: bool = True):
+    def notify(
+        self, message, *, title: str = "", severity: SeverityLevel = "information", timeout=None, markup: bool = True
+    ):
         lines = self.screen.query(NoticeLine)
         if not lines:
             return super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)

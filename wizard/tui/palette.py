@@ -9,6 +9,7 @@ matched by Textual's English title, so an entry this does not know stays as Text
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from textual.app import SystemCommand
 from textual.binding import Binding
@@ -27,8 +28,15 @@ SYSTEM_ENTRIES = {
     "Screenshot": "screenshot",
 }
 
+if TYPE_CHECKING:
+    from textual.app import App
 
-class PaletteInLanguage:
+    _App = App[Any]  # what the checker sees: this mixes into the wizard's App
+else:
+    _App = object
+
+
+class PaletteInLanguage(_App):
     """Mixin for the App, before LocalizedBindings and App in its bases."""
 
     def __init_subclass__(cls, **kwargs) -> None:

@@ -9,9 +9,29 @@ app only at top level.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
 
-class QuitGuard:
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from wizard.tui.delivery import BrowserDelivery, DiskDelivery
+
+    _App = App[Any]  # what the checker sees: this mixes into the wizard's App
+else:
+    _App = object
+
+
+class QuitGuard(_App):
     """Mixin for the wizard app: the quit question, and what counts as unsaved."""
+
+    if TYPE_CHECKING:  # what it uses of the wizard's App (wizard/tui/app.py)
+        answers_path: str
+        written: list[str]
+        delivery: DiskDelivery | BrowserDelivery
+
+        def action_save_answers(self) -> bool: ...
+
+        def _deliver_answers_then_exit(self) -> None: ...
 
     unsaved = False  # edits since the last save of the answers or the last write of the files
     written_dir: str | None = None  # the folder the files were last written to

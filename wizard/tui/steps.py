@@ -24,7 +24,7 @@ def step_of(address: str) -> str:
     from wizard.core.field_keys import spec_of
 
     spec = spec_of(address)
-    return spec.step if spec is not None and spec.offered else "review"
+    return spec.step if spec is not None and spec.step is not None else "review"  # offered: it has a step
 
 
 def field_for(address: str) -> str | None:

@@ -28,7 +28,7 @@ from textual.widgets import OptionList
 try:
     from textual._compositor import Compositor as _Compositor
 except ImportError:  # another release moved it: the stock compositor runs
-    _Compositor = object
+    _Compositor = object  # type: ignore[misc,assignment]  # a stand-in base where the private class is gone
 
 TESTED_WITH = "8.2.8"
 STOCK_ENV = "VERL_WIZARD_STOCK_TEXTUAL"
@@ -253,8 +253,8 @@ class KeptOptionsList(OptionList):
             placed = self.__dict__["_placed"] = {option: at for option, at in placed.items() if option in index_of}
         keep = {option for option, at in placed.items() if index_of.get(option, at) == at}
         for key in cache.keys():  # noqa: SIM118 - Textual's LRUCache has keys() but no __iter__
-            if key[0] in keep:
-                self._option_render_cache[key] = cache.get(key)
+            if key[0] in keep and (lines := cache.get(key)) is not None:  # a key from keys() is there
+                self._option_render_cache[key] = lines
         for option in set(placed) - keep:
             del placed[option]
         placed.update(index_of)

@@ -11,6 +11,7 @@ take the normal way: whether they apply depends on a selection, and their order 
 from __future__ import annotations
 
 from textual import events
+from textual.binding import Binding
 from textual.widgets import Input
 
 CLIPBOARD = {"copy", "cut", "paste"}
@@ -19,6 +20,8 @@ CLIPBOARD = {"copy", "cut", "paste"}
 def _editing_actions() -> dict[str, str]:
     actions = {}
     for binding in Input.BINDINGS:
+        if not isinstance(binding, Binding):  # Textual's Input declares each as a Binding
+            continue
         if binding.action.partition("(")[0] in CLIPBOARD:
             continue
         for key in binding.key.split(","):

@@ -38,9 +38,10 @@ def update_static(widget: Static, content) -> bool:
         widget.update(content, layout=False)
         return True
     if shown_width != width:
-        before = widget.visual.get_height(styles, width)
+        # a widget's RenderStyles, as Textual's own Widget passes them (its annotation says RulesMap)
+        before = widget.visual.get_height(styles, width)  # type: ignore[arg-type]
     widget.update(content, layout=False)
-    after = widget.visual.get_height(styles, width)
+    after = widget.visual.get_height(styles, width)  # type: ignore[arg-type]
     _SHOWN[widget] = (content, (width, after))  # the next update needs no re-wrap of this text
     if after != before:
         widget.refresh(layout=True)

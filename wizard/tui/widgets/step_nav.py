@@ -20,7 +20,7 @@ class StepNav(OptionList):
     def __init__(self, current: str) -> None:
         self.current = current
         # The steps are listed from the start, with no marks until the findings come (show()).
-        self._shown: dict[str, Severity] = {}
+        self._shown: dict[str, Severity | str] = {}  # a Severity, or TO_DO
         super().__init__(
             *[Option(self._label(n, step, {}), id=f"nav-{step}") for n, step in enumerate(STEPS, 1)], id="step-nav"
         )
@@ -52,8 +52,12 @@ class StepNav(OptionList):
             if worst.get(step) is not shown.get(step):
                 replace_prompt(self, index, self._label(index + 1, step, worst))
 
-    def _label(self, n: int, step: str, worst: dict[str, Severity]) -> Text:
-        marks = {Severity.ERROR: ("✗", "red"), Severity.WARNING: ("!", "yellow"), TO_DO: ("○", "dim")}
+    def _label(self, n: int, step: str, worst: dict[str, Severity | str]) -> Text:
+        marks: dict[Severity | str | None, tuple[str, str]] = {
+            Severity.ERROR: ("✗", "red"),
+            Severity.WARNING: ("!", "yellow"),
+            TO_DO: ("○", "dim"),
+        }
         mark = marks.get(worst.get(step), ("·", "green"))
         text = Text()
         text.append(f"{mark[0]} ", style=mark[1])

@@ -9,6 +9,8 @@ repaints only the lines that differ from the ones shown (an edit changes a numbe
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.segment import Segment
 from rich.text import Text
 from textual.geometry import Region, Size
@@ -63,7 +65,7 @@ class WrappedText(Widget):
     def _wrapped(self, width: int) -> list[Strip]:
         if self._lines is None or width != self._lines_width:
             console = self.app.console
-            wrapped = self._text.wrap(console, max(width, 1)) if self._text.plain else []
+            wrapped: Iterable[Text] = self._text.wrap(console, max(width, 1)) if self._text.plain else []
             self._lines = [Strip(_segments(line, console), line.cell_len) for line in wrapped]
             self._lines_width = width
             self._painted_for = ()  # painted from the old lines
