@@ -1,9 +1,11 @@
 """One TargetSpec per deployment target: everything the code asks of a target, declared once, as data.
 
 The rules, the emitters, RUN.md, the runbook, the manifest readers and the answers' field conditions ask the spec
-(`spec(target).starts_ray`, `spec(target).manifest`, ...) instead of comparing a target's name. A target is one
-spec here plus one renderer in wizard.emit.manifests (registered beside its code with `@renders`); nothing else
-names it. Answers keep the plain string value (`"ray-job"`): `spec` takes that or a `Target` member.
+(`spec(target).starts_ray`, `spec(target).manifest`, ...) instead of comparing a target's name. A target is a
+`Target` member (wizard.core.choices), one spec here and one renderer in wizard.emit.manifests (registered beside
+its code with `@renders`, its module imported by that package); nothing else names it. Answers keep the plain
+string value (`"ray-job"`; a plain Enum, so yaml.safe_dump never meets a str subclass): `spec` takes that or a
+`Target` member.
 
 Pure data: the launch commands are English `str.format` templates (the emitters fill in the names), the texts
 are catalogue messages whose parameters the caller fills in with `fill`. No I/O, nothing from emit.
