@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 from tests.conftest import BASE
-from wizard.core import rules as engine
 from wizard.core.layers import build
 from wizard.core.rules import context_for, evaluate
+from wizard.core.rules import fix_checks as engine
 from wizard.core.rules.fix_checks import KeptFixChecks
 from wizard.detect.hardware.fake import fake_topology
 

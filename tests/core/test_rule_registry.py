@@ -18,13 +18,14 @@ from wizard.core.rules.registry import MODULES
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = ROOT / "wizard" / "core" / "rules"
+RULE_MARKS = {"rule", "rule_for"}
 
 
 def defines_rules(path: Path) -> bool:
+    """Whether the module has an engine rule: a function decorated with @rule(...) or @rule_for(...)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    targets = [t for n in tree.body if isinstance(n, ast.Assign) for t in n.targets]
-    targets += [n.target for n in tree.body if isinstance(n, ast.AnnAssign)]
-    return any(isinstance(t, ast.Name) and t.id == "RULES" for t in targets)
+    decorators = [d for n in tree.body if isinstance(n, ast.FunctionDef) for d in n.decorator_list]
+    return any(isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id in RULE_MARKS for d in decorators)
 
 
 def test_every_module_with_rules_is_registered():
@@ -36,8 +37,8 @@ def test_every_module_with_rules_is_registered():
 
 
 def test_the_scan_sees_a_rules_module(tmp_path):
-    (tmp_path / "x.py").write_text("RULES = [check_x]\n")
-    (tmp_path / "y.py").write_text("FAMILIES = ('X',)\n")
+    (tmp_path / "x.py").write_text("@rule_for('X-001')\ndef check_x(ctx):\n    pass\n")
+    (tmp_path / "y.py").write_text("@emits('X-002', Severity.ERROR, title='', why='')\ndef helper(ctx):\n    pass\n")
     assert defines_rules(tmp_path / "x.py") and not defines_rules(tmp_path / "y.py")
 
 

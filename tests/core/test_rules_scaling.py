@@ -21,11 +21,11 @@ import yaml
 
 from tests.conftest import BASE
 from wizard.cli import main
-from wizard.core import rules as engine
 from wizard.core.findings import error
 from wizard.core.layers import build
 from wizard.core.rules import context_for, evaluate
 from wizard.core.rules import fix_checks as fix_checks_module
+from wizard.core.rules import running as engine
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "fixtures" / "check" / "grpo_8gpu_ok.sh"

@@ -1,5 +1,6 @@
-"""Chinese rule titles and reasons, by rule id: `RULES[id] = (title, why)` mirrors
-`wizard.core.rules.catalogue.CATALOGUE` (wizard.i18n.zh_terms says how the terms are written and checked)."""
+"""Chinese rule titles and reasons, by rule id: `RULES[id] = (title, why)`, one entry per id of
+`wizard.core.rules.catalogue.CATALOGUE` (each declared in English beside its rule, wizard.core.rules.declare;
+wizard.i18n.zh_terms says how the terms are written and checked)."""
 
 from __future__ import annotations
 

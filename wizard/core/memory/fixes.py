@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from wizard.core.findings import Fix
 from wizard.core.memory.estimate import OFFLOAD, RM_UTIL, TP, UTIL, Estimate, Phase, estimate_memory
 from wizard.core.memory.formulas import GIB
+from wizard.core.rule_context import apply_fix
 from wizard.i18n.text import Msg, msg
 
 COMFORT = 0.9
@@ -32,8 +33,6 @@ class Search:
     """Re-estimates a context with a candidate fix applied; `fits(fix)` says whether the phase then fits."""
 
     def __init__(self, ctx, phase: Phase, gpu_mib: int, models: dict, limits: tuple[float, ...] = (COMFORT, 1.0)):
-        from wizard.core.rules import apply_fix
-
         self.ctx, self.phase, self.gpu_mib, self.models, self.apply = ctx, phase, gpu_mib, models, apply_fix
         self.gpu = gpu_mib * float(1 << 20)
         self.limits = limits  # an error's fix may end over 90%; a warning's must not

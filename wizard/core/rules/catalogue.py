@@ -1,56 +1,32 @@
-"""Every rule id with its severity, a one-line title and the reason it exists.
+"""Every rule id with its severity, a one-line title and the reason it exists, gathered from the declarations.
 
-Ids are stable: add new ones, never reuse one. Findings take their `why` from here, `explain` prints
-it, and the README's rule table is generated from it. Rules marked `later` are reserved for checks that
-need a model file, a data file or hardware detection and arrive with their own modules.
-
-The entries are written one module per family (catalogue_roles, catalogue_batch, catalogue_placement,
-catalogue_data, catalogue_deploy, catalogue_schema, catalogue_script); a new rule's entry goes there.
+Ids are stable: add new ones, never reuse one. Each id is declared once, beside the code that makes its
+findings (wizard.core.rules.declare: `@rule` on an engine rule, `@emits` on a helper or on code the engine does
+not run, `declare` for an id made outside wizard.core.rules). This module imports every module that declares
+ids, so CATALOGUE is complete; `explain` prints it and docs/rules.md is generated from it, in family order.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from wizard.core.findings import FAMILY_OF_PREFIX
+from wizard.core.rules import registry
+from wizard.core.rules.declare import DECLARED, RuleDoc, why
+from wizard.core.rules.env import machine, nodes, packages
+from wizard.core.rules.verl import verdict
 
-from wizard.core.rules.batch import catalogue as catalogue_batch
-from wizard.core.rules.data import catalogue as catalogue_data
-from wizard.core.rules.deploy import catalogue as catalogue_deploy
-from wizard.core.rules.env import catalogue as catalogue_env
-from wizard.core.rules.placement import catalogue as catalogue_placement
-from wizard.core.rules.roles import catalogue as catalogue_roles
-from wizard.core.rules.schema import catalogue as catalogue_schema
-from wizard.core.rules.script import catalogue as catalogue_script
-from wizard.core.rules.verl import catalogue as catalogue_verl
+__all__ = ["CATALOGUE", "DECLARING_MODULES", "RuleDoc", "about_this_machine", "why"]
 
-
-@dataclass(frozen=True)
-class RuleDoc:
-    id: str
-    severity: str
-    title: str
-    why: str
-    # "run": about the run the files describe; "machine": about the machine the wizard runs on (only the TUI
-    # gathers those facts), so the written files leave such findings out and every door writes the same bytes.
-    about: str = "run"
+# The modules whose declarations the catalogue holds: the engine's, and those of the rules it does not run.
+DECLARING_MODULES = (*registry.MODULES, machine, nodes, packages, verdict)
+_FAMILY_ORDER = {prefix: n for n, prefix in enumerate(FAMILY_OF_PREFIX)}
 
 
-_RULES = [
-    *catalogue_roles.ENTRIES,
-    *catalogue_batch.ENTRIES,
-    *catalogue_placement.ENTRIES,
-    *catalogue_data.ENTRIES,
-    *catalogue_deploy.ENTRIES,
-    *catalogue_schema.ENTRIES,
-    *catalogue_script.ENTRIES,
-    *catalogue_env.ENTRIES,
-    *catalogue_verl.ENTRIES,
-]
-
-CATALOGUE: dict[str, RuleDoc] = {r[0]: RuleDoc(*r) for r in _RULES}
+def _order(rule_id: str) -> tuple[int, int]:
+    prefix, _, number = rule_id.partition("-")
+    return _FAMILY_ORDER.get(prefix, len(_FAMILY_ORDER)), int(number)
 
 
-def why(rule_id: str) -> str:
-    return CATALOGUE[rule_id].why
+CATALOGUE: dict[str, RuleDoc] = {rule_id: DECLARED[rule_id] for rule_id in sorted(DECLARED, key=_order)}
 
 
 def about_this_machine(rule_id: str) -> bool:

@@ -17,7 +17,9 @@ from dataclasses import replace
 from typing import Any
 
 from wizard.core.findings import Finding
+from wizard.core.rule_context import flat_after_fix, with_flat
 from wizard.core.rules.key_local import KeyLocalChecks, errors_of, fix_works, removes_extra_keys
+from wizard.core.rules.running import run_rules
 from wizard.errors import UsageError
 
 
@@ -67,8 +69,6 @@ class FixChecks:
         return self._local[family]
 
     def findings_after(self, family: str, fix_set: dict[str, Any]) -> list[Finding] | None:
-        from wizard.core.rules import flat_after_fix, run_rules, with_flat
-
         key = (family, _values_key(fix_set))
         if key in self._by_fix:
             return self._by_fix[key]

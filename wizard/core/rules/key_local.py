@@ -26,7 +26,7 @@ from typing import Any
 from wizard.core.findings import Finding, Severity
 from wizard.core.layers import canonical_address
 from wizard.core.plan import build_plan
-from wizard.core.rules import _run, registered
+from wizard.core.rules.running import registered, run_rule
 
 
 class _Reads:
@@ -146,7 +146,7 @@ class KeyLocalChecks:
                     pass
                 continue
             shared = parts.setup(recording)
-            if ctx.unknowns and not list(_run(rule, ctx)):
+            if ctx.unknowns and not list(run_rule(rule, ctx)):
                 continue  # skipped for an unknown key it read (or silent): so it stays once a key is removed
             for address, item, value in parts.keys(ctx, shared):
                 judged = _error_keys(parts.judge(shared, item, value), self.prefix)

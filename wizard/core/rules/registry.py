@@ -1,9 +1,9 @@
 """The rule families, one module each, by plain imports: a module missing from the package is an ImportError
 at the first evaluation, never a family that silently stops running.
 
-Each module exports RULES (its rule functions) and FAMILIES (the id prefixes they emit: the fix checks re-run
-only a finding's family). The order is only the order of evaluation. wizard.core.rules imports this module
-when it first evaluates, so that importing one rule module (the catalogue, the deployment facts) stays cheap.
+Each module's rules are its `@rule` functions and its families the prefixes of the ids they declare
+(wizard.core.rules.declare; the fix checks re-run only a finding's family). The order is only the order of
+evaluation.
 """
 
 from __future__ import annotations

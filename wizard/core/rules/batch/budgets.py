@@ -4,9 +4,9 @@ fit the longest prompt and response, and so must verl 0.9.1's V1 critic, which p
 
 from __future__ import annotations
 
-from wizard.core.findings import Fix, error
+from wizard.core.findings import Fix, Severity
 from wizard.core.rules.batch.chains import critic_sp_in_verl, verl_value
-from wizard.core.rules.catalogue import why
+from wizard.core.rules.declare import make_finding, rule
 from wizard.core.rules.fixes import divisors
 from wizard.i18n.text import msg
 
@@ -33,6 +33,12 @@ def _is_size(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
+@rule(
+    "BATCH-007",
+    Severity.ERROR,
+    title="Token budget smaller than one sequence",
+    why="With dynamic batching a micro-batch must hold the longest sequence: budget × sp must be at least max_prompt_length + max_response_length.",
+)
 def check_token_budgets(ctx):
     p, b = ctx.plan, ctx.answers.batch
     L = p.seq_len
@@ -72,11 +78,10 @@ def check_token_budgets(ctx):
             continue
         need = -(-L // sp)
         rounded = -(-need // 1024) * 1024
-        yield error(
+        yield make_finding(
             "BATCH-007",
             [key, "data.max_prompt_length", "data.max_response_length"],
             msg("batch.budget_short", name=key.rpartition(".")[2], budget=budget, sp=sp, total=budget * sp, length=L),
-            why("BATCH-007"),
             [
                 Fix({key: rounded}, msg("batch.fix.tokens_per_gpu", value=rounded)),
                 Fix({key: 2 * rounded}, msg("batch.fix.tokens_per_gpu_room", value=2 * rounded)),
@@ -112,14 +117,9 @@ def _critic_budget_in_v1(ctx):
     room = CRITIC_V1_BUDGET * sp - a.data.max_prompt_length
     if room > 0:
         fixes.append(Fix({"data.max_response_length": room}, msg("fix.set", key="max_response_length", value=room)))
-    yield error(
+    yield make_finding(
         "BATCH-007",
         [key, "data.max_prompt_length", "data.max_response_length"],
         msg("batch.critic_v1_budget", budget=CRITIC_V1_BUDGET, sp=sp, total=CRITIC_V1_BUDGET * sp, length=L),
-        why("BATCH-007"),
         fixes,
     )
-
-
-FAMILIES = ("BATCH",)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_token_budgets]

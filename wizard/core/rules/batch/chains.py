@@ -11,10 +11,10 @@ from dataclasses import replace
 from fractions import Fraction
 
 from wizard.core.field_keys import verl_to_field
-from wizard.core.findings import Fix, error
+from wizard.core.findings import Fix, Severity
 from wizard.core.plan import extra_or_default
 from wizard.core.rules.batch.train_batch import M_KEY, MU_KEY, N_KEY, as_int, nearest_divisors
-from wizard.core.rules.catalogue import why
+from wizard.core.rules.declare import make_finding, rule, rule_for
 from wizard.core.rules.fixes import both_ways
 from wizard.i18n.text import msg
 
@@ -33,11 +33,10 @@ def _chain_findings(ctx, chain, rule_id, keys):
             Fix({m_key: v}, msg("fix.set", key=m_key.rpartition(".")[2], value=v))
             for v in both_ways(m, lambda v: (v * n) % dp == 0, hi=B)
         ]
-        yield error(
+        yield make_finding(
             rule_id,
             [m_key, N_KEY],
             msg("batch.mini_not_split", role=chain.role, m=m, n=n, responses=m * n, dp=dp),
-            why(rule_id),
             fixes,
         )
         return
@@ -47,15 +46,21 @@ def _chain_findings(ctx, chain, rule_id, keys):
     if share % mu:
         fixes = [Fix({mu_key: v}, msg("fix.micro_per_gpu", value=v)) for v in nearest_divisors(share, mu)]
         rid = "BATCH-005" if rule_id == "BATCH-004" else rule_id
-        yield error(
+        yield make_finding(
             rid,
             [mu_key, m_key],
             msg("batch.micro_not_tiling", role=chain.role, m=m, n=n, dp=dp, share=share, mu=mu),
-            why(rid),
             fixes,
         )
 
 
+@rule(
+    "BATCH-004",
+    Severity.ERROR,
+    title="Mini-batch responses do not split over data-parallel ranks",
+    why="Every update asserts that ppo_mini_batch_size × n is divisible by the data-parallel size; it fails on the first step, after model loading.",
+)
+@rule_for("BATCH-005")
 def check_actor_chain(ctx):
     yield from _chain_findings(ctx, ctx.plan.actor, "BATCH-004", (M_KEY, MU_KEY))
 
@@ -82,6 +87,12 @@ def verl_value(answers, key: str, engine: str):
     return extra_or_default(answers, key, engine)
 
 
+@rule(
+    "BATCH-010",
+    Severity.ERROR,
+    title="The critic's batch chain does not split evenly",
+    why="The critic updates on the same responses with its own mini/micro sizes, and the same divisibility applies over its data-parallel ranks.",
+)
 def check_critic_chain(ctx):
     p, a = ctx.plan, ctx.answers
     if p.critic is None:
@@ -110,14 +121,9 @@ def check_critic_chain(ctx):
             finding = replace(finding, fixes=(*finding.fixes, *own))
         yield finding
     if p.critic.mini_batch_prompts > a.batch.train_batch_size:
-        yield error(
+        yield make_finding(
             "BATCH-010",
             ["critic.ppo_mini_batch_size"],
             msg("batch.critic_mini_over_train", m=p.critic.mini_batch_prompts, B=a.batch.train_batch_size),
-            why("BATCH-010"),
             [Fix({"critic.ppo_mini_batch_size": a.batch.train_batch_size}, msg("batch.fix.critic_mini_is_train"))],
         )
-
-
-FAMILIES = ("BATCH",)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_actor_chain, check_critic_chain]

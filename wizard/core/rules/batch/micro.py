@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from wizard.core.findings import Fix, error
+from wizard.core.findings import Fix, Severity
 from wizard.core.rules.batch.train_batch import MU_KEY, as_int, nearest_divisors
-from wizard.core.rules.catalogue import why
+from wizard.core.rules.declare import emits, make_finding, rule, rule_for
 from wizard.core.rules.fixes import divisors
 from wizard.i18n.text import msg
 
@@ -29,6 +29,12 @@ def _padded_responses(ctx) -> int:
     return -(-total // unit) * unit
 
 
+@rule(
+    "BATCH-005",
+    Severity.ERROR,
+    title="Per-GPU mini-batch is not a multiple of the micro-batch",
+    why="Micro-batches must tile each GPU's share of a mini-batch (and of the log-prob batch); verl asserts it at the first step.",
+)
 def check_log_prob_micro(ctx):
     """BATCH-005 for the rollout's and reference's log-prob passes over the (padded) batch."""
     p, b = ctx.plan, ctx.answers.batch
@@ -56,20 +62,22 @@ def check_log_prob_micro(ctx):
         if dynamic or not mu or share % mu == 0:
             continue
         fixes = [Fix({key: v}, msg("batch.fix.per_gpu", value=v)) for v in nearest_divisors(share, mu)]
-        yield error(
-            "BATCH-005",
-            [key],
-            msg("batch.log_prob_micro", share=share, name=key.rpartition(".")[2], mu=mu),
-            why("BATCH-005"),
-            fixes,
+        yield make_finding(
+            "BATCH-005", [key], msg("batch.log_prob_micro", share=share, name=key.rpartition(".")[2], mu=mu), fixes
         )
 
 
+@emits(
+    "BATCH-006",
+    Severity.ERROR,
+    title="Micro-batch size set twice, or not at all",
+    why="Without dynamic batching verl needs exactly one micro-batch size per role, and its 0.9 workers need the per-GPU form.",
+)
 def _micro_pair(ctx, role, per_gpu_key, global_key, per_gpu, global_, dynamic, share):
     if dynamic:
         return
     if per_gpu is not None and global_ is not None:
-        yield error(
+        yield make_finding(
             "BATCH-006",
             [per_gpu_key, global_key],
             msg(
@@ -80,7 +88,6 @@ def _micro_pair(ctx, role, per_gpu_key, global_key, per_gpu, global_, dynamic, s
                 per_gpu_key=per_gpu_key,
                 per_gpu_value=per_gpu,
             ),
-            why("BATCH-006"),
             [Fix({global_key: None}, msg("batch.fix.keep_per_gpu", value=per_gpu))],
         )
     elif per_gpu is None:
@@ -91,9 +98,10 @@ def _micro_pair(ctx, role, per_gpu_key, global_key, per_gpu, global_, dynamic, s
             message = msg("batch.micro_deprecated", role=role, global_key=global_key, per_gpu_key=per_gpu_key)
         else:
             message = msg("batch.micro_missing", role=role, per_gpu_key=per_gpu_key)
-        yield error("BATCH-006", [per_gpu_key], message, why("BATCH-006"), fixes)
+        yield make_finding("BATCH-006", [per_gpu_key], message, fixes)
 
 
+@rule_for("BATCH-006")
 def check_micro_sizes_set(ctx):
     p, b = ctx.plan, ctx.answers.batch
     dp = as_int(p.actor.dp) or 1
@@ -145,18 +153,19 @@ def check_micro_sizes_set(ctx):
         )
 
 
+@rule(
+    "BATCH-014",
+    Severity.ERROR,
+    title="Rollout log-prob batching differs from the actor's",
+    why="verl's workers assert that rollout.log_prob_use_dynamic_bsz equals actor.use_dynamic_bsz.",
+)
 def check_log_prob_dynamic_matches(ctx):
     b = ctx.answers.batch
     if b.log_prob_use_dynamic_bsz is not None and b.log_prob_use_dynamic_bsz != b.use_dynamic_bsz:
         key = "actor_rollout_ref.rollout.log_prob_use_dynamic_bsz"
-        yield error(
+        yield make_finding(
             "BATCH-014",
             [key, DYN_KEY],
             msg("batch.log_prob_dynamic", rollout=b.log_prob_use_dynamic_bsz, actor=b.use_dynamic_bsz),
-            why("BATCH-014"),
             [Fix({key: None}, msg("batch.fix.follow_actor"))],
         )
-
-
-FAMILIES = ("BATCH",)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_log_prob_micro, check_micro_sizes_set, check_log_prob_dynamic_matches]

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from wizard.core.findings import Fix, error, warning
-from wizard.core.rules.catalogue import why
+from wizard.core.findings import Fix, Severity
+from wizard.core.rules.declare import make_finding, rule
 from wizard.core.rules.fixes import both_ways, closest_of, divisors
 from wizard.core.verl_schema import GROUP_ESTIMATORS
 from wizard.i18n.text import msg
@@ -41,6 +41,12 @@ def nearest_divisors(share: int, mu: int) -> list[int]:
     return [v for v in (below[-1] if below else None, above[0] if above else None) if v is not None]
 
 
+@rule(
+    "BATCH-001",
+    Severity.ERROR,
+    title="Responses per step do not split evenly over the GPUs",
+    why="verl asserts at start-up that train_batch_size × rollout.n is divisible by the minimal batch (the GPU count for FSDP, dp × micro for Megatron).",
+)
 def check_batch_divisible(ctx):
     a, p = ctx.answers, ctx.plan
     if p.actor.dynamic:
@@ -61,24 +67,25 @@ def check_batch_divisible(ctx):
         Fix({B_KEY: v}, msg("fix.set", key="train_batch_size", value=v))
         for v in both_ways(B, lambda v: (v * n) % minimal == 0)
     ]
-    yield error(
-        "BATCH-001",
-        [B_KEY, N_KEY],
-        msg("batch.not_divisible", B=B, n=n, responses=B * n, by=label),
-        why("BATCH-001"),
-        fixes,
+    yield make_finding(
+        "BATCH-001", [B_KEY, N_KEY], msg("batch.not_divisible", B=B, n=n, responses=B * n, by=label), fixes
     )
 
 
+@rule(
+    "BATCH-002",
+    Severity.ERROR,
+    title="Mini-batch larger than the train batch",
+    why="An optimizer step cannot take more prompts than a training step produces; verl rejects it without dynamic batching and silently pads with it.",
+)
 def check_mini_le_train(ctx):
     a = ctx.answers
     B, m = a.batch.train_batch_size, a.batch.ppo_mini_batch_size
     if m > B:
-        yield error(
+        yield make_finding(
             "BATCH-002",
             [M_KEY, B_KEY],
             msg("batch.mini_over_train", m=m, B=B),
-            why("BATCH-002"),
             [
                 Fix({M_KEY: B}, msg("fix.set", key="ppo_mini_batch_size", value=B)),
                 Fix({B_KEY: m}, msg("fix.set", key="train_batch_size", value=m)),
@@ -86,6 +93,12 @@ def check_mini_le_train(ctx):
         )
 
 
+@rule(
+    "BATCH-003",
+    Severity.WARNING,
+    title="Train batch is not a multiple of the mini-batch",
+    why="verl pads the batch with dummy rows up to a multiple of the mini-batch: compute is spent on padding and rollout and update fall out of step.",
+)
 def hint_train_multiple_of_mini(ctx):
     a = ctx.answers
     B, m = a.batch.train_batch_size, a.batch.ppo_mini_batch_size
@@ -100,15 +113,21 @@ def hint_train_multiple_of_mini(ctx):
             Fix({M_KEY: v}, msg("fix.set", key="ppo_mini_batch_size", value=v))
             for v in closest_of(m, divisors(B), splits)
         ]
-        yield warning(
-            "BATCH-003",
-            [B_KEY, M_KEY],
-            msg("batch.train_not_multiple", B=B, m=m, pad=(-B) % m),
-            why("BATCH-003"),
-            fixes,
-        )
+        yield make_finding("BATCH-003", [B_KEY, M_KEY], msg("batch.train_not_multiple", B=B, m=m, pad=(-B) % m), fixes)
 
 
+@rule(
+    "BATCH-008",
+    Severity.WARNING,
+    title="Group estimator with one response per prompt",
+    why="GRPO-style estimators compare the responses to one prompt; with n = 1 verl takes each group's mean as 0 (and its std as 1), so the advantage is the raw reward with no baseline: noisier updates than the estimator is meant for (a distillation run that does not use task rewards is not affected).",
+)
+@rule(
+    "BATCH-015",
+    Severity.ERROR,
+    title="Pass@k estimator with one response per prompt",
+    why="grpo_passk gives the best response of each prompt's group the advantage r_max - r_second_max; verl raises ValueError at the first step when a group has fewer than 2 responses.",
+)
 def check_group_needs_n(ctx):
     a = ctx.answers
     estimator = a.algorithm.adv_estimator
@@ -118,20 +137,25 @@ def check_group_needs_n(ctx):
     paths = [N_KEY, "algorithm.adv_estimator"]
     if estimator == PASSK:
         # verl's pass@k estimator raises at the first step on a group of fewer than 2 responses.
-        yield error("BATCH-015", paths, msg("batch.passk_needs_two"), why("BATCH-015"), fixes)
+        yield make_finding("BATCH-015", paths, msg("batch.passk_needs_two"), fixes)
     else:
         # The other group estimators run: verl takes a group of one's mean as 0, so there is no baseline.
-        yield warning("BATCH-008", paths, msg("batch.group_needs_n", estimator=estimator), why("BATCH-008"), fixes)
+        yield make_finding("BATCH-008", paths, msg("batch.group_needs_n", estimator=estimator), fixes)
 
 
+@rule(
+    "BATCH-009",
+    Severity.WARNING,
+    title="GAE with several responses per prompt",
+    why="PPO with a critic usually samples one response per prompt; n > 1 multiplies rollout cost without the group baseline it pays for.",
+)
 def hint_gae_with_n(ctx):
     a = ctx.answers
     if a.algorithm.adv_estimator == "gae" and a.batch.rollout_n > 1:
-        yield warning(
+        yield make_finding(
             "BATCH-009",
             [N_KEY, "algorithm.adv_estimator"],
             msg("batch.gae_with_n", n=a.batch.rollout_n),
-            why("BATCH-009"),
             [
                 Fix({N_KEY: 1}, msg("batch.fix.one_response")),
                 Fix({"algorithm.adv_estimator": "grpo"}, msg("fix.use", value="grpo")),
@@ -139,6 +163,12 @@ def hint_gae_with_n(ctx):
         )
 
 
+@rule(
+    "BATCH-011",
+    Severity.WARNING,
+    title="Optimizer steps per rollout outside 1..16",
+    why="Many updates on one batch of rollouts make the policy stale (off-policy); very large mini-batches waste the rollout.",
+)
 def hint_optimizer_steps(ctx):
     a, chain = ctx.answers, ctx.plan.actor
     steps = chain.optimizer_steps_per_step
@@ -146,15 +176,20 @@ def hint_optimizer_steps(ctx):
         return
     B, E = a.batch.train_batch_size, a.batch.ppo_epochs
     target = next((m for m in sorted(divisors(B)) if Fraction(B, m) * E <= 16), B)
-    yield warning(
+    yield make_finding(
         "BATCH-011",
         [M_KEY, EPOCHS_KEY],
         msg("batch.optimizer_steps", steps=float(steps), B=B, m=chain.mini_batch_prompts, epochs=E),
-        why("BATCH-011"),
         [Fix({M_KEY: target}, msg("fix.set", key="ppo_mini_batch_size", value=target))],
     )
 
 
+@rule(
+    "BATCH-012",
+    Severity.ERROR,
+    title="separate_async: train batch != parameter_sync_step × mini-batch",
+    why="The separate-async trainer syncs weights every parameter_sync_step mini-batches and asserts that they add up to one training batch.",
+)
 def check_separate_async_sync(ctx):
     a = ctx.answers
     if a.cluster.trainer_mode != "separate_async":
@@ -172,22 +207,9 @@ def check_separate_async_sync(ctx):
                 msg("fix.set", key="parameter_sync_step", value=B // m),
             )
         )
-    yield error(
+    yield make_finding(
         "BATCH-012",
         [B_KEY, M_KEY, "trainer.v1.separate_async.parameter_sync_step"],
         msg("batch.separate_async_sync", B=B, s=s, m=m),
-        why("BATCH-012"),
         fixes,
     )
-
-
-FAMILIES = ("BATCH",)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [
-    check_batch_divisible,
-    check_mini_le_train,
-    hint_train_multiple_of_mini,
-    check_group_needs_n,
-    hint_gae_with_n,
-    hint_optimizer_steps,
-    check_separate_async_sync,
-]

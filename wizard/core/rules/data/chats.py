@@ -3,9 +3,9 @@ missing or empty, SFT rows without usable messages. Reads `ctx.data` as wizard.c
 
 from __future__ import annotations
 
-from wizard.core.findings import error, warning
-from wizard.core.rules.catalogue import why
+from wizard.core.findings import Severity, warning
 from wizard.core.rules.data.columns import PROMPT_KEY, columns_text, read_reports, row_text, rows_count
+from wizard.core.rules.declare import make_finding, rule, why
 from wizard.i18n.text import msg
 
 ROLE_HINTS = {
@@ -37,7 +37,7 @@ CHAT_PROBLEMS = {  # problem -> (what is wrong, what to do)
 def _chat_findings(rule_id, paths, path, column, facts, report):
     def problem(name: str, what, advice):
         """One finding for the rows with this problem: how many, the first of them, what to do."""
-        return error(
+        return make_finding(
             rule_id,
             paths,
             msg(
@@ -49,7 +49,6 @@ def _chat_findings(rule_id, paths, path, column, facts, report):
                 first=row_text(facts.problems.first.get(name)),
                 advice=advice,
             ),
-            why(rule_id),
         )
 
     for name, (what, advice) in CHAT_PROBLEMS.items():
@@ -63,6 +62,12 @@ def _chat_findings(rule_id, paths, path, column, facts, report):
         yield problem("unknown_role", msg("data.chat.unknown_roles", roles=roles), msg("data.advice.unknown_roles"))
 
 
+@rule(
+    "DATA-003",
+    Severity.ERROR,
+    title="Prompts are not chat lists of {role, content}",
+    why="The prompt must be a list of {role, content} messages. verl does not reject a plain string: the chat template walks it one character at a time and the model trains on garbage; bad roles, missing users or empty contents break or mislead the template.",
+)
 def check_prompt_shape(ctx):
     prompt_key = ctx.answers.data.prompt_key
     for key, path, report in read_reports(ctx, ("rl",)):
@@ -81,21 +86,24 @@ PAIR_PROBLEMS = {
 }
 
 
+@rule(
+    "DATA-006",
+    Severity.ERROR,
+    title="Reward-model pairs without prompt, chosen and rejected",
+    why="Pairwise reward-model data needs a prompt, a chosen and a rejected response in every row; a missing or empty side fails or teaches nothing.",
+)
 def check_pairs(ctx):
     for key, path, report in read_reports(ctx, ("rm",)):
         missing = [c for c in ("prompt", "chosen", "rejected") if c not in report.columns]
         if missing:
-            yield error(
-                "DATA-006",
-                [key],
-                msg("data.pairs_columns", path=path, missing=missing, columns=report.columns[:12]),
-                why("DATA-006"),
+            yield make_finding(
+                "DATA-006", [key], msg("data.pairs_columns", path=path, missing=missing, columns=report.columns[:12])
             )
             continue
         pairs = report.pairs
         for problem, text in PAIR_PROBLEMS.items():
             if pairs.problems[problem]:
-                yield error(
+                yield make_finding(
                     "DATA-006",
                     [key],
                     msg(
@@ -105,7 +113,6 @@ def check_pairs(ctx):
                         count=rows_count(report, pairs.problems[problem]),
                         first=row_text(pairs.problems.first.get(problem)),
                     ),
-                    why("DATA-006"),
                 )
         if pairs.problems["identical"]:
             yield warning(
@@ -121,6 +128,12 @@ def check_pairs(ctx):
             )
 
 
+@rule(
+    "DATA-007",
+    Severity.ERROR,
+    title="SFT data without a messages list of user and assistant turns",
+    why="verl's multi-turn SFT dataset reads a chat list from the messages column and trains on the assistant turns; without one there is nothing to learn or the run stops.",
+)
 def check_messages(ctx):
     for key, path, report in read_reports(ctx, ("sft",)):
         column = getattr(report, "messages_key", "messages")
@@ -128,7 +141,7 @@ def check_messages(ctx):
         if column not in report.columns or facts is None:
             close = [c for c in report.chats if c != column]
             closest = msg("data.closest_column", column=close[0]) if close else ""
-            yield error(
+            yield make_finding(
                 "DATA-007",
                 [key],
                 msg(
@@ -138,11 +151,6 @@ def check_messages(ctx):
                     columns=columns_text(report.columns),
                     closest=closest,
                 ),
-                why("DATA-007"),
             )
             continue
         yield from _chat_findings("DATA-007", [key], path, column, facts, report)
-
-
-FAMILIES = ("DATA",)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_prompt_shape, check_pairs, check_messages]

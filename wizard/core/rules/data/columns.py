@@ -15,9 +15,9 @@ does not hold is simply not known, so a fix that changes paths or the prompt col
 from __future__ import annotations
 
 from wizard.core import verl_schema
-from wizard.core.findings import Fix, error, info
+from wizard.core.findings import Fix, Severity
 from wizard.core.paths import home_expanded
-from wizard.core.rules.catalogue import why
+from wizard.core.rules.declare import make_finding, rule, rule_for
 from wizard.core.rules.roles.assign import CUSTOM_REWARD, is_builtin_source
 from wizard.i18n.text import Msg, msg
 
@@ -79,6 +79,12 @@ def placeholder(key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
+@rule(
+    "DATA-010",
+    Severity.ERROR,
+    title="No training data set (data.train_files empty or verl's placeholder)",
+    why="Without data.train_files verl reads its own placeholder ~/data/rlhf/gsm8k/train.parquet, which is not your data and usually does not exist, so the run stops when the dataset is built, after the workers have started.",
+)
 def check_train_files_set(ctx):
     value = ctx.answers.data.train_files
     default = placeholder(TRAIN)
@@ -89,9 +95,15 @@ def check_train_files_set(ctx):
             if shown
             else msg("data.train_not_set", placeholder=default)
         )
-        yield error("DATA-010", [TRAIN], text, why("DATA-010"), [])
+        yield make_finding("DATA-010", [TRAIN], text, [])
 
 
+@rule(
+    "DATA-008",
+    Severity.ERROR,
+    title="A data path starting with ~",
+    why="verl does not expand ~: the path is resolved against the working directory and the file is not found.",
+)
 def check_tilde_paths(ctx):
     for key, value in ((TRAIN, ctx.answers.data.train_files), (VAL, ctx.answers.data.val_files)):
         paths = paths_of(value)
@@ -103,9 +115,15 @@ def check_tilde_paths(ctx):
             if expanded != path:
                 new = expanded if isinstance(value, str) else paths[:i] + [expanded] + paths[i + 1 :]
                 fixes = [Fix({key: new}, msg("fix.expand_home", path=expanded))]
-            yield error("DATA-008", [key], msg("data.tilde_path", key=key, path=path), why("DATA-008"), fixes)
+            yield make_finding("DATA-008", [key], msg("data.tilde_path", key=key, path=path), fixes)
 
 
+@rule(
+    "DATA-001",
+    Severity.ERROR,
+    title="A data file is missing, unreadable, or not parquet/json/jsonl",
+    why="verl picks its reader by the file name (.parquet, .json, .jsonl) and stops with 'Unsupported file format' for others; a missing, truncated or non-UTF-8 file fails when the dataset is built, after the workers have started.",
+)
 def check_unreadable(ctx):
     files = getattr(ctx.data, "files", None) or {}
     if not files:
@@ -115,14 +133,17 @@ def check_unreadable(ctx):
         if report is not None and report.status == "unreadable":
             missing = isinstance(report.note, Msg) and report.note.key == "data.read.no_such_file"
             hint = msg("data.cluster_hint") if missing else ""
-            yield error(
-                "DATA-001",
-                [key],
-                msg("data.unreadable", key=key, path=path, note=report.note, hint=hint),
-                why("DATA-001"),
+            yield make_finding(
+                "DATA-001", [key], msg("data.unreadable", key=key, path=path, note=report.note, hint=hint)
             )
 
 
+@rule(
+    "DATA-009",
+    Severity.INFO,
+    title="A data file that was not checked here",
+    why="Remote paths (hdfs://, s3://, ...) and paths holding a shell variable are read on the machines that run verl; run `verl-wizard data` where the files are to check them.",
+)
 def info_not_checked(ctx):
     """Local mode only: a path that could not be checked on this machine (remote, or holding a variable)."""
     if ctx.mode != "local":
@@ -136,7 +157,7 @@ def info_not_checked(ctx):
     if skipped:
         keys = list(dict.fromkeys(key for key, _, _ in skipped))
         listed = [msg("data.not_checked_file", path=path, reason=_reason(note)) for _, path, note in skipped[:4]]
-        yield info("DATA-009", keys, msg("data.not_checked", files=listed), why("DATA-009"))
+        yield make_finding("DATA-009", keys, msg("data.not_checked", files=listed))
 
 
 def _reason(note):
@@ -144,6 +165,12 @@ def _reason(note):
     return note.args.get("reason", note) if isinstance(note, Msg) and note.key == "data.note.not_checked" else note
 
 
+@rule(
+    "DATA-002",
+    Severity.ERROR,
+    title="The prompt column (data.prompt_key) is missing",
+    why="verl reads each prompt from the column named by data.prompt_key and stops with KeyError when the rows have no such column.",
+)
 def check_prompt_column(ctx):
     prompt_key = ctx.answers.data.prompt_key
     for key, path, report in read_reports(ctx, ("rl",)):
@@ -161,7 +188,7 @@ def check_prompt_column(ctx):
             looks_like = msg("data.looks_like_sft")
         elif {"chosen", "rejected"} <= set(report.columns):
             looks_like = msg("data.looks_like_pairs")
-        yield error(
+        yield make_finding(
             "DATA-002",
             [PROMPT_KEY, key],
             msg(
@@ -172,7 +199,6 @@ def check_prompt_column(ctx):
                 closest=closest,
                 looks_like=looks_like,
             ),
-            why("DATA-002"),
             fixes,
         )
 
@@ -181,6 +207,12 @@ def _reward_from_model_or_elsewhere(m) -> bool:
     return m.reward_model_enable or m.reward_manager == "remote"
 
 
+@rule(
+    "DATA-004",
+    Severity.ERROR,
+    title="No reward_model.ground_truth for a rule-based reward",
+    why="The reward manager passes reward_model.ground_truth of every row to the scoring function; a row without it fails with KeyError in the middle of training.",
+)
 def check_ground_truth(ctx):
     m = ctx.answers.models
     if _reward_from_model_or_elsewhere(m):
@@ -204,14 +236,14 @@ def check_ground_truth(ctx):
         )
         what = msg("data.no_reward_model_column" if "reward_model" not in report.columns else "data.no_ground_truth")
         scorer = msg("data.scorer.custom" if m.custom_reward_path else "data.scorer.builtin")
-        yield error(
+        yield make_finding(
             "DATA-004",
             [key],
             msg("data.ground_truth", path=path, what=what, count=rows_count(report, n), first=first, scorer=scorer),
-            why("DATA-004"),
         )
 
 
+@rule_for("ROLE-005")
 def check_data_sources(ctx):
     """ROLE-005 from the rows themselves: data_source values that no built-in scorer knows."""
     m = ctx.answers.models
@@ -234,21 +266,4 @@ def check_data_sources(ctx):
             parts.append(msg("data.sources_in", key=reward.source_key, values=shown, count=count))
         if blank:
             parts.append(msg("data.no_source_in", key=reward.source_key, count=rows_count(report, blank)))
-        yield error(
-            "ROLE-005",
-            [CUSTOM_REWARD, key],
-            msg("data.unknown_sources", path=path, parts=parts),
-            why("ROLE-005"),
-        )
-
-
-FAMILIES = ("DATA", "ROLE")  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [
-    check_train_files_set,
-    check_tilde_paths,
-    check_unreadable,
-    info_not_checked,
-    check_prompt_column,
-    check_ground_truth,
-    check_data_sources,
-]
+        yield make_finding("ROLE-005", [CUSTOM_REWARD, key], msg("data.unknown_sources", path=path, parts=parts))

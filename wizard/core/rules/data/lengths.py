@@ -6,8 +6,7 @@ from __future__ import annotations
 import bisect
 import math
 
-from wizard.core.findings import Fix, error, info, warning
-from wizard.core.rules.catalogue import why
+from wizard.core.findings import Fix, Severity, info, warning
 from wizard.core.rules.data.columns import (
     B_KEY,
     FILTER,
@@ -18,6 +17,7 @@ from wizard.core.rules.data.columns import (
     read_reports,
     rows_total_text,
 )
+from wizard.core.rules.declare import make_finding, rule, why
 from wizard.i18n.text import msg
 
 
@@ -35,6 +35,12 @@ def _measured(facts) -> int:
     return len(facts.lengths) + facts.length_failures
 
 
+@rule(
+    "DATA-005",
+    Severity.WARNING,
+    title="Prompts longer than max_prompt_length",
+    why="With filter_overlong_prompts verl drops over-long prompts when it loads the data (fewer rows, maybe none); without it verl 0.9 cuts them to max_prompt_length tokens, so the model sees prompts missing part of their text.",
+)
 def hint_prompt_lengths(ctx):
     d = ctx.answers.data
     for key, path, report in read_reports(ctx, ("rl",)):
@@ -129,6 +135,12 @@ def _train_rows(ctx):
     return rows, how, False
 
 
+@rule(
+    "BATCH-013",
+    Severity.ERROR,
+    title="Fewer rows than one train batch",
+    why="verl's dataloader drops the last incomplete batch, so steps per epoch = rows // train_batch_size: with fewer rows (after filter_overlong_prompts) nothing is trained.",
+)
 def check_rows_per_batch(ctx):
     counted = _train_rows(ctx)
     if counted is None:
@@ -147,14 +159,4 @@ def check_rows_per_batch(ctx):
             fixes.append(Fix({B_KEY: value}, msg("fix.set", key="train_batch_size", value=value)))
     if filtered:
         fixes.append(Fix({FILTER: False}, msg("data.fix.keep_long_prompts")))
-    yield error(
-        "BATCH-013",
-        [B_KEY, TRAIN],
-        msg("data.rows_per_batch", rows=rows, how=how, B=B),
-        why("BATCH-013"),
-        fixes,
-    )
-
-
-FAMILIES = ("DATA", "BATCH")  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [hint_prompt_lengths, check_rows_per_batch]
+    yield make_finding("BATCH-013", [B_KEY, TRAIN], msg("data.rows_per_batch", rows=rows, how=how, B=B), fixes)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
-from wizard.core.findings import Fix, error, warning
-from wizard.core.rules.catalogue import why
+from wizard.core.findings import Fix, Severity
 from wizard.core.rules.data.columns import TRAIN, VAL, paths_of, placeholder
+from wizard.core.rules.declare import make_finding, rule
 from wizard.core.targets import fill, spec
 from wizard.i18n.text import msg
 
@@ -31,6 +31,12 @@ def is_relative_path(path: str) -> bool:
     return bool(path) and not (path.startswith(("/", "~")) or "://" in path or "$" in path or is_windows_path(path))
 
 
+@rule(
+    "DATA-011",
+    Severity.ERROR,
+    title="No validation data set (data.val_files empty or verl's placeholder)",
+    why="verl 0.9.1 builds the validation dataset at start-up whatever trainer.test_freq and val_before_train say; without data.val_files it reads its placeholder ~/data/rlhf/gsm8k/test.parquet, which does not exist (verl does not expand ~), and the run stops when the dataset is built, after the workers have started.",
+)
 def check_val_files_set(ctx):
     a = ctx.answers.data
     paths = paths_of(a.val_files)
@@ -45,7 +51,7 @@ def check_val_files_set(ctx):
     fixes = []
     if train and train != [placeholder(TRAIN)]:
         fixes = [Fix({VAL: a.train_files}, msg("data.fix.val_from_train"))]
-    yield error("DATA-011", [VAL], text, why("DATA-011"), fixes)
+    yield make_finding("DATA-011", [VAL], text, fixes)
 
 
 def _configured_paths(ctx):
@@ -63,29 +69,31 @@ def _working_dir(ctx):
     return fill(spec(ctx.answers.deploy.target).data_relative, mount=ctx.answers.deploy.data_mount)
 
 
+@rule(
+    "DATA-012",
+    Severity.WARNING,
+    title="A relative data path",
+    why="verl opens data files as parquet/json paths (it does not download a dataset by name) from the working directory of the process that reads them, which each target sets differently: the folder run.sh is started from, the uploaded working_dir of a Ray job, the folder sbatch was run from, a pod's image WORKDIR. A path that works here may name nothing there.",
+)
 def check_relative_paths(ctx):
     for key, paths in _configured_paths(ctx):
         relative = [p for p in paths if is_relative_path(p)]
         if relative:
-            yield warning(
+            yield make_finding(
                 "DATA-012",
                 [key],
                 msg("data.relative_path", key=key, paths=relative, n=len(relative), base=_working_dir(ctx)),
-                why("DATA-012"),
             )
 
 
+@rule(
+    "DATA-013",
+    Severity.ERROR,
+    title="A Windows data path",
+    why="verl runs on Linux, where C:\\data\\x.parquet, D:/x.parquet or \\\\server\\share\\x.parquet is a relative file name with a colon or backslashes in it: the file is not found when the dataset is built, after the workers have started.",
+)
 def check_windows_paths(ctx):
     for key, paths in _configured_paths(ctx):
         windows = [p for p in paths if is_windows_path(p)]
         if windows:
-            yield error(
-                "DATA-013",
-                [key],
-                msg("data.windows_path", key=key, paths=windows, n=len(windows)),
-                why("DATA-013"),
-            )
-
-
-FAMILIES = ("DATA",)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_val_files_set, check_relative_paths, check_windows_paths]
+            yield make_finding("DATA-013", [key], msg("data.windows_path", key=key, paths=windows, n=len(windows)))

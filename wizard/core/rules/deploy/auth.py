@@ -4,8 +4,8 @@ Ray release that has it."""
 
 from __future__ import annotations
 
-from wizard.core.findings import Fix, error
-from wizard.core.rules.catalogue import why
+from wizard.core.findings import Fix, Severity
+from wizard.core.rules.declare import emits, make_finding
 from wizard.core.rules.deploy.common import env_fix, finding_paths, multi_node
 from wizard.core.rules.deploy.facts import AUTH_VARS, pairs
 from wizard.core.targets import spec
@@ -19,26 +19,30 @@ def _auth_parties(facts):
     return parties
 
 
+@emits(
+    "DEPLOY-012",
+    Severity.ERROR,
+    title="Ray token authentication differs between head, workers and driver",
+    why="Ray 2.5x token authentication (on whenever a token exists where ray start --head runs) refuses every process whose RAY_AUTH_MODE or token differs from the head's; the driver or worker retries and fails after a long wait with only 'Failed to connect'.",
+)
 def check_auth(ctx, facts):
     d = ctx.answers.deploy
     set_in_env = [k for k in pairs(d.env) if k in AUTH_VARS] if facts.origin == "answers" else []
     if set_in_env:
-        yield error(
+        yield make_finding(
             "DEPLOY-012",
             ["deploy.env", "deploy.auth_mode"],
             msg("deploy.auth_in_env", names=set_in_env, mode=d.auth_mode),
-            why("DEPLOY-012"),
             env_fix(ctx, facts, AUTH_VARS, msg("deploy.fix.auth_mode")),
         )
         return
     if facts.origin == "answers" and spec(facts.target).kuberay and d.auth_mode == "token":
         major, minor = (int(x) for x in d.ray_version.split(".")[:2])
         if (major, minor) < (2, 52):
-            yield error(
+            yield make_finding(
                 "DEPLOY-012",
                 ["deploy.ray_version", "deploy.auth_mode"],
                 msg("deploy.auth_old_ray", version=d.ray_version),
-                why("DEPLOY-012"),
                 [Fix({"deploy.auth_mode": "disabled"}, msg("deploy.fix.no_auth"))],
             )
     if facts.origin == "cluster" or spec(facts.target).starts_ray:
@@ -48,20 +52,12 @@ def check_auth(ctx, facts):
         return
     modes = {mode or "unset" for _, mode, _ in parties}
     if modes == {"unset"} and spec(facts.target).script_cluster and multi_node(ctx, facts):
-        yield error(
-            "DEPLOY-012",
-            finding_paths(facts, "deploy.auth_mode"),
-            msg("deploy.auth_nowhere"),
-            why("DEPLOY-012"),
-        )
+        yield make_finding("DEPLOY-012", finding_paths(facts, "deploy.auth_mode"), msg("deploy.auth_nowhere"))
         return
     if len(modes) > 1:
         shown = [msg("deploy.party", where=where, value=mode or msg("deploy.mode_unset")) for where, mode, _ in parties]
-        yield error(
-            "DEPLOY-012",
-            finding_paths(facts, "deploy.auth_mode"),
-            msg("deploy.auth_modes_differ", modes=shown),
-            why("DEPLOY-012"),
+        yield make_finding(
+            "DEPLOY-012", finding_paths(facts, "deploy.auth_mode"), msg("deploy.auth_modes_differ", modes=shown)
         )
         return
     if modes == {"token"}:
@@ -76,9 +72,4 @@ def check_auth(ctx, facts):
                     sources=[msg("deploy.party", where=w, value=s) for w, _, s in parties],
                 )
             )
-            yield error(
-                "DEPLOY-012",
-                finding_paths(facts, "deploy.auth_mode"),
-                message,
-                why("DEPLOY-012"),
-            )
+            yield make_finding("DEPLOY-012", finding_paths(facts, "deploy.auth_mode"), message)

@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 
 from wizard.core.answers.model import Deploy
 from wizard.core.choices import Target
-from wizard.core.findings import Fix, error, warning
-from wizard.core.rules.catalogue import why
+from wizard.core.findings import Fix, Severity
+from wizard.core.rules.declare import declare, emits, make_finding, rule_for
 from wizard.core.rules.deploy.auth import check_auth
 from wizard.core.rules.deploy.common import env_fix, finding_paths, multi_node, places
 from wizard.core.rules.deploy.cpus import check_cpus
@@ -40,6 +40,13 @@ from wizard.core.secrets import credential_in
 from wizard.core.targets import spec
 from wizard.i18n.text import Msg, msg
 
+declare(
+    "DEPLOY-013",
+    Severity.ERROR,
+    title="The Ray cluster does not answer at the address",
+    why="Nothing listens there, or it is not a Ray GCS: ray.init on such an address blocks for a long time and then fails.",
+)
+
 BAD_VISIBILITY = ("CUDA_VISIBLE_DEVICES", "RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES")
 IFACE_VARS = ("NCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME")
 DEFAULT_IMAGE = Deploy.model_fields["image"].default
@@ -57,6 +64,12 @@ def facts_of(ctx) -> DeployFacts:
     return facts_from_answers(ctx.answers, ctx.plan)
 
 
+@emits(
+    "DEPLOY-001",
+    Severity.ERROR,
+    title="CUDA_VISIBLE_DEVICES (or RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES) set by hand",
+    why="Ray fixes a node's GPUs at ray start and sets CUDA_VISIBLE_DEVICES per worker itself; a hand-set mask in a runtime env, a manifest or on a cluster's nodes changes nothing Ray schedules (verl then stops with 'Total available GPUs X is less than total desired GPUs Y'), and NOSET puts every worker on the same devices. Where verl starts its own Ray on one machine, that Ray takes its GPUs from the mask: there only its count has to be trainer.n_gpus_per_node.",
+)
 def check_visible_devices(ctx, facts):
     seen: dict[str, list] = {}
     for where, name, value in facts.all_env():
@@ -71,19 +84,17 @@ def check_visible_devices(ctx, facts):
             if count == need:
                 continue
             fixes = [Fix({"trainer.n_gpus_per_node": count}, msg("deploy.visible_fix", count=count))] if count else []
-            yield error(
+            yield make_finding(
                 "DEPLOY-001",
                 ["trainer.n_gpus_per_node", *finding_paths(facts, "deploy.env")],
                 msg("deploy.visible_count", setting=setting, count=count, need=need),
-                why("DEPLOY-001"),
                 fixes + env_fix(ctx, facts, (name,), msg("fix.remove", key=name)),
             )
             continue
-        yield error(
+        yield make_finding(
             "DEPLOY-001",
             finding_paths(facts, "deploy.env"),
             msg("deploy.visible_devices", setting=setting, places=places(wheres)),
-            why("DEPLOY-001"),
             env_fix(ctx, facts, (name,), msg("fix.remove", key=name)),
         )
 
@@ -128,6 +139,12 @@ def _address_problem(use: str, value: str) -> Msg | None:
     return None
 
 
+@emits(
+    "DEPLOY-002",
+    Severity.ERROR,
+    title="A Ray address of the wrong form for its use",
+    why="http://HEAD:8265 is the Jobs API (ray job submit only); ray.init and ray start need the GCS address HEAD:6379 (or auto), and ray.init fails on an http:// RAY_ADDRESS; ray:// is Ray Client, not a driver on the cluster.",
+)
 def check_addresses(ctx, facts):
     for use, value, where in facts.addresses:
         problem = _address_problem(use, value)
@@ -139,41 +156,47 @@ def check_addresses(ctx, facts):
             fixes = [Fix({"deploy.ray_address": f"http://{host or '127.0.0.1'}:8265"}, msg("deploy.fix.jobs_api_port"))]
         elif facts.origin == "answers" and where == "deploy.env":
             fixes = env_fix(ctx, facts, ("RAY_ADDRESS",), msg("deploy.fix.remove_ray_address"))
-        yield error(
-            "DEPLOY-002",
-            [where] if facts.origin == "answers" else [f"{facts.source}: {where}"],
-            problem,
-            why("DEPLOY-002"),
-            fixes,
+        yield make_finding(
+            "DEPLOY-002", [where] if facts.origin == "answers" else [f"{facts.source}: {where}"], problem, fixes
         )
 
 
+@emits(
+    "DEPLOY-003",
+    Severity.WARNING,
+    title="RAY_DEDUP_LOGS=0 on a multi-node target",
+    why="With deduplication off every rank's identical lines reach the driver: a log storm that hides the one line that matters.",
+)
 def check_dedup_logs(ctx, facts):
     if not multi_node(ctx, facts):
         return
     wheres = [w for w, name, value in facts.all_env() if name == "RAY_DEDUP_LOGS" and value.strip() == "0"]
     if wheres:
-        yield warning(
+        yield make_finding(
             "DEPLOY-003",
             finding_paths(facts, "deploy.env"),
             msg("deploy.dedup_logs", nodes=facts.nodes or ctx.plan.nnodes, places=places(wheres)),
-            why("DEPLOY-003"),
             env_fix(ctx, facts, ("RAY_DEDUP_LOGS",), msg("deploy.fix.keep_dedup")),
         )
 
 
+@emits(
+    "DEPLOY-004",
+    Severity.ERROR,
+    title="Manifest GPUs or nodes differ from the config",
+    why="verl asks Ray for trainer.nnodes placement groups of trainer.n_gpus_per_node GPUs, each on one node; a manifest with other counts leaves GPUs idle or waits forever for GPUs that never come.",
+)
 def check_node_shape(ctx, facts):
     p = ctx.plan
     need = gpu_nodes_needed(p)
     paths = ["trainer.nnodes", "trainer.n_gpus_per_node"]
     for problem in facts.problems:
-        yield error("DEPLOY-004", [facts.source], msg("deploy.reader_problem", problem=problem), why("DEPLOY-004"))
+        yield make_finding("DEPLOY-004", [facts.source], msg("deploy.reader_problem", problem=problem))
     if spec(facts.target).single_node and need > 1:
-        yield error(
+        yield make_finding(
             "DEPLOY-004",
             paths + ["deploy.target"],
             msg("deploy.k8s_job_nodes", nodes=need, gpus=p.gpus_per_node),
-            why("DEPLOY-004"),
             [Fix({"deploy.target": Target.KUBERAY_JOB.value}, msg("deploy.fix.kuberay_job"))],
         )
         return
@@ -183,11 +206,10 @@ def check_node_shape(ctx, facts):
         big = sum(g.replicas for g in facts.groups if g.gpus >= p.gpus_per_node)
         if big < need:
             shape = ", ".join(f"{g.gpus:g}" for g in facts.groups)
-            yield error(
+            yield make_finding(
                 "DEPLOY-004",
                 paths,
                 msg("deploy.cluster_nodes_short", groups=need, gpus=p.gpus_per_node, big=big, shape=shape),
-                why("DEPLOY-004"),
             )
         return
     gpu_groups = [g for g in facts.groups if g.gpus > 0]
@@ -202,17 +224,16 @@ def check_node_shape(ctx, facts):
             )
         ]
     for g in wrong:
-        yield error(
+        yield make_finding(
             "DEPLOY-004",
             paths,
             msg(
                 "deploy.gpus_per_node_differ", source=facts.source, where=g.where, gpus=g.gpus, per_node=p.gpus_per_node
             ),
-            why("DEPLOY-004"),
             fixes,
         )
     if facts.gpu_nodes != need:
-        yield error(
+        yield make_finding(
             "DEPLOY-004",
             paths,
             msg(
@@ -224,7 +245,6 @@ def check_node_shape(ctx, facts):
                 gpus=p.gpus_per_node,
                 split=msg("deploy.split_pools", total=p.total_gpus) if len(p.pools) > 1 else "",
             ),
-            why("DEPLOY-004"),
             fixes,
         )
 
@@ -241,6 +261,12 @@ def _name_problem(kind: str, name: str) -> Msg | None:
     return None
 
 
+@emits(
+    "DEPLOY-007",
+    Severity.ERROR,
+    title="An invalid Kubernetes name",
+    why="The API server refuses names that are not DNS labels; KubeRay also refuses RayJob names over 47 characters and RayCluster names over 53 (it derives pod and service names from them).",
+)
 def check_names(ctx, facts):
     d = ctx.answers.deploy
     field = {"Namespace": "deploy.namespace", "Secret": "deploy.k8s_secret"}
@@ -258,21 +284,32 @@ def check_names(ctx, facts):
                 fixes = [Fix({"deploy.k8s_secret": dns_label(name)}, msg("deploy.fix.dns_label"))]
         path = field.get(kind, "deploy.name") if facts.origin == "answers" else f"{facts.source}: {kind}"
         message = msg("deploy.bad_name", kind=kind, name=name, problem=problem)
-        yield error("DEPLOY-007", [path], message, why("DEPLOY-007"), fixes)
+        yield make_finding("DEPLOY-007", [path], message, fixes)
 
 
+@emits(
+    "DEPLOY-008",
+    Severity.ERROR,
+    title="ray_kwargs.ray_init.num_cpus set while joining a cluster",
+    why="ray.init raises 'When connecting to an existing cluster, num_cpus and num_gpus must not be provided'; the setting only applies when verl starts its own Ray instance.",
+)
 def check_num_cpus(ctx, facts):
     value = ctx.answers.deploy.ray_init_num_cpus
     if value is not None and facts.joins_cluster:
-        yield error(
+        yield make_finding(
             "DEPLOY-008",
             [NUM_CPUS_KEY],
             msg("deploy.num_cpus_joining", key=NUM_CPUS_KEY, value=value, target=facts.target),
-            why("DEPLOY-008"),
             [Fix({NUM_CPUS_KEY: None}, msg("deploy.fix.num_cpus"))],
         )
 
 
+@emits(
+    "DEPLOY-009",
+    Severity.WARNING,
+    title="Multi-node without NCCL/GLOO interface settings",
+    why="On hosts with several network interfaces NCCL and Gloo may bind one the other nodes cannot reach: the first collective hangs until the watchdog timeout (30 minutes).",
+)
 def check_interfaces(ctx, facts):
     if facts.origin == "cluster" or not spec(facts.target).joins_cluster or not multi_node(ctx, facts):
         return
@@ -286,37 +323,52 @@ def check_interfaces(ctx, facts):
                 msg("deploy.fix.eth0"),
             )
         ]
-    yield warning(
+    yield make_finding(
         "DEPLOY-009",
         ["deploy.nccl_socket_ifname", "deploy.gloo_socket_ifname"] if facts.origin == "answers" else [facts.source],
         msg("deploy.no_interfaces", nodes=facts.gpu_nodes or ctx.plan.nnodes),
-        why("DEPLOY-009"),
         fixes,
     )
 
 
+@emits(
+    "DEPLOY-010",
+    Severity.ERROR,
+    title="A RayJob entrypoint that chains commands",
+    why="KubeRay splices the entrypoint unquoted into `ray job submit ... -- <entrypoint>` in the submitter pod, so the part after ;, && or | runs there, not on the cluster.",
+)
 def check_entrypoint(ctx, facts):
     if facts.entrypoint and re.search(r"(;|&&|\|)", facts.entrypoint):
-        yield error(
+        yield make_finding(
             "DEPLOY-010",
             [f"{facts.source}: spec.entrypoint"],
             msg("deploy.entrypoint_chains", entrypoint=facts.entrypoint),
-            why("DEPLOY-010"),
         )
 
 
+@emits(
+    "DEPLOY-011",
+    Severity.WARNING,
+    title="No shared memory volume (/dev/shm)",
+    why="A plain Pod or Job gets 64 MiB of /dev/shm; NCCL and data loaders need more and fail with 'No space left on device' (KubeRay adds the volume itself).",
+)
 def check_shm(ctx, facts):
     for where in facts.shm_missing:
         fixes = [Fix({"deploy.shm_gib": 64}, msg("deploy.fix.shm"))] if facts.origin == "answers" else []
-        yield warning(
+        yield make_finding(
             "DEPLOY-011",
             ["deploy.shm_gib"] if facts.origin == "answers" else [facts.source],
             msg("deploy.no_shm", where=where),
-            why("DEPLOY-011"),
             fixes,
         )
 
 
+@emits(
+    "DEPLOY-014",
+    Severity.WARNING,
+    title="An image reference Kubernetes cannot pull",
+    why="An image name with spaces, quotes or upper-case repository letters is refused by the kubelet (InvalidImageName) and the pods never start.",
+)
 def check_images(ctx, facts):
     for image in facts.images:
         # An image with user:password@ is DEPLOY-006's error, not a malformed reference to warn about.
@@ -327,11 +379,10 @@ def check_images(ctx, facts):
                 else []
             )
             shown = image if len(image) < 80 else image[:77] + "..."
-            yield warning(
+            yield make_finding(
                 "DEPLOY-014",
                 ["deploy.image"] if facts.origin == "answers" else [facts.source],
                 msg("deploy.bad_image", image=shown),
-                why("DEPLOY-014"),
                 fixes,
             )
 
@@ -355,12 +406,29 @@ CHECKS = (
 )
 
 
+# The ids CHECKS make (declared beside each check), which this rule emits.
+CHECKED_IDS = (
+    "DEPLOY-001",
+    "DEPLOY-002",
+    "DEPLOY-003",
+    "DEPLOY-004",
+    "DEPLOY-005",
+    "DEPLOY-006",
+    "DEPLOY-007",
+    "DEPLOY-008",
+    "DEPLOY-009",
+    "DEPLOY-010",
+    "DEPLOY-011",
+    "DEPLOY-012",
+    "DEPLOY-014",
+    "DEPLOY-015",
+    "DEPLOY-017",
+)
+
+
+@rule_for(*CHECKED_IDS)
 def check_deployment(ctx):
     """Every DEPLOY check over one set of facts (computed once per evaluation)."""
     facts = facts_of(ctx)
     for check in CHECKS:
         yield from check(ctx, facts)
-
-
-FAMILIES = ("DEPLOY",)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_deployment]

@@ -5,8 +5,8 @@ itself are judged in deploy_node (check_own_ray_cpus, with its own fix)."""
 from __future__ import annotations
 
 from wizard.core import verl_schema
-from wizard.core.findings import Fix, error
-from wizard.core.rules.catalogue import why
+from wizard.core.findings import Fix
+from wizard.core.rules.declare import make_finding
 from wizard.core.rules.deploy.facts import (
     CPUS_PER_GPU_BUNDLE,
     TASK_RUNNER_CPUS,
@@ -22,9 +22,7 @@ from wizard.i18n.text import msg
 def check_cpus(ctx, facts):
     yield from check_own_ray_cpus(ctx, facts)
     own_num_cpus = (
-        facts.origin == "answers"
-        and spec(facts.target).starts_ray
-        and ctx.answers.deploy.ray_init_num_cpus is not None
+        facts.origin == "answers" and spec(facts.target).starts_ray and ctx.answers.deploy.ray_init_num_cpus is not None
     )
     if not facts.groups or own_num_cpus:
         return  # the answers' own num_cpus is judged by check_own_ray_cpus (with its fix)
@@ -50,7 +48,7 @@ def check_cpus(ctx, facts):
             continue
         need = CPUS_PER_GPU_BUNDLE * used
         if used and g.cpus < need:
-            yield error(
+            yield make_finding(
                 "DEPLOY-005",
                 paths,
                 msg(
@@ -61,12 +59,11 @@ def check_cpus(ctx, facts):
                     per_gpu=CPUS_PER_GPU_BUNDLE,
                     need=need,
                 ),
-                why("DEPLOY-005"),
                 fixes,
             )
             return
         if units and g.cpus - need < share:
-            yield error(
+            yield make_finding(
                 "DEPLOY-005",
                 paths,
                 msg(
@@ -79,7 +76,6 @@ def check_cpus(ctx, facts):
                     nodes=facts.nodes,
                     version=verl_schema.TARGET_VERSION,
                 ),
-                why("DEPLOY-005"),
                 fixes,
             )
             return
@@ -99,4 +95,4 @@ def check_cpus(ctx, facts):
             if units
             else msg("deploy.no_cpu_for_task_runner", per_gpu=CPUS_PER_GPU_BUNDLE, n=TASK_RUNNER_CPUS)
         )
-        yield error("DEPLOY-005", paths, message, why("DEPLOY-005"), fixes)
+        yield make_finding("DEPLOY-005", paths, message, fixes)

@@ -8,8 +8,8 @@ door's environment facts (`ctx.env`, wizard.detect.env.secrets_set) hold it, or,
 
 from __future__ import annotations
 
-from wizard.core.findings import Fix, warning
-from wizard.core.rules.catalogue import why
+from wizard.core.findings import Fix, Severity
+from wizard.core.rules.declare import make_finding, rule
 from wizard.core.targets import spec
 from wizard.i18n.text import msg
 
@@ -22,6 +22,13 @@ def _loggers(answers) -> list[str]:
     return list(value) if isinstance(value, list | tuple) else [value]
 
 
+@rule(
+    "DEPLOY-016",
+    Severity.WARNING,
+    title="Logging to wandb without WANDB_API_KEY set",
+    why="verl's wandb logger needs WANDB_API_KEY where the trainer starts; without it run.sh stops before the run (and a run that skips the check fails at start-up), so a first run that only needs to train should log to the console.",
+    about="machine",
+)
 def check_wandb_key(ctx):
     loggers = _loggers(ctx.answers)
     if "wandb" not in loggers or ctx.env is None or KEY in ctx.env:
@@ -32,8 +39,4 @@ def check_wandb_key(ctx):
     rest = [name for name in loggers if name != "wandb"]
     console = rest if "console" in rest else ["console", *rest]
     fixes = [Fix({LOGGER: console}, msg("deploy.fix.logger_without_wandb", loggers=", ".join(console)))]
-    yield warning("DEPLOY-016", [LOGGER], msg("deploy.wandb_key_not_set", key=KEY), why("DEPLOY-016"), fixes)
-
-
-FAMILIES = ("DEPLOY",)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_wandb_key]
+    yield make_finding("DEPLOY-016", [LOGGER], msg("deploy.wandb_key_not_set", key=KEY), fixes)

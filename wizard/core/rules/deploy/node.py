@@ -10,9 +10,9 @@ import posixpath
 
 from wizard.core import verl_schema
 from wizard.core.field_keys import address_of
-from wizard.core.findings import Fix, error, warning
+from wizard.core.findings import Fix, Severity
 from wizard.core.plan import need_critic
-from wizard.core.rules.catalogue import why
+from wizard.core.rules.declare import emits, make_finding
 from wizard.core.rules.deploy.facts import (
     CONFIG_DIR,
     CPUS_PER_GPU_BUNDLE,
@@ -30,6 +30,12 @@ def visible_count(mask: str) -> int:
     return sum(1 for device in mask.split(",") if device.strip())
 
 
+@emits(
+    "DEPLOY-005",
+    Severity.ERROR,
+    title="Too few CPUs per GPU",
+    why="verl reserves {CPU: 3, GPU: 1} per GPU in placement groups packed onto one node; verl 0.9.1's V1 trainer first starts TransferQueue, whose controller and storage units (8, pinned round-robin to every Ray node) hold a CPU each for the whole run; and Ray places an actor without num_cpus (the TaskRunner, the rollout servers) only where a CPU is free. With fewer logical CPUs something never gets placed and training hangs without an error. Ray's logical CPUs are what ray start --num-cpus or ray_kwargs.ray_init.num_cpus gives, else the node's CPU count (or a container's cgroup quota): Slurm's --cpus-per-task does not set them.",
+)
 def check_own_ray_cpus(ctx, facts):
     """Answers that give the Ray instance verl starts itself (local, k8s-job) fewer CPUs than verl 0.9.1 holds."""
     num_cpus = ctx.answers.deploy.ray_init_num_cpus
@@ -37,7 +43,7 @@ def check_own_ray_cpus(ctx, facts):
         return
     need = local_ray_cpus_needed(ctx.answers, ctx.plan)
     if num_cpus < need:
-        yield error(
+        yield make_finding(
             "DEPLOY-005",
             [NUM_CPUS_KEY],
             msg(
@@ -50,7 +56,6 @@ def check_own_ray_cpus(ctx, facts):
                 units=tq_storage_units(ctx.answers),
                 version=verl_schema.TARGET_VERSION,
             ),
-            why("DEPLOY-005"),
             [Fix({NUM_CPUS_KEY: need}, msg("deploy.cpus_local_fix", need=need))],
         )
 
@@ -79,6 +84,12 @@ def _under(path: str, folder: str) -> bool:
     return folder == "/" or path == folder or path.startswith(folder + "/")
 
 
+@emits(
+    "DEPLOY-015",
+    Severity.WARNING,
+    title="Local paths the pods cannot see",
+    why="A Kubernetes pod sees its image and its volumes only: a data file or model folder at a local path that no volume mounts does not exist there, and verl fails when it opens it, after the cluster has started.",
+)
 def check_pod_paths(ctx, facts):
     """Kubernetes pods see the image and their volumes only: a local path elsewhere does not exist there."""
     if not spec(facts.target).kubernetes or facts.mounts is None:
@@ -108,10 +119,9 @@ def check_pod_paths(ctx, facts):
         if mounts
         else msg("deploy.pod_paths_unmounted", paths=shown, n=len(shown))
     )
-    yield warning(
+    yield make_finding(
         "DEPLOY-015",
         ["deploy.data_volume", "deploy.data_mount"] if facts.origin == "answers" else [facts.source],
         message,
-        why("DEPLOY-015"),
         fixes,
     )

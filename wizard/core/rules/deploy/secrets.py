@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 
+from wizard.core.answers.model import SECTIONS
 from wizard.core.field_keys import field_to_verl
-from wizard.core.findings import Fix, error
-from wizard.core.rules.catalogue import why
+from wizard.core.findings import Fix, Severity
+from wizard.core.rules.declare import emits, make_finding
 from wizard.core.rules.deploy.facts import AUTH_VARS, pairs, secret_env_names
 from wizard.core.secrets import (
     NAME_FIELDS,
@@ -36,6 +37,12 @@ K8S_REFERENCE = re.compile(r"^\$\([A-Za-z_][A-Za-z0-9_]*\)$")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
+@emits(
+    "DEPLOY-006",
+    Severity.ERROR,
+    title="A secret value written inline",
+    why="Tokens and API keys written into a manifest, a script or the answers end up in version control, kubectl output and Ray's job table; read them from a Secret (secretKeyRef) or the launching environment.",
+)
 def check_inline_secrets(ctx, facts):
     yield from _in_environment(ctx, facts)
     yield from _in_values(ctx)
@@ -43,18 +50,14 @@ def check_inline_secrets(ctx, facts):
     if facts.origin != "answers":  # the answers' image is one of their values, judged above
         for image in facts.images:
             if (found := credential_in(image)) is not None:
-                yield error(
+                yield make_finding(
                     "DEPLOY-006",
                     [facts.source],
                     msg("deploy.secret.in_value", where=f"{facts.source} image", what=_what(found)),
-                    why("DEPLOY-006"),
                 )
     for where in facts.inline_secrets:
-        yield error(
-            "DEPLOY-006",
-            [facts.source],
-            msg("deploy.secret_in_manifest", where=where, source=facts.source),
-            why("DEPLOY-006"),
+        yield make_finding(
+            "DEPLOY-006", [facts.source], msg("deploy.secret_in_manifest", where=where, source=facts.source)
         )
 
 
@@ -95,15 +98,12 @@ def _in_environment(ctx, facts):
                 else msg("deploy.inline_secret", name=name, where=where)
             )
             label = msg("deploy.fix.secret_env", name=name)
-            yield error(
-                "DEPLOY-006", path, text, why("DEPLOY-006"), _env_fix(ctx, facts, name, label, name not in AUTH_VARS)
-            )
+            yield make_finding("DEPLOY-006", path, text, _env_fix(ctx, facts, name, label, name not in AUTH_VARS))
         elif name in as_secrets:
-            yield error(
+            yield make_finding(
                 "DEPLOY-006",
                 ["deploy.env", "deploy.secret_env"],
                 msg("deploy.secret.duplicate", name=name),
-                why("DEPLOY-006"),
                 _env_fix(ctx, facts, name, msg("deploy.secret.fix_drop", name=name), to_secrets=False),
             )
         elif (found := credential_in(value)) is not None:
@@ -114,12 +114,8 @@ def _in_environment(ctx, facts):
                 ]
                 fixes = [Fix({"deploy.env": env}, msg("deploy.secret.fix_strip"))]
             fixes += _env_fix(ctx, facts, name, msg("deploy.fix.secret_env", name=name), True)
-            yield error(
-                "DEPLOY-006",
-                path,
-                msg("deploy.secret.in_value", where=f"{where} {name}", what=_what(found)),
-                why("DEPLOY-006"),
-                fixes,
+            yield make_finding(
+                "DEPLOY-006", path, msg("deploy.secret.in_value", where=f"{where} {name}", what=_what(found)), fixes
             )
 
 
@@ -134,8 +130,6 @@ def _what(found: tuple[str, str]):
 
 def _answer_strings(answers):
     """(address, field value, dotted path, last key part, text) for every string the answers hold."""
-    from wizard.core.answers.model import SECTIONS
-
     answers = getattr(answers, "untracked", answers)  # see wizard.core.unknowns: a scan, not a reading
     verl = field_to_verl()
     for section, section_model in SECTIONS.items():
@@ -178,12 +172,8 @@ def _in_names(ctx):
             if (found := credential_in(name)) is not None:
                 kept = [n for n in names if n != name] if field_name == "deploy.secret_env" else None
                 fixes = [Fix({field_name: kept}, msg("deploy.secret.fix_name"))] if field_name != "deploy.env" else []
-                yield error(
-                    "DEPLOY-006",
-                    [field_name],
-                    msg("deploy.secret.in_name", field=field_name, what=_what(found)),
-                    why("DEPLOY-006"),
-                    fixes,
+                yield make_finding(
+                    "DEPLOY-006", [field_name], msg("deploy.secret.in_name", field=field_name, what=_what(found)), fixes
                 )
                 break
 
@@ -208,9 +198,7 @@ def _in_values(ctx):
                         msg("deploy.secret.fix_key", env=env),
                     )
                 ]
-            yield error(
-                "DEPLOY-006", [key], msg("deploy.secret.key_inline", address=path, env=env), why("DEPLOY-006"), fixes
-            )
+            yield make_finding("DEPLOY-006", [key], msg("deploy.secret.key_inline", address=path, env=env), fixes)
     for address, value, path, leaf, text in _answer_strings(answers):
         if any(path == k or path.startswith(k + ".") for k in secret_keys):
             continue
@@ -221,16 +209,10 @@ def _in_values(ctx):
                 fixes = [Fix({address: without_userinfo(value)}, msg("deploy.secret.fix_strip"))]
             elif found[0] == "url_password" and isinstance(value, list) and all(isinstance(v, str) for v in value):
                 fixes = [Fix({address: [without_userinfo(v) for v in value]}, msg("deploy.secret.fix_strip"))]
-            yield error(
-                "DEPLOY-006",
-                [address],
-                msg("deploy.secret.in_value", where=path, what=_what(found)),
-                why("DEPLOY-006"),
-                fixes,
+            yield make_finding(
+                "DEPLOY-006", [address], msg("deploy.secret.in_value", where=path, what=_what(found)), fixes
             )
             continue
         if not is_secret_name(leaf):
             for name in secret_env_reads(text):
-                yield error(
-                    "DEPLOY-006", [address], msg("deploy.secret.env_read", address=path, name=name), why("DEPLOY-006")
-                )
+                yield make_finding("DEPLOY-006", [address], msg("deploy.secret.env_read", address=path, name=name))

@@ -11,8 +11,8 @@ join the nodes themselves. k8s-job's one Pod is DEPLOY-004's. Part of the deploy
 from __future__ import annotations
 
 from wizard.core.choices import Target
-from wizard.core.findings import Fix, warning
-from wizard.core.rules.catalogue import why
+from wizard.core.findings import Fix, Severity
+from wizard.core.rules.declare import emits, make_finding
 from wizard.core.rules.deploy.facts import gpu_nodes_needed
 from wizard.core.targets import fill, spec
 from wizard.i18n.text import msg
@@ -21,6 +21,12 @@ from wizard.i18n.text import msg
 MULTI_NODE_TARGETS = (Target.RAY_JOB, Target.SLURM, Target.KUBERAY_JOB)  # each spec's multi_node_fix labels it
 
 
+@emits(
+    "DEPLOY-017",
+    Severity.WARNING,
+    title="More nodes than run.sh alone starts",
+    why="With target local, run.sh starts verl on this machine; without RAY_ADDRESS verl starts its own Ray there, of one node, asks it for trainer.nnodes x n_gpus_per_node GPUs and stops at start-up with 'Total available GPUs X is less than total desired GPUs Y'. The nodes must first form a Ray cluster (ray start on each, as RUN.md says) with run.sh started on its head, or a target must start them: Slurm and KubeRay start a cluster of that many nodes; ray-job submits to one that is running.",
+)
 def check_nodes_started(ctx, facts):
     """Target local with a plan of several nodes and no RAY_ADDRESS in deploy.env: run.sh alone gives verl a Ray
     of one node (RUN.md starts a cluster first)."""
@@ -32,11 +38,10 @@ def check_nodes_started(ctx, facts):
     need = gpu_nodes_needed(p)
     if need <= 1:
         return
-    yield warning(
+    yield make_finding(
         "DEPLOY-017",
         ["deploy.target", "trainer.nnodes", "trainer.n_gpus_per_node"],
         msg("deploy.local_nodes", nnodes=p.nnodes, nodes=need, gpus=p.gpus_per_node, total=p.total_gpus),
-        why("DEPLOY-017"),
         [
             Fix({"deploy.target": t.value}, fill(label, nodes=need))
             for t in MULTI_NODE_TARGETS

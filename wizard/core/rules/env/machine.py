@@ -12,7 +12,7 @@ from typing import Any
 from wizard.core.findings import Finding, Fix, Severity, error, info, warning
 from wizard.core.model_facts import from_catalogue
 from wizard.core.plan import build_plan
-from wizard.core.rules.catalogue import why
+from wizard.core.rules.declare import emits, make_finding, why
 from wizard.core.rules.env.packages import PACKAGE_CHECKS, Run
 from wizard.core.targets import spec
 from wizard.i18n.text import msg
@@ -32,6 +32,12 @@ def _gib(n: float) -> str:
     return f"{n / GIB:.1f}"
 
 
+@emits(
+    "ENV-009",
+    Severity.WARNING,
+    title="/dev/shm is too small",
+    why="Ray puts its object store in /dev/shm and falls back to slow disk when it is smaller than the store (30% of memory); NCCL uses it for transfers between GPUs of one node, and a container's default 64 MB makes multi-GPU collectives fail.",
+)
 def check_shm(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     shm, memory = report.get("shm_bytes"), report.get("memory_bytes")
     if shm is None:
@@ -41,15 +47,20 @@ def check_shm(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     if per_node > 1 and shm < NCCL_MIN_SHM:
         yield error("ENV-009", ["/dev/shm"], msg("env.shm_nccl", have=_gib(shm), gpus=per_node), why("ENV-009"), fix)
     elif memory and shm < OBJECT_STORE_SHARE * memory:
-        yield warning(
+        yield make_finding(
             "ENV-009",
             ["/dev/shm"],
             msg("env.shm_object_store", have=_gib(shm), need=_gib(OBJECT_STORE_SHARE * memory)),
-            why("ENV-009"),
             fix,
         )
 
 
+@emits(
+    "ENV-010",
+    Severity.WARNING,
+    title="The open-files limit is low",
+    why="Ray and verl's workers hold many sockets and files per process; under a soft limit of 65536 a larger run fails with 'Too many open files' part way.",
+)
 def check_open_files(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     limits = report.get("open_files")
     if not limits or limits[0] < 0 or limits[0] >= OPEN_FILES:
@@ -59,15 +70,17 @@ def check_open_files(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
         fix = Fix(set={}, label=msg("env.fix.run", command=f"ulimit -n {OPEN_FILES}"))
     else:  # the soft limit cannot go past the hard one without root
         fix = Fix(set={}, label=msg("env.fix.hard_limit", n=OPEN_FILES))
-    yield warning(
-        "ENV-010",
-        ["ulimit -n"],
-        msg("env.open_files", soft=soft, hard=hard if hard >= 0 else "unlimited"),
-        why("ENV-010"),
-        (fix,),
+    yield make_finding(
+        "ENV-010", ["ulimit -n"], msg("env.open_files", soft=soft, hard=hard if hard >= 0 else "unlimited"), (fix,)
     )
 
 
+@emits(
+    "ENV-011",
+    Severity.ERROR,
+    title="Too little free disk for a checkpoint under trainer.default_local_dir",
+    why="verl saves the model, optimizer and extra state every trainer.save_freq steps; a checkpoint that does not fit kills the run at its first save, after the training time it took to get there.",
+)
 def check_disk(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     disk = report.get("disk") or {}
     free = disk.get("free_bytes")
@@ -77,7 +90,7 @@ def check_disk(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     if facts is not None and facts.complete:
         need = facts.param_count() * CHECKPOINT_BYTES_PER_PARAM
         if free < need:
-            yield error(
+            yield make_finding(
                 "ENV-011",
                 ["trainer.default_local_dir"],
                 msg(
@@ -87,7 +100,6 @@ def check_disk(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
                     need=_gib(need),
                     model=run.answers.models.actor_path,
                 ),
-                why("ENV-011"),
             )
     elif free < UNKNOWN_MODEL_DISK:
         yield warning(
@@ -105,6 +117,12 @@ def is_hub_id(path: str | None) -> bool:
     return path.count("/") == 1 and all(path.split("/"))
 
 
+@emits(
+    "ENV-012",
+    Severity.ERROR,
+    title="A model that must be downloaded cannot be",
+    why="A Hugging Face id not in the cache is downloaded into HF_HOME at start; with HF_HUB_OFFLINE or TRANSFORMERS_OFFLINE set, or HF_HOME not writable, the load fails on every worker.",
+)
 def check_downloads(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     hf = report.get("hf") or {}
     env = report.get("env") or {}
@@ -113,29 +131,30 @@ def check_downloads(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
         if cached:
             continue
         if offline:
-            yield error(
-                "ENV-012",
-                ["actor_rollout_ref.model.path"],
-                msg("env.offline_not_cached", model=model, flags=offline),
-                why("ENV-012"),
+            yield make_finding(
+                "ENV-012", ["actor_rollout_ref.model.path"], msg("env.offline_not_cached", model=model, flags=offline)
             )
         elif hf.get("writable") is False:
-            yield error(
+            yield make_finding(
                 "ENV-012",
                 ["actor_rollout_ref.model.path"],
                 msg("env.hf_home_read_only", model=model, home=hf.get("home", "?")),
-                why("ENV-012"),
             )
 
 
+@emits(
+    "ENV-013",
+    Severity.ERROR,
+    title="A GPU mask in this shell that does not fit the run",
+    why="Where verl starts its own Ray, that Ray takes its GPUs from CUDA_VISIBLE_DEVICES: a mask with another count than trainer.n_gpus_per_node leaves verl short of GPUs or GPUs idle; RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES puts every worker on the same devices.",
+)
 def check_gpu_mask(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     env = report.get("env") or {}
     if env.get("RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES"):
-        yield error(
+        yield make_finding(
             "ENV-013",
             ["RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES"],
             msg("env.noset_mask"),
-            why("ENV-013"),
             (Fix(set={}, label=msg("env.fix.run", command="unset RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES")),),
         )
     mask = env.get("CUDA_VISIBLE_DEVICES")
@@ -144,15 +163,20 @@ def check_gpu_mask(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     count = len([d for d in mask.split(",") if d.strip()])
     need = build_plan(run.answers).gpus_per_node
     if count != need:
-        yield error(
+        yield make_finding(
             "ENV-013",
             ["CUDA_VISIBLE_DEVICES"],
             msg("env.mask_count", mask=mask, count=count, need=need),
-            why("ENV-013"),
             (Fix(set={"trainer.n_gpus_per_node": count}, label=msg("env.fix.gpus", n=count)),) if count else (),
         )
 
 
+@emits(
+    "ENV-014",
+    Severity.WARNING,
+    title="RAY_ADDRESS in this shell changes where the run starts",
+    why="With RAY_ADDRESS set, verl's ray.init joins that cluster instead of starting its own on this machine; an http:// (Jobs API) address there makes ray.init fail.",
+)
 def check_ray_address(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     address = (report.get("env") or {}).get("RAY_ADDRESS")
     if not address or not spec(run.target).runs_here:
@@ -160,7 +184,7 @@ def check_ray_address(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     if address.startswith(("http://", "https://")):
         yield error("ENV-014", ["RAY_ADDRESS"], msg("env.ray_address_jobs_api", address=address), why("ENV-014"))
     else:
-        yield warning("ENV-014", ["RAY_ADDRESS"], msg("env.ray_address_joins", address=address), why("ENV-014"))
+        yield make_finding("ENV-014", ["RAY_ADDRESS"], msg("env.ray_address_joins", address=address))
 
 
 def _interface_matches(setting: str, interfaces: list[str]) -> bool:
@@ -172,16 +196,19 @@ def _interface_matches(setting: str, interfaces: list[str]) -> bool:
     return any((i == n) if exact else i.startswith(n) for n in names for i in interfaces)
 
 
+@emits(
+    "ENV-015",
+    Severity.ERROR,
+    title="An NCCL or Gloo setting that does not fit this machine",
+    why="NCCL_SOCKET_IFNAME or GLOO_SOCKET_IFNAME naming no interface here makes the first collective hang or fail; NCCL_P2P_DISABLE, NCCL_SHM_DISABLE or NCCL_IB_DISABLE force slow paths that cost a large share of the step time.",
+)
 def check_nccl(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     env, interfaces = report.get("env") or {}, report.get("interfaces")
     for name in ("NCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME"):
         setting = env.get(name)
         if setting and interfaces is not None and not _interface_matches(setting, interfaces):
-            yield error(
-                "ENV-015",
-                [name],
-                msg("env.no_such_interface", name=name, value=setting, interfaces=interfaces),
-                why("ENV-015"),
+            yield make_finding(
+                "ENV-015", [name], msg("env.no_such_interface", name=name, value=setting, interfaces=interfaces)
             )
     for name in SLOW_PATHS:
         if env.get(name, "").strip() not in ("", "0"):

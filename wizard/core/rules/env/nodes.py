@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from wizard.core.findings import Finding, error, warning
-from wizard.core.rules.catalogue import why
+from wizard.core.findings import Finding, Severity, error, warning
+from wizard.core.rules.declare import emits, why
 from wizard.i18n.text import msg
 
 MISSING = "-"
@@ -28,6 +28,12 @@ def _facts(report: dict[str, Any]) -> dict[str, str]:
     return facts
 
 
+@emits(
+    "ENV-016",
+    Severity.ERROR,
+    title="The nodes of the cluster differ",
+    why="Ray runs verl's workers with each node's own interpreter and driver; a package release that differs between nodes (verl, torch, the engine, ray) or a node without the engine fails only on the workers placed there, often late in start-up.",
+)
 def node_differences(reports: dict[str, dict[str, Any]]) -> Iterator[Finding]:
     """ENV-016 for each fact whose value is not the same on every node (reports keyed by node address)."""
     if len(reports) < 2:

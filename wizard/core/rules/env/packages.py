@@ -20,10 +20,17 @@ from packaging.version import InvalidVersion, Version
 
 from wizard.core import verl_schema
 from wizard.core.answers.model import Answers
-from wizard.core.findings import Finding, Fix, error, warning
+from wizard.core.findings import Finding, Fix, Severity, warning
 from wizard.core.plan import build_plan, engine_of
-from wizard.core.rules.catalogue import why
+from wizard.core.rules.declare import declare, emits, make_finding, why
 from wizard.i18n.text import msg
+
+declare(
+    "ENV-001",
+    Severity.ERROR,
+    title="The interpreter that runs verl could not be inspected",
+    why="doctor asks the interpreter itself, in a child process with a deadline; one that hangs, crashes or answers garbage at a few lines of standard library will not start verl either.",
+)
 
 ENGINES = ("vllm", "sglang")
 # Requirements of verl's base set whose absence doctor reports (verl's own `pip install` brings them; these are the
@@ -87,14 +94,19 @@ def _satisfies(version: str, req: Requirement) -> bool:
     )
 
 
+@emits(
+    "ENV-002",
+    Severity.ERROR,
+    title="verl is not installed, or is another release than the config's",
+    why="python -m verl.trainer.main_ppo needs verl in the interpreter that runs it; the wizard writes and checks keys of verl 0.9.1, and another release renames or drops some of them (a fork or a checkout is named with its git describe).",
+)
 def check_verl(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     verl = report.get("verl", {})
     if not verl.get("location") and not verl.get("version"):
-        yield error(
+        yield make_finding(
             "ENV-002",
             ["verl"],
             msg("env.verl_missing", python=report["python"]["executable"]),
-            why("ENV-002"),
             (_install(run.install_line),),
         )
         return
@@ -110,23 +122,28 @@ def check_verl(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
         )
 
 
+@emits(
+    "ENV-003",
+    Severity.ERROR,
+    title="torch is missing, or built without CUDA",
+    why="verl's workers put the models on GPUs through torch; a CPU build (torch's version ends in +cpu, torch.version.cuda is None) makes every worker fail at its first .cuda() after Ray has started them.",
+)
+@emits(
+    "ENV-005",
+    Severity.ERROR,
+    title="The driver supports an older CUDA than torch was built for",
+    why="A CUDA build of torch needs a driver whose CUDA version is at least the build's major version (minor-version compatibility covers a newer minor at best with warnings); with an older driver torch.cuda.is_available() is False and the workers fail as on a machine without GPUs.",
+)
 def check_torch(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     torch = report.get("torch")
     if torch is None:
-        yield error(
-            "ENV-003",
-            ["torch"],
-            msg("env.torch_missing"),
-            why("ENV-003"),
-            (_install(run.install_line),),
-        )
+        yield make_finding("ENV-003", ["torch"], msg("env.torch_missing"), (_install(run.install_line),))
         return
     if not torch.get("cuda") and not torch.get("hip"):
-        yield error(
+        yield make_finding(
             "ENV-003",
             ["torch"],
             msg("env.torch_cpu", version=torch.get("version") or "?"),
-            why("ENV-003"),
             (_install(run.install_line),),
         )
         return
@@ -141,29 +158,36 @@ def check_torch(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
         return
     shown = {"build": cuda_build, "driver": f"{supported[0]}.{supported[1]}", "version": nvml.get("driver", "?")}
     if supported[0] < built[0]:
-        yield error("ENV-005", ["torch"], msg("env.cuda_too_old", **shown), why("ENV-005"))
+        yield make_finding("ENV-005", ["torch"], msg("env.cuda_too_old", **shown))
     elif supported < built:
         yield warning("ENV-005", ["torch"], msg("env.cuda_minor_older", **shown), why("ENV-005"))
 
 
+@emits(
+    "ENV-004",
+    Severity.ERROR,
+    title="No NVIDIA driver or fewer GPUs than the run asks for on this machine",
+    why="verl asks Ray for trainer.n_gpus_per_node GPUs per node; where NVML finds no driver or fewer GPUs, Ray has none to give and verl stops with 'Total available GPUs 0 is less than total desired GPUs'.",
+)
 def check_gpus(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     nvml = report.get("nvml") or {}
     need = build_plan(run.answers).gpus_per_node
     if not nvml.get("ok"):
-        yield error(
-            "ENV-004",
-            ["trainer.n_gpus_per_node"],
-            msg("env.no_driver", problem=nvml.get("error", "?"), need=need),
-            why("ENV-004"),
+        yield make_finding(
+            "ENV-004", ["trainer.n_gpus_per_node"], msg("env.no_driver", problem=nvml.get("error", "?"), need=need)
         )
         return
     have = len(nvml.get("gpus", []))
     if have < need:
-        yield error(
-            "ENV-004", ["trainer.n_gpus_per_node"], msg("env.too_few_gpus", have=have, need=need), why("ENV-004")
-        )
+        yield make_finding("ENV-004", ["trainer.n_gpus_per_node"], msg("env.too_few_gpus", have=have, need=need))
 
 
+@emits(
+    "ENV-006",
+    Severity.ERROR,
+    title="The rollout engine is missing or outside the range verl declares",
+    why="verl imports the engine actor_rollout_ref.rollout.name names (vllm, sglang) in its rollout workers, after the models have loaded; verl's own package metadata pins the engine release it was tested with, and another release breaks its server and weight-sync calls.",
+)
 def check_engine(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     name = run.rollout
     if name not in ENGINES:
@@ -171,17 +195,16 @@ def check_engine(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     pins = [r for r in requirements(report, name) if canonicalize_name(r.name) == name]
     have = _installed(report, name)
     if have is None:
-        yield error(
+        yield make_finding(
             "ENV-006",
             ["actor_rollout_ref.rollout.name"],
             msg("env.engine_missing", engine=name),
-            why("ENV-006"),
             (_install(run.install_line),),
         )
         return
     for req in pins:
         if not _satisfies(have, req):
-            yield error(
+            yield make_finding(
                 "ENV-006",
                 ["actor_rollout_ref.rollout.name"],
                 msg(
@@ -191,11 +214,16 @@ def check_engine(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
                     wanted=str(req.specifier),
                     version=report.get("verl", {}).get("version") or verl_schema.TARGET_VERSION,
                 ),
-                why("ENV-006"),
                 (_install(run.install_line),),
             )
 
 
+@emits(
+    "ENV-007",
+    Severity.ERROR,
+    title="A package verl requires is missing or outside verl's declared range",
+    why="verl's metadata states the releases it works with (transformers, ray, tensordict, numpy, ...); a package installed later over it (a newer transformers for another model) breaks imports or model loading after the workers start. The pins of the engine's extra (torch, transformers) are the tested set: outside them is a warning.",
+)
 def check_requirements(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     """verl's base requirements (errors) and the rollout extra's other pins (warnings)."""
     if report.get("verl", {}).get("requires") is None:
@@ -206,19 +234,17 @@ def check_requirements(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
             continue
         have = _installed(report, name)
         if have is None:
-            yield error(
+            yield make_finding(
                 "ENV-007",
                 [name],
                 msg("env.requirement_missing", name=name, wanted=str(req)),
-                why("ENV-007"),
                 (_install(run.install_line),),
             )
         elif not _satisfies(have, req):
-            yield error(
+            yield make_finding(
                 "ENV-007",
                 [name],
                 msg("env.requirement_out_of_range", name=name, have=have, wanted=str(req.specifier)),
-                why("ENV-007"),
                 (_install(run.install_line),),
             )
     if run.rollout not in ENGINES or _installed(report, run.rollout) is None:
@@ -247,14 +273,19 @@ def _attention(run: Run) -> str:
     return "flash_attention_2"
 
 
+@emits(
+    "ENV-008",
+    Severity.ERROR,
+    title="An attention or kernel package the config uses is missing",
+    why="verl's FSDP workers load the model with attn_implementation flash_attention_2 unless override_config says otherwise, which needs flash-attn; use_liger needs liger-kernel; both fail when the model is built, after the Ray workers start.",
+)
 def check_kernels(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
     needs_flash = engine_of(run.answers) != "megatron" and _attention(run) == "flash_attention_2"
     if needs_flash and _installed(report, "flash-attn") is None:
-        yield error(
+        yield make_finding(
             "ENV-008",
             ["actor_rollout_ref.model.override_config.attn_implementation"],
             msg("env.flash_attn_missing"),
-            why("ENV-008"),
             (
                 Fix(
                     set={"actor_rollout_ref.model.override_config.attn_implementation": "sdpa"},
@@ -264,11 +295,10 @@ def check_kernels(run: Run, report: dict[str, Any]) -> Iterator[Finding]:
         )
     for key in ("actor_rollout_ref.model.use_liger", "critic.model.use_liger"):
         if run.flat.get(key) is True and _installed(report, "liger-kernel") is None:
-            yield error(
+            yield make_finding(
                 "ENV-008",
                 [key],
                 msg("env.liger_missing", key=key),
-                why("ENV-008"),
                 (Fix(set={key: False}, label=msg("env.fix.no_liger", key=key)),),
             )
 

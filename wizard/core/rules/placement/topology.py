@@ -5,8 +5,8 @@ The topology is detected (NVML), pasted (`nvidia-smi topo -m`) or named (`2x8xH1
 
 from __future__ import annotations
 
-from wizard.core.findings import Fix, warning
-from wizard.core.rules.catalogue import why
+from wizard.core.findings import Fix, Severity
+from wizard.core.rules.declare import make_finding, rule
 from wizard.core.topology import WEAK_SYMBOLS, group_quality, has_rdma_nic, naive_tp_groups, nearest_nic
 from wizard.core.tp_planner import better_groups_exist
 from wizard.i18n.text import msg
@@ -34,6 +34,12 @@ def _clean_sizes(topo, per_node: int, current: int) -> list[int]:
     return sorted(clean, key=lambda t: (abs(t - current), -t))[:2]
 
 
+@rule(
+    "PLACE-003",
+    Severity.WARNING,
+    title="A tensor-parallel group crosses a weak link",
+    why="TP traffic over NODE/SYS paths is several times slower than over NVLink or one PCIe switch.",
+)
 def hint_weak_tp_links(ctx):
     topo, p, a = ctx.topology, ctx.plan, ctx.answers
     if topo is None:
@@ -51,7 +57,7 @@ def hint_weak_tp_links(ctx):
         naive = naive_tp_groups(topo, tp)[: per_node // tp]
         weak = [g for g in naive if group_quality(topo, g) in WEAK_SYMBOLS]
         fixes = [Fix({key: t}, msg("place.fix.clean_tp", role=role, tp=t)) for t in _clean_sizes(topo, per_node, tp)]
-        yield warning(
+        yield make_finding(
             "PLACE-003",
             [key],
             msg(
@@ -62,7 +68,6 @@ def hint_weak_tp_links(ctx):
                 link=group_quality(topo, weak[0]),
                 better=_groups_text(better[: per_node // tp]),
             ),
-            why("PLACE-003"),
             fixes,
         )
 
@@ -78,21 +83,32 @@ def _topology_name(topo):
     return msg("place.where.topology")
 
 
+@rule(
+    "PLACE-010",
+    Severity.WARNING,
+    title="n_gpus_per_node differs from the detected GPUs",
+    why="Planning for another GPU count than the machine has leaves GPUs idle or asks for GPUs that are not there.",
+)
 def hint_gpu_count_differs(ctx):
     topo, c = ctx.topology, ctx.answers.cluster
     if topo is None:
         return
     have = len(topo.gpus)
     if c.n_gpus_per_node != have:
-        yield warning(
+        yield make_finding(
             "PLACE-010",
             ["trainer.n_gpus_per_node"],
             msg("place.gpu_count_differs", configured=c.n_gpus_per_node, where=_topology_name(topo), have=have),
-            why("PLACE-010"),
             [Fix({"trainer.n_gpus_per_node": have}, msg("place.fix.all_gpus", gpus=have))],
         )
 
 
+@rule(
+    "PLACE-011",
+    Severity.WARNING,
+    title="Multi-node plan without an RDMA NIC near the GPUs",
+    why="Data-parallel gradients between nodes then travel over plain TCP and the step time is dominated by communication.",
+)
 def hint_no_rdma(ctx):
     topo, p = ctx.topology, ctx.plan
     if topo is None or p.nnodes < 2:
@@ -101,23 +117,9 @@ def hint_no_rdma(ctx):
     if rdma is None:
         return
     if not rdma:
-        yield warning(
-            "PLACE-011",
-            ["trainer.nnodes"],
-            msg("place.no_rdma", nodes=p.nnodes),
-            why("PLACE-011"),
-        )
+        yield make_finding("PLACE-011", ["trainer.nnodes"], msg("place.no_rdma", nodes=p.nnodes))
         return
     near = [nearest_nic(topo, g) for g in range(len(topo.gpus))]
     if all(n is not None and n[1] in WEAK_SYMBOLS for n in near):
         names = sorted({n.name for n in topo.nics})
-        yield warning(
-            "PLACE-011",
-            ["trainer.nnodes"],
-            msg("place.far_nics", nodes=p.nnodes, names=names),
-            why("PLACE-011"),
-        )
-
-
-FAMILIES = ("PLACE",)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [hint_weak_tp_links, hint_gpu_count_differs, hint_no_rdma]
+        yield make_finding("PLACE-011", ["trainer.nnodes"], msg("place.far_nics", nodes=p.nnodes, names=names))

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from wizard.core.findings import Finding, Fix, Severity, error, warning
+from wizard.core.findings import Finding, Fix, Severity
+from wizard.core.memory.estimate import estimate_memory
+from wizard.core.memory.fixes import Search, fixes_for, tp_fixes
+from wizard.core.memory.formulas import GIB
 from wizard.core.model_facts import CATALOGUE, ModelFacts, facts_for
-from wizard.core.rules.catalogue import why
+from wizard.core.plan import extra_or_default
+from wizard.core.rules.declare import make_finding, rule, rule_for, why
 from wizard.core.rules.fixes import divisors
 from wizard.i18n.text import Msg, msg
 
@@ -42,6 +46,12 @@ def _role_facts(ctx):
 # ---------------------------------------------------------------- roles
 
 
+@rule(
+    "ROLE-004",
+    Severity.ERROR,
+    title="The reward model is not a sequence classifier with one label",
+    why="Without a custom reward function verl scores with the reward model as a discriminative one and reads one scalar per sequence; a causal LM or a multi-label head gives meaningless rewards (read from its config.json, or the catalogue).",
+)
 def check_reward_model_head(ctx):
     """ROLE-004: a discriminative reward model must be a sequence classifier with one label."""
     m = ctx.answers.models
@@ -55,11 +65,8 @@ def check_reward_model_head(ctx):
         if not rm.is_sequence_classifier
         else msg("model.kind_labels", kind=rm.kind, labels=rm.num_labels)
     )
-    yield error(
-        "ROLE-004",
-        [RM_PATH],
-        msg("model.rm_not_a_classifier", path=m.reward_model_path, what=what, where=where(rm)),
-        why("ROLE-004"),
+    yield make_finding(
+        "ROLE-004", [RM_PATH], msg("model.rm_not_a_classifier", path=m.reward_model_path, what=what, where=where(rm))
     )
 
 
@@ -79,6 +86,12 @@ def _tokenizer_difference(a: ModelFacts, b: ModelFacts):
     return None
 
 
+@rule(
+    "ROLE-008",
+    Severity.WARNING,
+    title="Actor and critic tokenizers differ, or the reward model has no tokenizer",
+    why="The critic reads the actor's token ids, which mean other tokens (or run past the embedding) under another vocabulary; verl 0.9 re-tokenizes for the reward model with the reward model's own tokenizer, so that folder must have one.",
+)
 def hint_tokenizers(ctx):
     """ROLE-008: the critic reads the actor's token ids; the reward model needs a tokenizer of its own."""
     m = ctx.answers.models
@@ -87,24 +100,28 @@ def hint_tokenizers(ctx):
         diff = _tokenizer_difference(actor, critic)
         if diff:
             what, x, y = diff
-            yield warning(
+            yield make_finding(
                 "ROLE-008",
                 [CRITIC_PATH, ACTOR_PATH],
                 msg("model.tokenizers_differ", critic=m.critic_path, actor=m.actor_path, what=what, theirs=y, ours=x),
-                why("ROLE-008"),
                 [Fix({CRITIC_PATH: m.actor_path}, msg("role.fix.critic_from_actor_checkpoint"))],
             )
     if actor is not None and rm is not None and rm.has_tokenizer is False:
         diff = _tokenizer_difference(actor, rm)
         extra = msg("model.rm_vocabulary_differs", theirs=diff[2], ours=diff[1]) if diff else ""
-        yield warning(
+        yield make_finding(
             "ROLE-008",
             [RM_PATH],
             msg("model.rm_without_tokenizer", path=m.reward_model_path, where=where(rm), extra=extra),
-            why("ROLE-008"),
         )
 
 
+@rule(
+    "ROLE-011",
+    Severity.WARNING,
+    title="The critic starts from a reward-model checkpoint",
+    why="verl loads the critic as a token classifier, so a reward model's scoring head becomes the initial value head: value and reward estimates start coupled (ROLE-003's sibling for a reward model that is not the configured one); the usual start is the actor's checkpoint.",
+)
 def hint_critic_from_reward_model(ctx):
     """ROLE-011: a critic started from a reward-model checkpoint (another one than the configured RM)."""
     m = ctx.answers.models
@@ -116,11 +133,10 @@ def hint_critic_from_reward_model(ctx):
     fixes = []
     if m.actor_path and (actor is None or not actor.is_sequence_classifier):
         fixes.append(Fix({CRITIC_PATH: m.actor_path}, msg("role.fix.critic_from_actor_checkpoint")))
-    yield warning(
+    yield make_finding(
         "ROLE-011",
         [CRITIC_PATH],
         msg("model.critic_from_rm", path=m.critic_path, kind=critic.kind, where=where(critic)),
-        why("ROLE-011"),
         fixes,
     )
 
@@ -154,6 +170,7 @@ def rollout_gpus(ctx) -> tuple[int, int]:
     return pool.gpus, pool.gpus_per_node
 
 
+@rule_for("PLACE-005")
 def check_heads_divide(ctx):
     """PLACE-005: heads (and KV heads) must split evenly over rollout TP, Ulysses SP and Megatron TP."""
     a, p = ctx.answers, ctx.plan
@@ -191,8 +208,6 @@ def check_heads_divide(ctx):
             )
         )
     if rm is not None:
-        from wizard.core.plan import extra_or_default
-
         rm_tp = extra_or_default(a, RM_TP_KEY, p.engine)
         if isinstance(rm_tp, int) and rm_tp > 1:
             checks.append(
@@ -219,11 +234,10 @@ def check_heads_divide(ctx):
             Fix({key: s}, msg("fix.set", key=short, value=s))
             for s in _nearest_first([s for s in sizes if s != size], size)
         ]
-        yield error(
+        yield make_finding(
             "PLACE-005",
             [key],
             msg("model.cannot_split", name=name, size=size, path=facts.path, where=where(facts), problem=problem),
-            why("PLACE-005"),
             fixes,
         )
 
@@ -273,12 +287,14 @@ class LazyFixes(Sequence):
         return repr(self._all())
 
 
+@rule(
+    "PLACE-008",
+    Severity.ERROR,
+    title="Estimated memory per GPU exceeds the GPU (warning over 90%)",
+    why="The run would stop with CUDA out of memory (or vLLM would refuse to start) after the queue and the model loading; each phase's parts are estimated from the model's numbers and compared with the GPU from the topology.",
+)
 def check_memory(ctx):
     """PLACE-008: each phase's estimated peak per GPU against the GPU's memory (skipped without a topology)."""
-    from wizard.core.memory.estimate import estimate_memory
-    from wizard.core.memory.fixes import fixes_for
-    from wizard.core.memory.formulas import GIB
-
     mib = gpu_memory_mib(ctx.topology) if ctx.topology is not None else None
     if not mib or not ctx.models:
         return
@@ -328,12 +344,6 @@ def check_memory(ctx):
 
 
 def _kv_fixes(ctx, phase, mib, tps):
-    from wizard.core.memory.fixes import Search, tp_fixes
-
     if phase.phase != "generate":
         return []
     return tp_fixes(Search(ctx, phase, mib, ctx.models), ctx.plan.rollout_tp, tps)
-
-
-FAMILIES = ("PLACE", "ROLE")  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_reward_model_head, hint_tokenizers, hint_critic_from_reward_model, check_heads_divide, check_memory]

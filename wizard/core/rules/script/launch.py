@@ -10,13 +10,83 @@ these rules explain instead (a fork's or the script's own keys), so each key is 
 from __future__ import annotations
 
 from wizard.core import verl_schema
-from wizard.core.findings import Fix, error, info, warning
-from wizard.core.migrations import sections
-from wizard.core.rules.catalogue import CATALOGUE, why
+from wizard.core.findings import Fix, Severity
+from wizard.core.migrations import fate, sections
+from wizard.core.rules.declare import declare, emits, make_finding, rule, rule_for
 from wizard.core.rules.each_key import ABSENT, each_key
 from wizard.i18n.text import msg
 
+# `check` (wizard.commands.check) reports a script that starts no main_ppo run with this id.
+declare(
+    "SCRIPT-017",
+    Severity.INFO,
+    title="Not a main_ppo run: nothing to check",
+    why="check judges the overrides a script passes to python -m verl.trainer.main_ppo. A script that starts another verl program (SFT, generation, the fully-async trainer) or stops before it starts anything gives its rules nothing to judge: it is reported, and passes.",
+)
+
 VERL_CONFIG_NAMES = frozenset({"ppo_trainer", "ppo_megatron_trainer"})
+
+# The ids of the reader's problems (check_shell_problems emits them, by _PROBLEM_RULES below).
+declare(
+    "SCRIPT-001",
+    Severity.ERROR,
+    title="A broken line continuation",
+    why="bash ends the command at a backslash followed by a space or a # comment, or at a comment or empty line inside it: verl starts without the overrides after it (bash runs them as commands of their own), and text after the backslash reaches Hydra as a bad override.",
+)
+declare(
+    "SCRIPT-002",
+    Severity.ERROR,
+    title="A missing backslash cuts the override list",
+    why="Without the trailing backslash the command ends at that line: verl starts with only the overrides above it, and bash tries to run the rest as commands.",
+)
+declare(
+    "SCRIPT-003",
+    Severity.WARNING,
+    title="An override with an empty value",
+    why="key= passes the empty string, usually from an unset shell variable: verl then gets '' where it expects a path, a number or a name.",
+)
+declare(
+    "SCRIPT-004",
+    Severity.WARNING,
+    title="The same key given twice with different values",
+    why="Hydra applies overrides in order and keeps the last: the earlier value, often the one that was edited, is silently lost.",
+)
+declare(
+    "SCRIPT-010",
+    Severity.ERROR,
+    title="An argument Hydra rejects",
+    why="Hydra parses every override before anything runs; a value its grammar rejects (an unquoted comma, an open bracket) or a word that is not key=value stops the launch.",
+)
+declare(
+    "SCRIPT-011",
+    Severity.ERROR,
+    title="A quote that is never closed",
+    why="bash stops with a syntax error at the end of the file and runs nothing from the open quote on.",
+)
+declare(
+    "SCRIPT-012",
+    Severity.WARNING,
+    title="More than one verl command",
+    why="Only the first verl command is read and checked; the others run after it (or instead of it) unchecked.",
+)
+declare(
+    "SCRIPT-014",
+    Severity.ERROR,
+    title="Overrides after a pipe go to the next command",
+    why="A pipe ends verl's command: the overrides written after a pipe into `tee train.log` are arguments of tee (which creates a file of each name), so verl starts without them and nothing says so.",
+)
+declare(
+    "SCRIPT-015",
+    Severity.ERROR,
+    title="Bash cannot parse the script",
+    why="bash reads a script command by command and stops at a syntax error (what `bash -n` reports): the command that holds it, and everything after it, never runs, so verl may never start. The wizard asks bash itself, which runs nothing with -n.",
+)
+declare(
+    "SCRIPT-016",
+    Severity.ERROR,
+    title="A value verl cannot take, left in the script",
+    why="A placeholder (trainer.nnodes=TO_BE_FILLED) or an empty variable (trainer.n_gpus_per_node=$GPUS with GPUS unset) where verl needs a number: Hydra composes it as text and verl stops at start-up (a TypeError in its config checks) or later. The rest of the script is still checked; the rules that need that key are skipped, as for an unknown value.",
+)
 
 # The reader's problem kinds -> rule ids.
 _PROBLEM_RULES = {
@@ -32,11 +102,6 @@ _PROBLEM_RULES = {
     "syntax-error": "SCRIPT-015",
     "refused-value": "SCRIPT-016",
 }
-_MAKE = {"error": error, "warning": warning, "info": info}
-
-
-def _finding(rule_id, paths, message, fixes=()):
-    return _MAKE[CATALOGUE[rule_id].severity](rule_id, paths, message, why(rule_id), fixes)
 
 
 def foreign_config(script) -> str | None:
@@ -49,8 +114,6 @@ def foreign_config(script) -> str | None:
 
 
 def _unknown_everywhere(key: str, engine: str, chosen: frozenset = frozenset()) -> bool:
-    from wizard.core.migrations import fate
-
     return key not in chosen and not verl_schema.key_exists(key, engine) and fate(key, engine).kind == "unknown"
 
 
@@ -70,8 +133,6 @@ def keys_added_unread(ctx) -> dict[str, tuple[int, str]]:
     """{key: (line, override as written)} for the keys the script adds with + or ++ that an older verl had and
     verl 0.9.1 has not, outside every section verl builds into a config class: Hydra adds them and verl never
     reads them (KEY-003 says so, not KEY-001). The last such override of a key is the one named."""
-    from wizard.core.migrations import fate
-
     script = ctx.script
     if script is None or foreign_config(script):
         return {}
@@ -88,6 +149,7 @@ def keys_added_unread(ctx) -> dict[str, tuple[int, str]]:
     return out
 
 
+@rule_for(*dict.fromkeys(_PROBLEM_RULES.values()))
 def check_shell_problems(ctx):
     """SCRIPT-001..004, 010..012 and 014..016: the shell-level problems the reader found, one finding each."""
     script = ctx.script
@@ -109,7 +171,7 @@ def check_shell_problems(ctx):
                 continue  # the value was set since (a fix or a later layer)
             paths = empty
             fixes = [Fix({key: None}, msg("fix.leave_default", key=key)) for key in empty]
-        yield _finding(rule_id, paths, problem.message, fixes)
+        yield make_finding(rule_id, paths, problem.message, fixes)
 
 
 def _config_class_section(key: str, engine: str) -> str | None:
@@ -152,6 +214,19 @@ def _overrides(ctx, shared):
             yield o.key, o, o.raw_value if o.key in refused else ctx.flat.get(o.key, ABSENT)
 
 
+@rule(
+    "SCRIPT-005",
+    Severity.ERROR,
+    title="+ on a key verl already has",
+    why="+key=value adds a new key; for a key verl's config has, Hydra stops with 'Could not append to config. An item is already at ...' before anything runs. Write key=value, or ++key=value to add or override.",
+)
+@rule(
+    "SCRIPT-006",
+    Severity.ERROR,
+    title="A key verl does not have, written without +",
+    why="Hydra only overrides keys that exist and stops with 'Could not override ...' at the first other one. A fork's or the script's own key, and a new entry under a mapping verl leaves open (override_config, engine_kwargs), need +key=value.",
+)
+@rule_for("SCRIPT-007", "SCRIPT-008")
 @each_key(_prefixes_setup, _overrides, gone_when_unset=False)
 def check_plus_prefixes(shared, o, value):
     """SCRIPT-005..008: `+` on a key verl has, a new key without `+`, and what verl does with `+` keys
@@ -160,7 +235,7 @@ def check_plus_prefixes(shared, o, value):
     written = f"{o.prefix}{o.key}={o.raw_value}"
     has_key = o.key in defaults or o.key in sections(engine) or o.key in chosen
     if o.prefix == "+" and has_key:
-        yield _finding(
+        yield make_finding(
             "SCRIPT-005",
             [o.key],
             msg(
@@ -173,7 +248,7 @@ def check_plus_prefixes(shared, o, value):
             ),
         )
     elif o.prefix == "" and not has_key and verl_schema.key_exists(o.key, engine):
-        yield _finding(
+        yield make_finding(
             "SCRIPT-006",
             [o.key],
             msg("script.open_entry_without_plus", line=o.line, key=o.key, value=o.raw_value),
@@ -183,10 +258,22 @@ def check_plus_prefixes(shared, o, value):
         yield from _fork_key(o, written, engine)
 
 
+@emits(
+    "SCRIPT-007",
+    Severity.ERROR,
+    title="+ adds a key that verl's config class refuses",
+    why="Hydra adds the key, but verl builds that section into a config dataclass and stops at start-up with 'unexpected keyword argument'.",
+)
+@emits(
+    "SCRIPT-008",
+    Severity.INFO,
+    title="+ adds a key verl does not read",
+    why="Hydra adds the key and verl ignores it; only the script's own code or a fork reads it.",
+)
 def _fork_key(o, written: str, engine: str):
     remove = [Fix({o.key: None}, msg("fix.remove", key=o.key))]
     if o.prefix == "":
-        yield _finding(
+        yield make_finding(
             "SCRIPT-006",
             [o.key],
             msg("script.fork_key_without_plus", line=o.line, key=o.key, value=o.raw_value),
@@ -195,7 +282,7 @@ def _fork_key(o, written: str, engine: str):
         return
     section = _config_class_section(o.key, engine)
     if section:
-        yield _finding(
+        yield make_finding(
             "SCRIPT-007",
             [o.key],
             msg(
@@ -208,13 +295,19 @@ def _fork_key(o, written: str, engine: str):
             remove,
         )
     else:
-        yield _finding(
+        yield make_finding(
             "SCRIPT-008",
             [o.key],
             msg("script.plus_unread", line=o.line, written=written),
         )
 
 
+@rule(
+    "SCRIPT-009",
+    Severity.WARNING,
+    title="The script composes its own primary config",
+    why="--config-name names a config that is not verl's: the keys it defines are unknown to the wizard, so only overrides that name verl keys are checked, and the script runs only where that config exists.",
+)
 def check_foreign_config(ctx):
     """SCRIPT-009: the script names its own primary config; its keys are that config's, not verl's."""
     script = ctx.script
@@ -227,13 +320,19 @@ def check_foreign_config(ctx):
     where = msg("script.config_from", path=path) if path else ""
     shown = [*own[:5], msg("script.and_more", n=len(own) - 5)] if len(own) > 5 else own
     keys = msg("script.own_config_keys", n=len(own), keys=shown) if own else ""
-    yield _finding(
+    yield make_finding(
         "SCRIPT-009",
         own,
         msg("script.own_primary_config", name=name, where=where, keys=keys, version=verl_schema.TARGET_VERSION),
     )
 
 
+@rule(
+    "SCRIPT-013",
+    Severity.ERROR,
+    title="A config-group option verl does not have",
+    why="A Hydra config-group choice on the command line (model_engine=..., actor@actor_rollout_ref.actor=...) must name a file of that group; Hydra stops with 'Could not find' before anything runs.",
+)
 def check_group_choices(ctx):
     """SCRIPT-013: a config-group choice (`model_engine=megatorn`) that names no option of the group."""
     script = ctx.script
@@ -244,7 +343,7 @@ def check_group_choices(ctx):
         options = sorted(groups.get(choice.group, {}).get("options", {}))
         if choice.unknown or not options or choice.option in options:
             continue
-        yield _finding(
+        yield make_finding(
             "SCRIPT-013",
             [choice.group],
             msg(
@@ -256,7 +355,3 @@ def check_group_choices(ctx):
                 options=options,
             ),
         )
-
-
-FAMILIES = ("SCRIPT",)  # the id prefixes these rules emit (fix checks run only a family's modules)
-RULES = [check_shell_problems, check_plus_prefixes, check_foreign_config, check_group_choices]
