@@ -95,6 +95,7 @@ class _Parser:
             if not m or m.end() == i:
                 raise ArithError(f"syntax error in expression (error token is {text[i:].strip()!r})")
             kind = m.lastgroup
+            assert kind is not None  # the token is one of the named groups
             out.append((kind, m.group(kind)))
             i = m.end()
         return out
@@ -123,7 +124,7 @@ class _Parser:
         while True:
             op = self.peek()
             prec = _BINARY.get(op) if op is not None else None
-            if prec is None or prec < level:
+            if op is None or prec is None or prec < level:
                 return left
             self.i += 1
             if op in ("&&", "||"):

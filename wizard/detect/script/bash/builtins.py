@@ -13,6 +13,7 @@ from wizard.detect.script.bash.builtins_dirs import DIRECTORY_BUILTINS
 from wizard.detect.script.bash.builtins_flow import FLOW_BUILTINS
 from wizard.detect.script.bash.builtins_vars import VARIABLE_BUILTINS, set_arguments
 from wizard.detect.script.bash.conditions import Test
+from wizard.detect.script.bash.control import Exit
 from wizard.detect.script.bash.printf import format_printf
 from wizard.detect.script.bash.steps import attach_variable, record_step
 from wizard.detect.script.bash.values import (
@@ -120,8 +121,16 @@ def _command_builtin(reader, st, fields, node, redirects):
     if not args:
         return 0
     name = known(args[0]) if not isinstance(args[0], Spread) else None
-    if name in BUILTINS:
-        return BUILTINS[name](reader, st, args, node, redirects)
+    if name == "exec":  # `command exec CMD` is `exec CMD`: CMD runs in the script's place, and the script ends
+        args = args[1:]
+        if not args:
+            return 0
+        record_step(reader, st, args, [tree.line(node)] * len(args), [""] * len(args), {}, node)
+        reader.unknown_output(reader.text_of(node))
+        raise Exit(None)
+    handler = BUILTINS.get(name) if name is not None else None
+    if handler is not None:
+        return handler(reader, st, args, node, redirects)
     record_step(reader, st, args, [tree.line(node)] * len(args), [""] * len(args), {}, node)
     reader.unknown_output(reader.text_of(node))
     return None

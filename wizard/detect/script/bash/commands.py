@@ -153,7 +153,7 @@ def declaration(reader, node, st) -> int:
         if child.type == "variable_assignment":
             if keyword == "local" or (keyword in ("declare", "typeset") and st.frames and "g" not in attrs):
                 st.declare_local(_name_of(reader, child)[0])
-            name = assign_node(reader, child, st, attrs)
+            name: str | None = assign_node(reader, child, st, attrs)
         else:
             fields = [f for f in x.fields(raw) if not isinstance(f, Spread)]
             name = known(fields[0]) if fields and is_known(fields[0]) else None

@@ -100,14 +100,14 @@ class Test:
             return self._nonempty(self.ops[0])
         if n == 2 and self._is(0, "!"):
             return ~self._nonempty(self.ops[1])
-        if n == 2 and self._word(0) in UNARY:
-            return self._unary(self._word(0), self.ops[1])
-        if n == 3 and self._word(1) in BINARY | {"-a", "-o"}:
-            if self._word(1) == "-a":
+        if n == 2 and (first := self._word(0)) is not None and first in UNARY:
+            return self._unary(first, self.ops[1])
+        if n == 3 and (second := self._word(1)) is not None and second in BINARY | {"-a", "-o"}:
+            if second == "-a":
                 return _and(self._nonempty(self.ops[0]), self._nonempty(self.ops[2]))
-            if self._word(1) == "-o":
+            if second == "-o":
                 return _or(self._nonempty(self.ops[0]), self._nonempty(self.ops[2]))
-            return self._binary(self.ops[0], self._word(1), self.ops[2], 2)
+            return self._binary(self.ops[0], second, self.ops[2], 2)
         return None
 
     def _word(self, k: int) -> str | None:
@@ -149,8 +149,8 @@ class Test:
         if word in UNARY and self.i + 1 < len(self.ops) and self._word(self.i + 1) not in BINARY:
             self.i += 2
             return self._unary(word, self.ops[self.i - 1])
-        if self.i + 2 < len(self.ops) + 0 and self._word(self.i + 1) in BINARY:
-            left, op, right = self.ops[self.i], self._word(self.i + 1), self.ops[self.i + 2]
+        if self.i + 2 < len(self.ops) + 0 and (op := self._word(self.i + 1)) is not None and op in BINARY:
+            left, right = self.ops[self.i], self.ops[self.i + 2]
             index = self.i + 2
             self.i += 3
             return self._binary(left, op, right, index)

@@ -7,6 +7,8 @@ body once on a fork and merges it with not running it. `Reader` (run.py) takes t
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from wizard.detect.script.bash import tree
 from wizard.detect.script.bash.arith import Opaque
 from wizard.detect.script.bash.assignment import assign
@@ -15,6 +17,10 @@ from wizard.detect.script.bash.patterns import escape_ere, matches
 from wizard.detect.script.bash.scan import past_quoted, split_raw
 from wizard.detect.script.bash.state import merge
 from wizard.detect.script.bash.values import ENV, Origin, Spread, Text, is_known, known, limited, origins_of, unknown
+
+if TYPE_CHECKING:
+    from wizard.detect.script.bash.expand import Expander
+    from wizard.detect.script.bash.state import Shared, State
 
 MAX_ITERATIONS = 2000
 MAX_STATEMENTS = 20_000  # statements one reading runs before loops and calls stop (about half a CPU second)
@@ -51,6 +57,18 @@ _TEST_OPS = frozenset({"&&", "||", "!", "(", ")"})
 class Control:
     """The compound statements; mixed into Reader, which gives statement(), block(), expander(), text_of()."""
 
+    if TYPE_CHECKING:  # what Reader (run.py) gives; mypy holds Reader's own definitions to these
+        src: bytes
+        shared: Shared
+
+        def statement(self, node, st: State) -> int | None: ...
+
+        def block(self, node, st: State) -> None: ...
+
+        def expander(self, st: State) -> Expander: ...
+
+        def text_of(self, node) -> str: ...
+
     def condition(self, nodes, st) -> Tri:
         status = st.status
         for node in nodes:
@@ -60,7 +78,10 @@ class Control:
         return Tri(status == 0)
 
     def s_if_statement(self, node, st):
-        arms, cond, body, mode = [], [], [], "cond"
+        arms: list[tuple[list | None, list]] = []
+        cond: list | None = []  # None: the else arm, which has no condition
+        body: list = []
+        mode = "cond"
         for child in node.children:
             t = child.type
             if t == "then":
@@ -73,22 +94,24 @@ class Control:
                     if c.type == "then":
                         sub_mode = "body"
                     elif c.is_named and c.type not in tree.SKIP:
-                        (cond if sub_mode == "cond" else body).append(c)
+                        # sub_mode is "cond" in an elif only, whose cond is a list (None is the else arm's)
+                        (cond if sub_mode == "cond" else body).append(c)  # type: ignore[union-attr]
                 mode = "done"
             elif child.is_named and t not in tree.SKIP and mode in ("cond", "body"):
-                (cond if mode == "cond" else body).append(child)
+                (cond if mode == "cond" else body).append(child)  # type: ignore[union-attr]  # the if's own cond
         arms.append((cond, body))
         return self.choose(st, [(c, lambda b, body=body: self.run_all(body, b)) for c, body in arms])
 
     def run_all(self, nodes, st):
-        status = 0
+        status: int | None = 0
         for n in nodes:
             status = self.statement(n, st)
         return status
 
     def choose(self, st, arms) -> int | None:
         """Run the first arm whose condition holds; arms whose condition is unknown may run too, then merge."""
-        possible, because = [], set()
+        possible: list = []
+        because: set[Origin] = set()
         for cond, body in arms:
             if cond is None:
                 possible.append(body)
@@ -180,7 +203,7 @@ class Control:
         return self.choose(st, arms)
 
     def case_match(self, subject: Text, pats, st) -> Tri:
-        x, origins = self.expander(st), set()
+        x, origins = self.expander(st), set[Origin]()
         for raw in pats:
             pattern = x.pattern(raw)
             if is_known(subject) and is_known(pattern):
@@ -216,7 +239,7 @@ class Control:
         return self.bounded(st, self.first_line(node), lambda: self.for_items(st, name, items, body))
 
     def for_items(self, st, name, items, body):
-        status = 0
+        status: int | None = 0
         for count, item in enumerate(items):
             if count >= MAX_ITERATIONS:
                 raise TooComplex  # bounded() makes what the loop changed unknown

@@ -123,7 +123,7 @@ class Expander:
         return [f for word in split_raw(raw) for f in self.fields(word)]
 
     def _chunks(self, word_parts) -> list:
-        chunks = []
+        chunks: list[tuple] = []  # (kind, value, quoted)
         for part in word_parts:
             if part.kind == LIT:
                 chunks.append(("lit", (part.text,) if part.text else (), part.quoted))
@@ -147,7 +147,9 @@ class Expander:
         return chunks
 
     def _assemble(self, chunks) -> list:
-        out, cur, has = [], [], False
+        out: list = []
+        cur: list = []
+        has = False
         ifs = self.ifs()
         for kind, value, quoted in chunks:
             if kind == "spread":
@@ -262,7 +264,9 @@ class Expander:
         if name == "PWD":
             return st.cwd
         if name == "BASH_SOURCE":
-            var = Var(ARRAY, items={0: (st.source_stack[-1] if st.source_stack else st.shared.script_path,)})
+            var: Var | None = Var(
+                ARRAY, items={0: (st.source_stack[-1] if st.source_stack else st.shared.script_path,)}
+            )
         else:
             var = st.get(name)
         if var is None:
@@ -289,10 +293,11 @@ class Expander:
             return unknown(index.origins, f"${{{name}[{sub}]}}")
         if var.kind == SCALAR:
             return var.value if index in (0, -1) else ()
+        at: int | None = index
         if index < 0:
             keys = sorted(var.items)
-            index = keys[index] if -index <= len(keys) else None
-        return var.items.get(index, ())
+            at = keys[index] if -index <= len(keys) else None
+        return var.items.get(at, ())
 
     def param(self, inner: str, quoted: bool):
         """One `${...}` (or `$NAME`) as a chunk: ("text", Text), ("fields", [Text]) or ("spread", Spread)."""

@@ -123,7 +123,10 @@ def _bracket(pattern: str, i: int):
     j = i + 1
     negate = pattern[j : j + 1] in ("!", "^")
     j += negate
-    chars, ranges, classes, first = set(), [], [], True
+    chars: set[str] = set()
+    ranges: list[tuple[str, str]] = []
+    classes: list[str] = []
+    first = True
     while j < len(pattern):
         c = pattern[j]
         if c == "]" and not first:

@@ -269,7 +269,7 @@ class Reader(Control):
         st.frames.append({})
         st.depth += 1
         self.src, self.file = src, file
-        status = 0
+        status: int | None = 0
         try:
             status = self.statement(body, st)
         except Return as r:

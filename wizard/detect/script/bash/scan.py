@@ -119,6 +119,7 @@ def _ansi_c(raw: str, i: int, out: list[Part]) -> int:
                     continue
             if e in "01234567":
                 m = re.match(r"[0-7]{1,3}", raw[i + 1 :])
+                assert m is not None  # e, the first character, is an octal digit
                 buf.append(chr(int(m.group(), 8)))
                 i += 1 + m.end()
                 continue
@@ -134,7 +135,8 @@ def _ansi_c(raw: str, i: int, out: list[Part]) -> int:
 def parts(raw: str, tilde: bool = True, assignment: bool = False) -> list[Part]:
     """The parts of one word as written. `assignment`: a tilde after `=` or `:` expands too."""
     out: list[Part] = []
-    i, n, buf = 0, len(raw), []
+    buf: list[str] = []
+    i, n = 0, len(raw)
 
     def flush() -> None:
         if buf:
@@ -303,7 +305,8 @@ def _brace_group(raw: str):
 
 
 def _alternatives(raw: str, i: int):
-    depth, j, n, cuts = 0, i, len(raw), []
+    cuts: list[int] = []
+    depth, j, n = 0, i, len(raw)
     while j < n:
         skipped = past_quoted(raw, j)
         if skipped is not None:

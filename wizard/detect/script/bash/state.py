@@ -136,9 +136,9 @@ def _unknown_var(name: str, va: Var | None, vb: Var | None, because: frozenset) 
     if len(present) < 2:
         origins.add(Origin(ENV, name))  # one branch leaves it as the environment has it
     exported = any(v.exported for v in present)
-    if len(present) == 2 and va.kind == vb.kind == SCALAR:
+    if va is not None and vb is not None and va.kind == vb.kind == SCALAR:  # both present
         return Var(SCALAR, merge_text(va.value, vb.value, frozenset(origins), f"${name}"), exported=exported)
-    if len(present) == 2 and va.kind == vb.kind == ARRAY and va.spread is None and vb.spread is None:
+    if va is not None and vb is not None and va.kind == vb.kind == ARRAY and va.spread is None and vb.spread is None:
         return _merge_arrays(name, va, vb, frozenset(origins), exported)
     for v in present:
         origins |= origins_of(v.value) | (v.spread.origins if v.spread else frozenset())
@@ -189,7 +189,7 @@ def _merge_arrays(name: str, va: Var, vb: Var, because: frozenset, exported: boo
         common += 1
     spread = None
     if common < max(len(keys_a), len(keys_b)):
-        extra = set()
+        extra: set[Origin] = set()
         for v, keys in ((va, keys_a), (vb, keys_b)):
             for k in keys[common:]:
                 extra |= origins_of(v.items[k])

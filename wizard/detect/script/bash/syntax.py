@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 from dataclasses import dataclass
+from typing import Literal
 
 TIMEOUT_S = 5.0
 _LINE = re.compile(r"^.*?: line (\d+): (.*)$")
@@ -72,7 +73,7 @@ def bash_refuses(text: str, bash: str | None = None) -> SyntaxProblem | None:
     return verdict(text, bash).problem
 
 
-def _ask(bash: str, text: str, options: tuple) -> SyntaxProblem | bool | None:
+def _ask(bash: str, text: str, options: tuple) -> SyntaxProblem | Literal[False] | None:
     """bash's syntax error, False when it parses the script, None when it could not be asked."""
     try:
         done = subprocess.run(

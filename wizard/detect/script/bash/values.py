@@ -8,6 +8,7 @@ arguments that were not given, an array read from a command's output).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeGuard, overload
 
 # ENV: a variable the script reads but does not set (--env NAME=VALUE gives it); ARGS: the script's
 # positional arguments (-- ARG... gives them); COMMAND: a command's output or status (--env NAME=VALUE
@@ -36,7 +37,8 @@ class Spread:
     shown: str
 
 
-Text = tuple
+Text = tuple[str | Unknown, ...]
+KnownText = tuple[str, ...]  # a Text whose pieces are all known (is_known): known() of it is a str
 
 
 MAX_PIECES = 64  # a value that copies itself around unknown parts would double its pieces without end
@@ -78,8 +80,16 @@ def limited(shown_as: str, why: str, origins=frozenset()) -> Text:
     return (Unknown(frozenset(origins) | {Origin(LIMIT, _cap(shown_as), why)}, _cap(shown_as)),)
 
 
-def is_known(value: Text) -> bool:
+def is_known(value: Text) -> TypeGuard[KnownText]:
     return all(isinstance(piece, str) for piece in value)
+
+
+@overload
+def known(value: KnownText) -> str: ...
+
+
+@overload
+def known(value: Text) -> str | None: ...
 
 
 def known(value: Text) -> str | None:
