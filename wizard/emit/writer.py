@@ -29,6 +29,7 @@ from wizard.emit import write_journal as journal
 from wizard.emit.out_folders import out_problem
 from wizard.errors import UsageError
 from wizard.i18n.text import msg
+from wizard.path_limits import path_problem
 
 RECORD = ".verl-wizard-files.json"
 LOCK_WAIT_S = 30.0
@@ -61,8 +62,6 @@ def _fail(message) -> UsageError:
 def _checked_out(out_dir: str | Path) -> Path:
     """--out as a Path, refused when it is empty, over the system's limits for names and paths, or a folder
     no run's files belong in (wizard.emit.out_folders)."""
-    from wizard.detect.input_files import path_problem
-
     text = os.fspath(out_dir)
     if not text.strip():
         raise _fail(msg("write.out_empty"))
