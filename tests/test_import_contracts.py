@@ -1,8 +1,9 @@
 """The layers of DESIGN.md section 1 hold as import-linter contracts (pyproject.toml), as .ci/run checks them.
 
-core imports none of detect, emit, commands, tui; emit and detect never import tui or commands; the TUI never
-imports commands; i18n imports no core rule module. .ci/run also reads the deployment targets from the
-package rather than listing them.
+core imports none of detect, emit, commands, tui, serve, the CLI (nor textual, pynvml, ray); emit imports no
+detect; emit and detect never import tui, commands, serve or the CLI; serve imports no door (commands, the CLI,
+wizard.tabs); the TUI never imports commands or the CLI; i18n imports no core rule module and no layer above it.
+.ci/run also reads the deployment targets from the package rather than listing them.
 """
 
 from __future__ import annotations
@@ -31,7 +32,14 @@ def lint_imports(*args: str) -> subprocess.CompletedProcess:
 def test_the_contracts_are_kept():
     proc = lint_imports()
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
-    assert "Contracts: 4 kept, 0 broken." in proc.stdout
+    assert "Contracts: 11 kept, 0 broken." in proc.stdout
+
+
+def test_emit_imports_no_detect_and_serve_no_door():
+    # issue 29: the writer's path check lived in detect, and the fork server imported the CLI and the tui command
+    proc = lint_imports("--contract", "emit-not-detect", "--contract", "serve-below-doors")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "Contracts: 2 kept, 0 broken." in proc.stdout
 
 
 def test_a_broken_layer_is_reported(tmp_path):

@@ -17,6 +17,8 @@ from functools import lru_cache
 from typing import Any
 
 from wizard.core import verl_schema
+from wizard.core.field_keys import field_to_verl
+from wizard.core.layers import ENGINE_GROUP
 from wizard.core.masking import shown
 from wizard.i18n.text import Msg, msg, render
 
@@ -284,8 +286,6 @@ def migrate_flat(flat: dict[str, Any], engine: str = "dp") -> Migration:
     typos, fork or script keys, keys of the other engine) are dropped with the reason. A mandatory
     0.9.1 value the script left to an older default (rollout.name) is filled in from that default.
     """
-    from wizard.core.layers import ENGINE_GROUP
-
     out: dict[str, Any] = {}
     known = [k for k in flat if k != ENGINE_GROUP and releases_having(k)]
     result = Migration(out, releases=likely_releases(known))
@@ -326,8 +326,6 @@ def _same(a: Any, b: Any) -> bool:
 
 def _changed_defaults(out: dict[str, Any], release: str, engine: str) -> list[str]:
     """Keys the wizard asks about that the script left to a default that differs in the target."""
-    from wizard.core.field_keys import field_to_verl
-
     lines = []
     for key in sorted(set(field_to_verl().values())):
         if key in out or not verl_schema.key_exists(key, engine) or release not in releases_having(key):

@@ -17,6 +17,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from wizard.core import verl_schema
+from wizard.core.answers.model import SECTIONS
+from wizard.core.field_keys import address_of, verl_to_field
+from wizard.core.layers import answers_from_flat
+from wizard.core.plan import build_plan
+from wizard.errors import UsageError
 from wizard.i18n.text import Msg, msg
 
 ENV, ARGS, COMMAND = "env", "args", "command"
@@ -93,8 +99,6 @@ class _TrackedSection:
         self._section, self._model, self._reads = section, model, reads
 
     def __getattr__(self, name: str):
-        from wizard.core.field_keys import address_of
-
         self._reads.read(address_of(f"{self._section}.{name}"))
         return getattr(self._model, name)
 
@@ -110,8 +114,6 @@ class _TrackedAnswers:
         return self._answers
 
     def __getattr__(self, name: str):
-        from wizard.core.answers.model import SECTIONS
-
         value = getattr(self._answers, name)
         if name == "extra":
             return _TrackedDict(value, self._reads)
@@ -210,10 +212,6 @@ def _at(plan, path: str) -> Any:
 
 
 def _probe_plans(ctx, address: str) -> list:
-    from wizard.core.layers import answers_from_flat
-    from wizard.core.plan import build_plan
-    from wizard.errors import UsageError
-
     plans = []
     for value in _probe_values(ctx, address):
         try:
@@ -224,9 +222,6 @@ def _probe_plans(ctx, address: str) -> list:
 
 
 def _probe_values(ctx, address: str) -> list:
-    from wizard.core import verl_schema
-    from wizard.core.field_keys import verl_to_field
-
     name = verl_to_field().get(address, address)
     section, _, attr = name.partition(".")
     current = getattr(getattr(ctx.answers, section, None), attr, None) if attr else ctx.flat.get(address)

@@ -23,12 +23,17 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from wizard.core import verl_schema
 from wizard.core.answers.document import AnswersRecord, Migration
-from wizard.core.findings import Finding, Fix, Severity, has_errors
+from wizard.core.field_keys import address_of, spec_of, verl_to_field
+from wizard.core.findings import Finding, Fix, Severity, error, has_errors
 from wizard.core.layers import LayeredAnswers, build, canonical_address
+from wizard.core.plan import build_plan
 from wizard.core.rules import RuleContext, context_for, evaluate
+from wizard.core.rules.catalogue import why
 from wizard.core.rules.fix_checks import KeptFixChecks
-from wizard.core.unknowns import Unknowns
+from wizard.core.unknowns import Unknowns, notes
+from wizard.i18n.text import msg
 
 PRESET, DETECTED, ANSWERS_FILE, LAUNCH_SCRIPT, FLAGS, EDITED = (
     "preset",
@@ -159,8 +164,6 @@ class Workspace:
     def unknown_notes(self) -> list:
         """One note per origin of the imported script's unknown keys, as `check` prints them: the keys it feeds,
         the rules skipped, how to give it (`--env NAME=VALUE`)."""
-        from wizard.core.unknowns import notes
-
         unknown = self.script_unknown
         if not unknown:
             return []
@@ -257,9 +260,6 @@ class Workspace:
     # -- values and where they came from ---------------------------------------------------------------
     def value(self, address: str) -> Any:
         """The effective value at a field name or verl key: set by a layer, else the default."""
-        from wizard.core import verl_schema
-        from wizard.core.field_keys import verl_to_field
-
         address = canonical_address(address)
         if address in self.layered.flat:
             return self.layered.flat[address]
@@ -327,8 +327,6 @@ class Workspace:
         if self._ctx is not None:
             return self._ctx.plan
         if self._plan is None:
-            from wizard.core.plan import build_plan
-
             self._plan = build_plan(self.layered.answers)  # what context_for puts in ctx.plan
         return self._plan
 
@@ -375,19 +373,12 @@ def _about(finding: Finding, rejected: Mapping[str, Any]) -> bool:
 
 
 def _required(address: str) -> bool:
-    from wizard.core.field_keys import spec_of
-
     spec = spec_of(address)
     return bool(spec and spec.required)
 
 
 def _rejected_findings(rejected: Mapping[str, tuple[str, Any]]) -> list[Finding]:
     """KEY-006 (text that cannot be taken) and KEY-007 (a required field emptied), at their fields."""
-    from wizard.core.field_keys import address_of
-    from wizard.core.findings import error
-    from wizard.core.rules.catalogue import why
-    from wizard.i18n.text import msg
-
     out = []
     for address, (text, reason) in rejected.items():
         key = address_of(address)  # already the verl key where the field has one

@@ -18,6 +18,7 @@ import stat
 
 from wizard.errors import UsageError
 from wizard.i18n.text import msg
+from wizard.path_limits import path_problem
 
 _KINDS = {
     stat.S_IFIFO: "pipe",
@@ -175,27 +176,6 @@ def read_bounded(path: str | os.PathLike, limit: int, label: str | None = None, 
         size = f"{limit // (1 << 20)} MiB" if limit >= 1 << 20 else f"{limit} bytes"
         raise UsageError(str(msg("input.too_large_config" if config else "input.too_large", label=label, size=size)))
     return b"".join(parts)
-
-
-def path_problem(path: str | os.PathLike) -> str | None:
-    """Why `path` could not even be looked up (a name over the system's limits, a NUL byte), or None."""
-    text = os.fsencode(path)
-    if b"\x00" in text:
-        return str(msg("input.reason.nul"))
-    limit_name = _limit("PC_NAME_MAX", 255)
-    if any(len(part) > limit_name for part in text.split(b"/")):
-        return str(msg("input.path.name_too_long", limit=limit_name))
-    limit_path = _limit("PC_PATH_MAX", 4096)
-    if len(text) >= limit_path:
-        return str(msg("input.path.too_long", limit=limit_path - 1))
-    return None
-
-
-def _limit(name: str, fallback: int) -> int:
-    try:
-        return os.pathconf("/", name)
-    except (OSError, ValueError):
-        return fallback
 
 
 __all__ = ["open_regular", "path_problem", "problem_message", "read_bounded", "regular_file_problem", "shown_path"]

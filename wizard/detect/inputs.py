@@ -13,8 +13,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from wizard.core.answers.document import Migration
+from wizard.core.presets import load_preset as preset_named
 from wizard.core.workspace import Workspace
+from wizard.detect.config.answers_file import read_answers
 from wizard.detect.facts import gather
+from wizard.detect.hardware.source import load_topology
+from wizard.detect.script.importer import import_script as migrate
+from wizard.detect.script.importer import parse_import_spec
 
 
 def open_workspace(mode: str = "cluster", facts: Mapping[str, Any] | None = None) -> Workspace:
@@ -24,16 +29,12 @@ def open_workspace(mode: str = "cluster", facts: Mapping[str, Any] | None = None
 
 def load_preset(workspace: Workspace, name: str | None) -> None:
     """Put a shipped preset (by name; None: no preset) into the preset layer."""
-    from wizard.core.presets import load_preset as preset_named
-
     workspace.use_preset(name, preset_named(name).values if name is not None else None)
 
 
 def load_answers(workspace: Workspace, path: str) -> None:
     """Put an answers file (its values, their recorded origins, its migration) into the answers-file layer;
     the topology it records is planned for again unless the door was given one (`--topology`, the Hardware step)."""
-    from wizard.detect.config.answers_file import read_answers
-
     record = read_answers(path)
     workspace.use_answers(record)
     if record.topology is not None and workspace.topology_spec is None:
@@ -48,9 +49,6 @@ def import_script(
     env and args: the environment and positional arguments the script is read with (`--env`, `-- ARG`);
     without them `path` may carry them itself, as the TUI's import box takes `PATH --env N=V -- ARG...`.
     """
-    from wizard.detect.script.importer import import_script as migrate
-    from wizard.detect.script.importer import parse_import_spec
-
     if env is None and args is None:
         path, env, args = parse_import_spec(path)
     imported = migrate(path, env, args)
@@ -62,8 +60,6 @@ def import_script(
 
 def use_topology(workspace: Workspace, spec: str | None, counts: bool = True) -> None:
     """The topology of `--topology SPEC` (a fake name, a `nvidia-smi topo -m` file, `detect`; None: none)."""
-    from wizard.detect.hardware.source import load_topology
-
     workspace.use_topology(load_topology(spec) if spec is not None else None, spec, counts=counts)
 
 

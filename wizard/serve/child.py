@@ -1,4 +1,4 @@
-"""The wizard process of one browser tab: `python -m wizard.serve.child tui --preset P ...`.
+"""What makes a browser tab's wizard process one (`python -m wizard.tabs child tui --preset P ...`, wizard.tabs).
 
 It is `verl-wizard tui` with one addition: it ends when the server that started it ends, however the
 server ends (a SIGKILL included), so that a stopped workshop leaves no wizard behind.
@@ -41,15 +41,3 @@ def end_with_server(environ=os.environ) -> None:
     _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     if expected and os.getppid() != int(expected):
         raise SystemExit(0)
-
-
-def main(argv: list[str]) -> int:
-    end_with_server()
-    name_process(TAB_NAME)
-    from wizard.cli import main as cli_main
-
-    return cli_main(argv)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))

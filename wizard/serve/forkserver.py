@@ -9,6 +9,9 @@ The server talks to this process over a SOCK_SEQPACKET socket: a request is one 
 {"argv", "cwd", "env"} carrying three file descriptors (the child's stdin, stdout, stderr); the answer is
 {"pid"}. Children are reaped here (SIGCHLD ignored); the server learns of an exit from its pid file
 descriptor. Linux only (fork after imports is unsafe on macOS); elsewhere every tab's wizard is exec'd.
+
+What a child runs and how the parent warms up are given by the process's entry (wizard.tabs, a door over the
+CLI): this module knows processes and sockets, not the commands.
 """
 
 from __future__ import annotations
@@ -20,55 +23,15 @@ import os
 import signal
 import socket
 import sys
+from collections.abc import Callable
+
+from wizard.serve.child import FORK_SERVER_NAME, SERVER_PID, TAB_NAME, end_with_server, name_process
 
 CONTROL_FD = "VERL_WIZARD_FORKSERVER_FD"
-WARM_MODULES = (
-    "wizard.cli",
-    "wizard.commands.tui",
-    "wizard.tui.app",
-    "wizard.tui.session",
-    "wizard.tui.delivery",
-    "wizard.tui.screens.start",
-    "wizard.tui.screens.models",
-    "wizard.tui.screens.data",
-    "wizard.tui.screens.batch",
-    "wizard.tui.screens.hardware",
-    "wizard.tui.screens.deployment",
-    "wizard.tui.screens.review",
-    "wizard.core.presets",
-    "wizard.core.rules",
-    "wizard.emit.artifacts",
-    "wizard.emit.bundle",
-    "wizard.detect.hardware.source",
-    "textual.drivers.web_driver",
-)
 
 
-def warm(args: list[str]) -> None:
-    """Import what every wizard imports and fill the caches its first screens fill, so that children share them.
-
-    `args` are the tabs' wizard arguments (tui --preset P ...): the same app is built once here (never run),
-    its session evaluated and its files rendered, which loads verl's key tree, the presets and the rules.
-    """
-    import importlib
-
-    for name in WARM_MODULES:
-        importlib.import_module(name)
-    from wizard.cli import parse
-    from wizard.commands.tui import build_app
-    from wizard.errors import UsageError
-
-    try:
-        app = build_app(parse(args))
-        session = app.session
-        session.findings  # noqa: B018 - evaluates the rules
-        session.render_files()
-    except UsageError:
-        pass  # the tabs' wizards say it themselves; serve checked the options already
-
-
-def serve(control: socket.socket) -> None:
-    """Fork a wizard per request until the server closes the socket."""
+def serve(control: socket.socket, run: Callable[[list[str]], int]) -> None:
+    """Fork a wizard per request until the server closes the socket; `run(argv)` is the wizard's main."""
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     me = str(os.getpid())
     while True:
@@ -82,13 +45,13 @@ def serve(control: socket.socket) -> None:
         pid = os.fork()
         if pid == 0:
             control.close()
-            become_wizard(request, fds, me)
+            become_wizard(request, fds, me, run)
         for fd in fds:
             os.close(fd)
         control.send(json.dumps({"pid": pid}).encode())
 
 
-def become_wizard(request: dict, fds: list[int], parent: str) -> None:
+def become_wizard(request: dict, fds: list[int], parent: str, run: Callable[[list[str]], int]) -> None:
     """In the forked child: take the tab's pipes, folder and environment, run the wizard, exit."""
     code = 1
     try:
@@ -98,13 +61,9 @@ def become_wizard(request: dict, fds: list[int], parent: str) -> None:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.chdir(request["cwd"])
         os.environ.update(request["env"])
-        from wizard.serve.child import SERVER_PID, TAB_NAME, end_with_server, name_process
-
         end_with_server({SERVER_PID: parent})  # a fork does not keep the death signal: ask again, of this parent
         name_process(TAB_NAME)
-        from wizard.cli import main
-
-        code = main(request["argv"])
+        code = run(request["argv"])
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1
     except BaseException:  # noqa: BLE001 - the traceback goes to the tab's stderr, the server logs it
@@ -118,19 +77,14 @@ def become_wizard(request: dict, fds: list[int], parent: str) -> None:
         os._exit(code)
 
 
-def main() -> None:
-    """`python -m wizard.serve.forkserver tui --preset P ...`: warm up for these arguments, then fork on request."""
-    from wizard.serve.child import FORK_SERVER_NAME, end_with_server, name_process
-
+def main(args: list[str], warm: Callable[[list[str]], None], run: Callable[[list[str]], int]) -> None:
+    """The fork server's life: `warm(args)` (args: the tabs' wizard arguments, tui --preset P ...), then fork a
+    wizard that runs `run(argv)` on each request."""
     end_with_server()
     name_process(FORK_SERVER_NAME)
     control = socket.socket(fileno=int(os.environ.pop(CONTROL_FD)))
-    warm(sys.argv[1:])
+    warm(args)
     # What the imports built lives as long as every child: keep the collector off it (fewer copied pages).
     gc.collect()
     gc.freeze()
-    serve(control)
-
-
-if __name__ == "__main__":
-    main()
+    serve(control, run)

@@ -22,7 +22,7 @@ from wizard.i18n.text import msg
 from wizard.serve.child import SERVER_PID
 from wizard.tui.delivery import ENVIRONMENT as DELIVERY
 
-CHILD = [sys.executable, "-m", "wizard.serve.child"]
+CHILD = [sys.executable, "-m", "wizard.tabs", "child"]
 log = logging.getLogger("verl-wizard.serve")
 
 
@@ -59,7 +59,7 @@ class Launcher(Protocol):
 
 
 class ExecLauncher:
-    """Every wizard a fresh `python -m wizard.serve.child tui ...`."""
+    """Every wizard a fresh `python -m wizard.tabs child tui ...`."""
 
     async def start(self, args: Sequence[str]) -> None:
         pass
@@ -142,7 +142,8 @@ class ForkServer:
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "wizard.serve.forkserver",
+            "wizard.tabs",
+            "forkserver",
             *args,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL,

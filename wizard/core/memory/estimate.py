@@ -36,7 +36,8 @@ from wizard.core.memory.formulas import (
     train_parts,
 )
 from wizard.core.memory.tokens import token_budgets
-from wizard.core.model_facts import ModelFacts
+from wizard.core.model_facts import ModelFacts, facts_for
+from wizard.core.plan import extra_or_default
 from wizard.i18n.text import Msg, msg
 
 
@@ -101,9 +102,6 @@ def estimate_memory(answers, plan, models: dict, gpu_memory_mib: int | None = No
     """Every phase's peak per GPU, as parts. `models` maps roles to ModelFacts (wizard.detect.models);
     phases whose model numbers are unknown are left out, and so are the inference engine's phases when the
     GPU's memory is not known (its share is a fraction of it)."""
-    from wizard.core.model_facts import facts_for
-    from wizard.core.plan import extra_or_default
-
     a, p = answers, plan
     gpu = gpu_memory_mib * float(1 << 20) if gpu_memory_mib else None
     actor = facts_for(models, a.models.actor_path)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 
 from wizard.core.topology import Topology
+from wizard.core.workspace import detected_values
 from wizard.detect.hardware.fake import fake_topology, is_fake_name
+from wizard.detect.hardware.nvml import detect_nvml
 from wizard.detect.hardware.smi import MAX_INPUT_BYTES, parse_topo_matrix
+from wizard.detect.input_files import open_regular, regular_file_problem
 from wizard.errors import UsageError
 
 
@@ -15,8 +18,6 @@ def read_topology_file(path: str) -> Topology:
 
     At most MAX_INPUT_BYTES are read, so a huge file costs no more than a small one.
     """
-    from wizard.detect.input_files import open_regular, regular_file_problem
-
     if regular_file_problem(path) == "a folder, not a regular file":
         raise UsageError(f"{path} is a directory; expected a file with nvidia-smi topo -m output")
     if regular_file_problem(path) == "no such file":
@@ -42,8 +43,6 @@ def load_topology(spec: str) -> Topology:
             "--topology '': empty; give 'detect', a file of nvidia-smi topo -m output, or a fake name such as 8xH100"
         )
     if spec == "detect":
-        from wizard.detect.hardware.nvml import detect_nvml
-
         return detect_nvml()
     if os.path.lexists(spec):
         return read_topology_file(spec)
@@ -60,7 +59,6 @@ def topology_layer(spec: str | None):
     """(topology, detected values) for --topology: a fake name, a `nvidia-smi topo -m` file, or `detect`."""
     if spec is None:
         return None, {}
-    from wizard.core.workspace import detected_values
 
     topo = load_topology(spec)
     return topo, detected_values(topo)

@@ -17,6 +17,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wizard.core.layers import ENGINE_GROUP, answers_from_flat
+from wizard.core.migrations import migrate_flat
+from wizard.core.rules.script.launch import foreign_config
+from wizard.core.secrets import is_secret_name
+from wizard.core.unknowns import ENV, LIMIT
+from wizard.detect.config.compose import config_file, read_primary
+from wizard.detect.config.files import read_text
+from wizard.detect.script.bash.values import Unknown
+from wizard.detect.script.check_input import config_folder, read_beside
+from wizard.detect.script.launch import parse_launch_script
+from wizard.errors import UsageError
+from wizard.i18n.text import msg, render
+
 __all__ = ["ImportedScript", "import_script", "migrate_script"]
 
 LAYER = "launch script"
@@ -48,7 +61,6 @@ class ImportedScript:
     def run_md(self) -> dict[str, Any]:
         """The "Migrated from" section's content for emit.run_md and answers.yaml: plain English text, so that
         the files are the same bytes whatever the language of the door that wrote them."""
-        from wizard.i18n.text import render
 
         def english(lines):
             return [render(line, "en") for line in lines]
@@ -76,8 +88,6 @@ def parse_import_spec(spec: str) -> tuple[str, dict[str, str], list[str] | None]
     """`PATH [--env NAME=VALUE]... [-- ARG...]` -> (path, env, args); a path that exists is taken whole."""
     import shlex
 
-    from wizard.errors import UsageError
-
     if Path(spec).exists() or "--" not in spec:
         return spec, {}, None
     try:
@@ -103,13 +113,6 @@ def parse_import_spec(spec: str) -> tuple[str, dict[str, str], list[str] | None]
 
 def import_script(path: str | Path, env: dict[str, str] | None = None, args: list[str] | None = None) -> ImportedScript:
     """Read, repair and migrate a launch script; UsageError when it is not one."""
-    from wizard.core.layers import ENGINE_GROUP
-    from wizard.core.migrations import migrate_flat
-    from wizard.core.rules.script.launch import foreign_config
-    from wizard.detect.config.files import read_text
-    from wizard.detect.script.check_input import read_beside
-    from wizard.detect.script.launch import parse_launch_script
-
     path = Path(path)
     text, notes = repair_continuations(read_text(path), str(path))
     script = parse_launch_script(text, source=str(path), env=env, args=args, read_file=read_beside)
@@ -173,9 +176,6 @@ def secret_references(text: str, flat: dict[str, Any]) -> tuple[dict[str, Any], 
     """
     import shlex
 
-    from wizard.core.secrets import is_secret_name
-    from wizard.i18n.text import msg
-
     values: dict[str, str] = {}
     exported: list[str] = []
     for m in _ASSIGNMENT.finditer(text):
@@ -215,10 +215,6 @@ def secret_references(text: str, flat: dict[str, Any]) -> tuple[dict[str, Any], 
 def _primary_config(script, path: Path, env: dict, notes: list) -> dict[str, Any]:
     """The keys of the primary config `--config-path/--config-name` names, when that folder is here (the
     wizard's own run.sh and config.yaml, a project's config folder): the import starts from them."""
-    from wizard.detect.config.compose import config_file, read_primary
-    from wizard.detect.script.check_input import config_folder
-    from wizard.i18n.text import msg
-
     folder = config_folder(script, path, env)
     if not script.config_name or folder is None or not config_file(folder, script.config_name).is_file():
         return {}
@@ -231,8 +227,6 @@ def _primary_config(script, path: Path, env: dict, notes: list) -> dict[str, Any
 
 def repair_continuations(text: str, source: str = "<script>") -> tuple[str, list[str]]:
     """The script with broken line continuations and missing backslashes mended, and a note for each."""
-    from wizard.detect.script.launch import parse_launch_script
-
     notes = []
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
@@ -276,12 +270,6 @@ def _unknown_values(flat: dict[str, Any], script) -> tuple[dict[str, Any], list,
     """Keys whose value the script leaves unknown: an unset environment variable becomes `${oc.env:VAR}`
     (verl reads it when it starts); the script's arguments or a command's output cannot be carried over, nor
     a typed key (a number) whose text holds a variable: those are left out, returned with their origins."""
-    from wizard.core.layers import answers_from_flat
-    from wizard.core.unknowns import ENV, LIMIT
-    from wizard.detect.script.bash.values import Unknown
-    from wizard.errors import UsageError
-    from wizard.i18n.text import msg
-
     unknown = script.unknown_keys()
     if not unknown:
         return flat, [], {}
@@ -316,6 +304,4 @@ def _unknown_values(flat: dict[str, Any], script) -> tuple[dict[str, Any], list,
 
 
 def _single_env(piece) -> bool:
-    from wizard.core.unknowns import ENV
-
     return len(piece.origins) == 1 and next(iter(piece.origins)).kind == ENV
