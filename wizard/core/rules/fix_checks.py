@@ -73,16 +73,17 @@ class FixChecks:
         if key in self._by_fix:
             return self._by_fix[key]
         flat = flat_after_fix(self.ctx.flat, fix_set)
-        answers_key = (family, _values_key(flat)) if self._kept is not None else None
-        if answers_key is not None and answers_key in self._kept:
-            result = self._kept[answers_key]
+        kept = self._kept
+        answers_key = (family, _values_key(flat)) if kept is not None else None
+        if kept is not None and answers_key is not None and answers_key in kept:
+            result = kept[answers_key]
         else:
             try:
                 result = run_rules(with_flat(self.ctx, flat), family)
             except UsageError:
                 result = None
-            if answers_key is not None:
-                self._kept[answers_key] = result
+            if kept is not None and answers_key is not None:
+                kept[answers_key] = result
         self._by_fix[key] = result
         return result
 

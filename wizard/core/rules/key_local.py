@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
+from wizard.core.answers.model import Answers
 from wizard.core.findings import Finding, Severity
 from wizard.core.layers import canonical_address
 from wizard.core.plan import build_plan
@@ -90,7 +91,7 @@ class _ReadDict(dict):
     def __ror__(self, other):
         return other | self._all()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
 
 class _ReadAnswers:
@@ -134,7 +135,7 @@ class KeyLocalChecks:
     def __init__(self, ctx, family: str) -> None:
         self.ctx, self.prefix = ctx, family + "-"
         reads = _Reads()
-        build_plan(_ReadAnswers(ctx.answers, reads))
+        build_plan(cast(Answers, _ReadAnswers(ctx.answers, reads)))  # a proxy that records what the plan reads
         recording = _recording(ctx, reads)
         self._judged: dict[str, list[tuple[Any, Any, Any, tuple]]] = {}
         for rule, families in registered():

@@ -4,7 +4,10 @@ fit the longest prompt and response, and so must verl 0.9.1's V1 critic, which p
 
 from __future__ import annotations
 
-from wizard.core.findings import Fix, Severity
+from collections.abc import Iterator
+
+from wizard.core.findings import Finding, Fix, Severity
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.batch.chains import critic_sp_in_verl, verl_value
 from wizard.core.rules.declare import make_finding, rule
 from wizard.core.rules.fixes import divisors
@@ -39,7 +42,7 @@ def _is_size(value) -> bool:
     title="Token budget smaller than one sequence",
     why="With dynamic batching a micro-batch must hold the longest sequence: budget × sp must be at least max_prompt_length + max_response_length.",
 )
-def check_token_budgets(ctx):
+def check_token_budgets(ctx: RuleContext) -> Iterator[Finding]:
     p, b = ctx.plan, ctx.answers.batch
     L = p.seq_len
     fsdp = p.engine == "dp"

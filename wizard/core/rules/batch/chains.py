@@ -7,12 +7,14 @@ which the placement rules and the token budgets read too.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
 
 from wizard.core.field_keys import verl_to_field
-from wizard.core.findings import Fix, Severity
+from wizard.core.findings import Finding, Fix, Severity
 from wizard.core.plan import extra_or_default
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.batch.train_batch import M_KEY, MU_KEY, N_KEY, as_int, nearest_divisors
 from wizard.core.rules.declare import make_finding, rule, rule_for
 from wizard.core.rules.fixes import both_ways
@@ -61,7 +63,7 @@ def _chain_findings(ctx, chain, rule_id, keys):
     why="Every update asserts that ppo_mini_batch_size × n is divisible by the data-parallel size; it fails on the first step, after model loading.",
 )
 @rule_for("BATCH-005")
-def check_actor_chain(ctx):
+def check_actor_chain(ctx: RuleContext) -> Iterator[Finding]:
     yield from _chain_findings(ctx, ctx.plan.actor, "BATCH-004", (M_KEY, MU_KEY))
 
 
@@ -93,7 +95,7 @@ def verl_value(answers, key: str, engine: str):
     title="The critic's batch chain does not split evenly",
     why="The critic updates on the same responses with its own mini/micro sizes, and the same divisibility applies over its data-parallel ranks.",
 )
-def check_critic_chain(ctx):
+def check_critic_chain(ctx: RuleContext) -> Iterator[Finding]:
     p, a = ctx.plan, ctx.answers
     if p.critic is None:
         return

@@ -6,9 +6,11 @@ the way the actor packs.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from fractions import Fraction
 
-from wizard.core.findings import Fix, Severity
+from wizard.core.findings import Finding, Fix, Severity
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.batch.train_batch import MU_KEY, as_int, nearest_divisors
 from wizard.core.rules.declare import emits, make_finding, rule, rule_for
 from wizard.core.rules.fixes import divisors
@@ -35,7 +37,7 @@ def _padded_responses(ctx) -> int:
     title="Per-GPU mini-batch is not a multiple of the micro-batch",
     why="Micro-batches must tile each GPU's share of a mini-batch (and of the log-prob batch); verl asserts it at the first step.",
 )
-def check_log_prob_micro(ctx):
+def check_log_prob_micro(ctx: RuleContext) -> Iterator[Finding]:
     """BATCH-005 for the rollout's and reference's log-prob passes over the (padded) batch."""
     p, b = ctx.plan, ctx.answers.batch
     dp = as_int(p.actor.dp)
@@ -102,7 +104,7 @@ def _micro_pair(ctx, role, per_gpu_key, global_key, per_gpu, global_, dynamic, s
 
 
 @rule_for("BATCH-006")
-def check_micro_sizes_set(ctx):
+def check_micro_sizes_set(ctx: RuleContext) -> Iterator[Finding]:
     p, b = ctx.plan, ctx.answers.batch
     dp = as_int(p.actor.dp) or 1
     share = p.actor.mini_batch_responses // dp
@@ -159,7 +161,7 @@ def check_micro_sizes_set(ctx):
     title="Rollout log-prob batching differs from the actor's",
     why="verl's workers assert that rollout.log_prob_use_dynamic_bsz equals actor.use_dynamic_bsz.",
 )
-def check_log_prob_dynamic_matches(ctx):
+def check_log_prob_dynamic_matches(ctx: RuleContext) -> Iterator[Finding]:
     b = ctx.answers.batch
     if b.log_prob_use_dynamic_bsz is not None and b.log_prob_use_dynamic_bsz != b.use_dynamic_bsz:
         key = "actor_rollout_ref.rollout.log_prob_use_dynamic_bsz"

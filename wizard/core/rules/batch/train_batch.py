@@ -11,9 +11,11 @@ mu micro-batch per GPU (responses), dp data-parallel size, sp sequence-parallel 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 
-from wizard.core.findings import Fix, Severity
+from wizard.core.findings import Finding, Fix, Severity
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.declare import make_finding, rule
 from wizard.core.rules.fixes import both_ways, closest_of, divisors
 from wizard.core.verl_schema import GROUP_ESTIMATORS
@@ -47,7 +49,7 @@ def nearest_divisors(share: int, mu: int) -> list[int]:
     title="Responses per step do not split evenly over the GPUs",
     why="verl asserts at start-up that train_batch_size × rollout.n is divisible by the minimal batch (the GPU count for FSDP, dp × micro for Megatron).",
 )
-def check_batch_divisible(ctx):
+def check_batch_divisible(ctx: RuleContext) -> Iterator[Finding]:
     a, p = ctx.answers, ctx.plan
     if p.actor.dynamic:
         return
@@ -78,7 +80,7 @@ def check_batch_divisible(ctx):
     title="Mini-batch larger than the train batch",
     why="An optimizer step cannot take more prompts than a training step produces; verl rejects it without dynamic batching and silently pads with it.",
 )
-def check_mini_le_train(ctx):
+def check_mini_le_train(ctx: RuleContext) -> Iterator[Finding]:
     a = ctx.answers
     B, m = a.batch.train_batch_size, a.batch.ppo_mini_batch_size
     if m > B:
@@ -99,7 +101,7 @@ def check_mini_le_train(ctx):
     title="Train batch is not a multiple of the mini-batch",
     why="verl pads the batch with dummy rows up to a multiple of the mini-batch: compute is spent on padding and rollout and update fall out of step.",
 )
-def hint_train_multiple_of_mini(ctx):
+def hint_train_multiple_of_mini(ctx: RuleContext) -> Iterator[Finding]:
     a = ctx.answers
     B, m = a.batch.train_batch_size, a.batch.ppo_mini_batch_size
     if m <= B and B % m:
@@ -128,7 +130,7 @@ def hint_train_multiple_of_mini(ctx):
     title="Pass@k estimator with one response per prompt",
     why="grpo_passk gives the best response of each prompt's group the advantage r_max - r_second_max; verl raises ValueError at the first step when a group has fewer than 2 responses.",
 )
-def check_group_needs_n(ctx):
+def check_group_needs_n(ctx: RuleContext) -> Iterator[Finding]:
     a = ctx.answers
     estimator = a.algorithm.adv_estimator
     if estimator not in GROUP_ESTIMATORS or a.batch.rollout_n != 1:
@@ -149,7 +151,7 @@ def check_group_needs_n(ctx):
     title="GAE with several responses per prompt",
     why="PPO with a critic usually samples one response per prompt; n > 1 multiplies rollout cost without the group baseline it pays for.",
 )
-def hint_gae_with_n(ctx):
+def hint_gae_with_n(ctx: RuleContext) -> Iterator[Finding]:
     a = ctx.answers
     if a.algorithm.adv_estimator == "gae" and a.batch.rollout_n > 1:
         yield make_finding(
@@ -169,7 +171,7 @@ def hint_gae_with_n(ctx):
     title="Optimizer steps per rollout outside 1..16",
     why="Many updates on one batch of rollouts make the policy stale (off-policy); very large mini-batches waste the rollout.",
 )
-def hint_optimizer_steps(ctx):
+def hint_optimizer_steps(ctx: RuleContext) -> Iterator[Finding]:
     a, chain = ctx.answers, ctx.plan.actor
     steps = chain.optimizer_steps_per_step
     if chain.mini_batch_prompts > a.batch.train_batch_size or 1 <= steps <= 16:
@@ -190,7 +192,7 @@ def hint_optimizer_steps(ctx):
     title="separate_async: train batch != parameter_sync_step × mini-batch",
     why="The separate-async trainer syncs weights every parameter_sync_step mini-batches and asserts that they add up to one training batch.",
 )
-def check_separate_async_sync(ctx):
+def check_separate_async_sync(ctx: RuleContext) -> Iterator[Finding]:
     a = ctx.answers
     if a.cluster.trainer_mode != "separate_async":
         return

@@ -3,7 +3,10 @@ missing or empty, SFT rows without usable messages. Reads `ctx.data` as wizard.c
 
 from __future__ import annotations
 
-from wizard.core.findings import Severity, warning
+from collections.abc import Iterator
+
+from wizard.core.findings import Finding, Severity, warning
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.data.columns import PROMPT_KEY, columns_text, read_reports, row_text, rows_count
 from wizard.core.rules.declare import make_finding, rule, why
 from wizard.i18n.text import msg
@@ -68,7 +71,7 @@ def _chat_findings(rule_id, paths, path, column, facts, report):
     title="Prompts are not chat lists of {role, content}",
     why="The prompt must be a list of {role, content} messages. verl does not reject a plain string: the chat template walks it one character at a time and the model trains on garbage; bad roles, missing users or empty contents break or mislead the template.",
 )
-def check_prompt_shape(ctx):
+def check_prompt_shape(ctx: RuleContext) -> Iterator[Finding]:
     prompt_key = ctx.answers.data.prompt_key
     for key, path, report in read_reports(ctx, ("rl",)):
         facts = report.chats.get(prompt_key)
@@ -92,7 +95,7 @@ PAIR_PROBLEMS = {
     title="Reward-model pairs without prompt, chosen and rejected",
     why="Pairwise reward-model data needs a prompt, a chosen and a rejected response in every row; a missing or empty side fails or teaches nothing.",
 )
-def check_pairs(ctx):
+def check_pairs(ctx: RuleContext) -> Iterator[Finding]:
     for key, path, report in read_reports(ctx, ("rm",)):
         missing = [c for c in ("prompt", "chosen", "rejected") if c not in report.columns]
         if missing:
@@ -134,7 +137,7 @@ def check_pairs(ctx):
     title="SFT data without a messages list of user and assistant turns",
     why="verl's multi-turn SFT dataset reads a chat list from the messages column and trains on the assistant turns; without one there is nothing to learn or the run stops.",
 )
-def check_messages(ctx):
+def check_messages(ctx: RuleContext) -> Iterator[Finding]:
     for key, path, report in read_reports(ctx, ("sft",)):
         column = getattr(report, "messages_key", "messages")
         facts = report.chats.get(column)

@@ -14,9 +14,12 @@ does not hold is simply not known, so a fix that changes paths or the prompt col
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from wizard.core import verl_schema
-from wizard.core.findings import Fix, Severity
+from wizard.core.findings import Finding, Fix, Severity
 from wizard.core.paths import home_expanded
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.declare import make_finding, rule, rule_for
 from wizard.core.rules.roles.assign import CUSTOM_REWARD, is_builtin_source
 from wizard.i18n.text import Msg, msg
@@ -85,7 +88,7 @@ def placeholder(key: str) -> str | None:
     title="No training data set (data.train_files empty or verl's placeholder)",
     why="Without data.train_files verl reads its own placeholder ~/data/rlhf/gsm8k/train.parquet, which is not your data and usually does not exist, so the run stops when the dataset is built, after the workers have started.",
 )
-def check_train_files_set(ctx):
+def check_train_files_set(ctx: RuleContext) -> Iterator[Finding]:
     value = ctx.answers.data.train_files
     default = placeholder(TRAIN)
     if not paths_of(value) or paths_of(value) == [default]:
@@ -104,7 +107,7 @@ def check_train_files_set(ctx):
     title="A data path starting with ~",
     why="verl does not expand ~: the path is resolved against the working directory and the file is not found.",
 )
-def check_tilde_paths(ctx):
+def check_tilde_paths(ctx: RuleContext) -> Iterator[Finding]:
     for key, value in ((TRAIN, ctx.answers.data.train_files), (VAL, ctx.answers.data.val_files)):
         paths = paths_of(value)
         for i, path in enumerate(paths):
@@ -124,7 +127,7 @@ def check_tilde_paths(ctx):
     title="A data file is missing, unreadable, or not parquet/json/jsonl",
     why="verl picks its reader by the file name (.parquet, .json, .jsonl) and stops with 'Unsupported file format' for others; a missing, truncated or non-UTF-8 file fails when the dataset is built, after the workers have started.",
 )
-def check_unreadable(ctx):
+def check_unreadable(ctx: RuleContext) -> Iterator[Finding]:
     files = getattr(ctx.data, "files", None) or {}
     if not files:
         return  # nothing was read (cluster mode): skip walking the paths, as every data rule asks
@@ -144,7 +147,7 @@ def check_unreadable(ctx):
     title="A data file that was not checked here",
     why="Remote paths (hdfs://, s3://, ...) and paths holding a shell variable are read on the machines that run verl; run `verl-wizard data` where the files are to check them.",
 )
-def info_not_checked(ctx):
+def info_not_checked(ctx: RuleContext) -> Iterator[Finding]:
     """Local mode only: a path that could not be checked on this machine (remote, or holding a variable)."""
     if ctx.mode != "local":
         return
@@ -171,12 +174,14 @@ def _reason(note):
     title="The prompt column (data.prompt_key) is missing",
     why="verl reads each prompt from the column named by data.prompt_key and stops with KeyError when the rows have no such column.",
 )
-def check_prompt_column(ctx):
+def check_prompt_column(ctx: RuleContext) -> Iterator[Finding]:
     prompt_key = ctx.answers.data.prompt_key
     for key, path, report in read_reports(ctx, ("rl",)):
         if prompt_key in report.columns:
             continue
-        fixes, closest, looks_like = [], "", ""
+        fixes: list[Fix] = []
+        closest: str | Msg = ""
+        looks_like: str | Msg = ""
         for name, facts in report.chats.items():
             if name == prompt_key:
                 continue
@@ -213,7 +218,7 @@ def _reward_from_model_or_elsewhere(m) -> bool:
     title="No reward_model.ground_truth for a rule-based reward",
     why="The reward manager passes reward_model.ground_truth of every row to the scoring function; a row without it fails with KeyError in the middle of training.",
 )
-def check_ground_truth(ctx):
+def check_ground_truth(ctx: RuleContext) -> Iterator[Finding]:
     m = ctx.answers.models
     if _reward_from_model_or_elsewhere(m):
         return
@@ -244,7 +249,7 @@ def check_ground_truth(ctx):
 
 
 @rule_for("ROLE-005")
-def check_data_sources(ctx):
+def check_data_sources(ctx: RuleContext) -> Iterator[Finding]:
     """ROLE-005 from the rows themselves: data_source values that no built-in scorer knows."""
     m = ctx.answers.models
     if _reward_from_model_or_elsewhere(m) or m.custom_reward_path:

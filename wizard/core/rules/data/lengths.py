@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections.abc import Iterator
 
-from wizard.core.findings import Fix, Severity, info, warning
+from wizard.core.findings import Finding, Fix, Severity, info, warning
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.data.columns import (
     B_KEY,
     FILTER,
@@ -18,7 +20,7 @@ from wizard.core.rules.data.columns import (
     rows_total_text,
 )
 from wizard.core.rules.declare import make_finding, rule, why
-from wizard.i18n.text import msg
+from wizard.i18n.text import Msg, msg
 
 
 def _over(facts, limit: int) -> int:
@@ -41,7 +43,7 @@ def _measured(facts) -> int:
     title="Prompts longer than max_prompt_length",
     why="With filter_overlong_prompts verl drops over-long prompts when it loads the data (fewer rows, maybe none); without it verl 0.9 cuts them to max_prompt_length tokens, so the model sees prompts missing part of their text.",
 )
-def hint_prompt_lengths(ctx):
+def hint_prompt_lengths(ctx: RuleContext) -> Iterator[Finding]:
     d = ctx.answers.data
     for key, path, report in read_reports(ctx, ("rl",)):
         facts = report.chats.get(d.prompt_key)
@@ -71,7 +73,7 @@ def hint_prompt_lengths(ctx):
             else ""
         )
         if d.filter_overlong_prompts:
-            left = ""
+            left: str | Msg = ""
             if not report.complete and report.rows_total:
                 left = msg("data.rows_left", left=round(report.rows_total * share), total=report.rows_total)
             message = msg(
@@ -111,9 +113,10 @@ def _train_rows(ctx):
     d = ctx.answers.data
     paths = paths_of(d.train_files)
     files = getattr(ctx.data, "files", None) or {}
-    reports = [files.get(p) for p in paths]
-    if not paths or any(r is None or r.status != "read" or r.rows_total is None for r in reports):
+    given = [files.get(p) for p in paths]
+    if not paths or any(r is None or r.status != "read" or r.rows_total is None for r in given):
         return None
+    reports = [r for r in given if r is not None]  # all of them, as the test above says
     rows = sum(r.rows_total for r in reports)
     exact = all(r.rows_exact for r in reports)
     max_samples = ctx.answers.extra.get(MAX_SAMPLES)
@@ -141,7 +144,7 @@ def _train_rows(ctx):
     title="Fewer rows than one train batch",
     why="verl's dataloader drops the last incomplete batch, so steps per epoch = rows // train_batch_size: with fewer rows (after filter_overlong_prompts) nothing is trained.",
 )
-def check_rows_per_batch(ctx):
+def check_rows_per_batch(ctx: RuleContext) -> Iterator[Finding]:
     counted = _train_rows(ctx)
     if counted is None:
         return

@@ -11,8 +11,10 @@ scheme (hdfs://, s3://) or a variable (DATA-009) are not relative paths here.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
-from wizard.core.findings import Fix, Severity
+from wizard.core.findings import Finding, Fix, Severity
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.data.columns import TRAIN, VAL, paths_of, placeholder
 from wizard.core.rules.declare import make_finding, rule
 from wizard.core.targets import fill, spec
@@ -37,7 +39,7 @@ def is_relative_path(path: str) -> bool:
     title="No validation data set (data.val_files empty or verl's placeholder)",
     why="verl 0.9.1 builds the validation dataset at start-up whatever trainer.test_freq and val_before_train say; without data.val_files it reads its placeholder ~/data/rlhf/gsm8k/test.parquet, which does not exist (verl does not expand ~), and the run stops when the dataset is built, after the workers have started.",
 )
-def check_val_files_set(ctx):
+def check_val_files_set(ctx: RuleContext) -> Iterator[Finding]:
     a = ctx.answers.data
     paths = paths_of(a.val_files)
     if paths and paths != [placeholder(VAL)]:
@@ -75,7 +77,7 @@ def _working_dir(ctx):
     title="A relative data path",
     why="verl opens data files as parquet/json paths (it does not download a dataset by name) from the working directory of the process that reads them, which each target sets differently: the folder run.sh is started from, the uploaded working_dir of a Ray job, the folder sbatch was run from, a pod's image WORKDIR. A path that works here may name nothing there.",
 )
-def check_relative_paths(ctx):
+def check_relative_paths(ctx: RuleContext) -> Iterator[Finding]:
     for key, paths in _configured_paths(ctx):
         relative = [p for p in paths if is_relative_path(p)]
         if relative:
@@ -92,7 +94,7 @@ def check_relative_paths(ctx):
     title="A Windows data path",
     why="verl runs on Linux, where C:\\data\\x.parquet, D:/x.parquet or \\\\server\\share\\x.parquet is a relative file name with a colon or backslashes in it: the file is not found when the dataset is built, after the workers have started.",
 )
-def check_windows_paths(ctx):
+def check_windows_paths(ctx: RuleContext) -> Iterator[Finding]:
     for key, paths in _configured_paths(ctx):
         windows = [p for p in paths if is_windows_path(p)]
         if windows:

@@ -4,10 +4,13 @@ Ray release that has it."""
 
 from __future__ import annotations
 
-from wizard.core.findings import Fix, Severity
+from collections.abc import Iterator
+
+from wizard.core.findings import Finding, Fix, Severity
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.declare import emits, make_finding
 from wizard.core.rules.deploy.common import env_fix, finding_paths, multi_node
-from wizard.core.rules.deploy.facts import AUTH_VARS, pairs
+from wizard.core.rules.deploy.facts import AUTH_VARS, DeployFacts, pairs
 from wizard.core.targets import spec
 from wizard.i18n.text import msg
 
@@ -25,7 +28,7 @@ def _auth_parties(facts):
     title="Ray token authentication differs between head, workers and driver",
     why="Ray 2.5x token authentication (on whenever a token exists where ray start --head runs) refuses every process whose RAY_AUTH_MODE or token differs from the head's; the driver or worker retries and fails after a long wait with only 'Failed to connect'.",
 )
-def check_auth(ctx, facts):
+def check_auth(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     d = ctx.answers.deploy
     set_in_env = [k for k in pairs(d.env) if k in AUTH_VARS] if facts.origin == "answers" else []
     if set_in_env:

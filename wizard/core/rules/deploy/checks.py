@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 from wizard.core.answers.model import Deploy
 from wizard.core.choices import Target
-from wizard.core.findings import Fix, Severity
+from wizard.core.findings import Finding, Fix, Severity
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.declare import declare, emits, make_finding, rule_for
 from wizard.core.rules.deploy.auth import check_auth
 from wizard.core.rules.deploy.common import env_fix, finding_paths, multi_node, places
@@ -70,7 +72,7 @@ def facts_of(ctx) -> DeployFacts:
     title="CUDA_VISIBLE_DEVICES (or RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES) set by hand",
     why="Ray fixes a node's GPUs at ray start and sets CUDA_VISIBLE_DEVICES per worker itself; a hand-set mask in a runtime env, a manifest or on a cluster's nodes changes nothing Ray schedules (verl then stops with 'Total available GPUs X is less than total desired GPUs Y'), and NOSET puts every worker on the same devices. Where verl starts its own Ray on one machine, that Ray takes its GPUs from the mask: there only its count has to be trainer.n_gpus_per_node.",
 )
-def check_visible_devices(ctx, facts):
+def check_visible_devices(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     seen: dict[str, list] = {}
     for where, name, value in facts.all_env():
         if name in BAD_VISIBILITY:
@@ -145,7 +147,7 @@ def _address_problem(use: str, value: str) -> Msg | None:
     title="A Ray address of the wrong form for its use",
     why="http://HEAD:8265 is the Jobs API (ray job submit only); ray.init and ray start need the GCS address HEAD:6379 (or auto), and ray.init fails on an http:// RAY_ADDRESS; ray:// is Ray Client, not a driver on the cluster.",
 )
-def check_addresses(ctx, facts):
+def check_addresses(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     for use, value, where in facts.addresses:
         problem = _address_problem(use, value)
         if problem is None:
@@ -167,7 +169,7 @@ def check_addresses(ctx, facts):
     title="RAY_DEDUP_LOGS=0 on a multi-node target",
     why="With deduplication off every rank's identical lines reach the driver: a log storm that hides the one line that matters.",
 )
-def check_dedup_logs(ctx, facts):
+def check_dedup_logs(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     if not multi_node(ctx, facts):
         return
     wheres = [w for w, name, value in facts.all_env() if name == "RAY_DEDUP_LOGS" and value.strip() == "0"]
@@ -186,7 +188,7 @@ def check_dedup_logs(ctx, facts):
     title="Manifest GPUs or nodes differ from the config",
     why="verl asks Ray for trainer.nnodes placement groups of trainer.n_gpus_per_node GPUs, each on one node; a manifest with other counts leaves GPUs idle or waits forever for GPUs that never come.",
 )
-def check_node_shape(ctx, facts):
+def check_node_shape(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     p = ctx.plan
     need = gpu_nodes_needed(p)
     paths = ["trainer.nnodes", "trainer.n_gpus_per_node"]
@@ -267,7 +269,7 @@ def _name_problem(kind: str, name: str) -> Msg | None:
     title="An invalid Kubernetes name",
     why="The API server refuses names that are not DNS labels; KubeRay also refuses RayJob names over 47 characters and RayCluster names over 53 (it derives pod and service names from them).",
 )
-def check_names(ctx, facts):
+def check_names(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     d = ctx.answers.deploy
     field = {"Namespace": "deploy.namespace", "Secret": "deploy.k8s_secret"}
     for kind, name in facts.names:
@@ -293,7 +295,7 @@ def check_names(ctx, facts):
     title="ray_kwargs.ray_init.num_cpus set while joining a cluster",
     why="ray.init raises 'When connecting to an existing cluster, num_cpus and num_gpus must not be provided'; the setting only applies when verl starts its own Ray instance.",
 )
-def check_num_cpus(ctx, facts):
+def check_num_cpus(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     value = ctx.answers.deploy.ray_init_num_cpus
     if value is not None and facts.joins_cluster:
         yield make_finding(
@@ -310,7 +312,7 @@ def check_num_cpus(ctx, facts):
     title="Multi-node without NCCL/GLOO interface settings",
     why="On hosts with several network interfaces NCCL and Gloo may bind one the other nodes cannot reach: the first collective hangs until the watchdog timeout (30 minutes).",
 )
-def check_interfaces(ctx, facts):
+def check_interfaces(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     if facts.origin == "cluster" or not spec(facts.target).joins_cluster or not multi_node(ctx, facts):
         return
     if any(name in IFACE_VARS for _, name, _ in facts.all_env()):
@@ -337,7 +339,7 @@ def check_interfaces(ctx, facts):
     title="A RayJob entrypoint that chains commands",
     why="KubeRay splices the entrypoint unquoted into `ray job submit ... -- <entrypoint>` in the submitter pod, so the part after ;, && or | runs there, not on the cluster.",
 )
-def check_entrypoint(ctx, facts):
+def check_entrypoint(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     if facts.entrypoint and re.search(r"(;|&&|\|)", facts.entrypoint):
         yield make_finding(
             "DEPLOY-010",
@@ -352,7 +354,7 @@ def check_entrypoint(ctx, facts):
     title="No shared memory volume (/dev/shm)",
     why="A plain Pod or Job gets 64 MiB of /dev/shm; NCCL and data loaders need more and fail with 'No space left on device' (KubeRay adds the volume itself).",
 )
-def check_shm(ctx, facts):
+def check_shm(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     for where in facts.shm_missing:
         fixes = [Fix({"deploy.shm_gib": 64}, msg("deploy.fix.shm"))] if facts.origin == "answers" else []
         yield make_finding(
@@ -369,7 +371,7 @@ def check_shm(ctx, facts):
     title="An image reference Kubernetes cannot pull",
     why="An image name with spaces, quotes or upper-case repository letters is refused by the kubelet (InvalidImageName) and the pods never start.",
 )
-def check_images(ctx, facts):
+def check_images(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     for image in facts.images:
         # An image with user:password@ is DEPLOY-006's error, not a malformed reference to warn about.
         if not IMAGE_REF.match(image) and credential_in(image) is None:
@@ -427,7 +429,7 @@ CHECKED_IDS = (
 
 
 @rule_for(*CHECKED_IDS)
-def check_deployment(ctx):
+def check_deployment(ctx: RuleContext) -> Iterator[Finding]:
     """Every DEPLOY check over one set of facts (computed once per evaluation)."""
     facts = facts_of(ctx)
     for check in CHECKS:

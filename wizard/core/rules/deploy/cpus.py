@@ -4,13 +4,17 @@ itself are judged in deploy_node (check_own_ray_cpus, with its own fix)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from wizard.core import verl_schema
-from wizard.core.findings import Fix
+from wizard.core.findings import Finding, Fix
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.declare import make_finding
 from wizard.core.rules.deploy.facts import (
     CPUS_PER_GPU_BUNDLE,
     TASK_RUNNER_CPUS,
     TQ_CONTROLLER_CPUS,
+    DeployFacts,
     tq_share,
     tq_storage_units,
 )
@@ -19,7 +23,7 @@ from wizard.core.targets import spec
 from wizard.i18n.text import msg
 
 
-def check_cpus(ctx, facts):
+def check_cpus(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     yield from check_own_ray_cpus(ctx, facts)
     own_num_cpus = (
         facts.origin == "answers" and spec(facts.target).starts_ray and ctx.answers.deploy.ray_init_num_cpus is not None

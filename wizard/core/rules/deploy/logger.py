@@ -8,7 +8,10 @@ door's environment facts (`ctx.env`, wizard.detect.env.secrets_set) hold it, or,
 
 from __future__ import annotations
 
-from wizard.core.findings import Fix, Severity
+from collections.abc import Iterator
+
+from wizard.core.findings import Finding, Fix, Severity
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.declare import make_finding, rule
 from wizard.core.targets import spec
 from wizard.i18n.text import msg
@@ -29,7 +32,7 @@ def _loggers(answers) -> list[str]:
     why="verl's wandb logger needs WANDB_API_KEY where the trainer starts; without it run.sh stops before the run (and a run that skips the check fails at start-up), so a first run that only needs to train should log to the console.",
     about="machine",
 )
-def check_wandb_key(ctx):
+def check_wandb_key(ctx: RuleContext) -> Iterator[Finding]:
     loggers = _loggers(ctx.answers)
     if "wandb" not in loggers or ctx.env is None or KEY in ctx.env:
         return

@@ -7,15 +7,18 @@ Part of the deployment family (wizard.core.rules.deploy.checks runs these checks
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterator
 
 from wizard.core import verl_schema
 from wizard.core.field_keys import address_of
-from wizard.core.findings import Fix, Severity
+from wizard.core.findings import Finding, Fix, Severity
 from wizard.core.plan import need_critic
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.declare import emits, make_finding
 from wizard.core.rules.deploy.facts import (
     CONFIG_DIR,
     CPUS_PER_GPU_BUNDLE,
+    DeployFacts,
     local_ray_cpus_needed,
     tq_storage_units,
 )
@@ -36,7 +39,7 @@ def visible_count(mask: str) -> int:
     title="Too few CPUs per GPU",
     why="verl reserves {CPU: 3, GPU: 1} per GPU in placement groups packed onto one node; verl 0.9.1's V1 trainer first starts TransferQueue, whose controller and storage units (8, pinned round-robin to every Ray node) hold a CPU each for the whole run; and Ray places an actor without num_cpus (the TaskRunner, the rollout servers) only where a CPU is free. With fewer logical CPUs something never gets placed and training hangs without an error. Ray's logical CPUs are what ray start --num-cpus or ray_kwargs.ray_init.num_cpus gives, else the node's CPU count (or a container's cgroup quota): Slurm's --cpus-per-task does not set them.",
 )
-def check_own_ray_cpus(ctx, facts):
+def check_own_ray_cpus(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     """Answers that give the Ray instance verl starts itself (local, k8s-job) fewer CPUs than verl 0.9.1 holds."""
     num_cpus = ctx.answers.deploy.ray_init_num_cpus
     if facts.origin != "answers" or not spec(facts.target).starts_ray or num_cpus is None:
@@ -90,7 +93,7 @@ def _under(path: str, folder: str) -> bool:
     title="Local paths the pods cannot see",
     why="A Kubernetes pod sees its image and its volumes only: a data file or model folder at a local path that no volume mounts does not exist there, and verl fails when it opens it, after the cluster has started.",
 )
-def check_pod_paths(ctx, facts):
+def check_pod_paths(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     """Kubernetes pods see the image and their volumes only: a local path elsewhere does not exist there."""
     if not spec(facts.target).kubernetes or facts.mounts is None:
         return

@@ -11,12 +11,14 @@ and, in a manifest read back, a Secret with data or a literal token. The message
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from wizard.core.answers.model import SECTIONS
 from wizard.core.field_keys import field_to_verl
-from wizard.core.findings import Fix, Severity
+from wizard.core.findings import Finding, Fix, Severity
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.declare import emits, make_finding
-from wizard.core.rules.deploy.facts import AUTH_VARS, pairs, secret_env_names
+from wizard.core.rules.deploy.facts import AUTH_VARS, DeployFacts, pairs, secret_env_names
 from wizard.core.secrets import (
     NAME_FIELDS,
     credential_in,
@@ -43,7 +45,7 @@ ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
     title="A secret value written inline",
     why="Tokens and API keys written into a manifest, a script or the answers end up in version control, kubectl output and Ray's job table; read them from a Secret (secretKeyRef) or the launching environment.",
 )
-def check_inline_secrets(ctx, facts):
+def check_inline_secrets(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     yield from _in_environment(ctx, facts)
     yield from _in_values(ctx)
     yield from _in_names(ctx)
@@ -183,9 +185,9 @@ def _in_values(ctx):
     secret_keys: set[str] = set()
     for key, value in answers.extra.items():
         leaf = key.rsplit(".", 1)[-1]
-        found = [key] if is_secret_name(leaf) and holds_a_value(value) else []
-        found += list(secret_keys_in(value, key))
-        for path in found:
+        secret_paths = [key] if is_secret_name(leaf) and holds_a_value(value) else []
+        secret_paths += list(secret_keys_in(value, key))
+        for path in secret_paths:
             secret_keys.add(path)
             env = path.rsplit(".", 1)[-1].upper()
             fixes = []

@@ -10,10 +10,13 @@ join the nodes themselves. k8s-job's one Pod is DEPLOY-004's. Part of the deploy
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from wizard.core.choices import Target
-from wizard.core.findings import Fix, Severity
+from wizard.core.findings import Finding, Fix, Severity
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.declare import emits, make_finding
-from wizard.core.rules.deploy.facts import gpu_nodes_needed
+from wizard.core.rules.deploy.facts import DeployFacts, gpu_nodes_needed
 from wizard.core.targets import fill, spec
 from wizard.i18n.text import msg
 
@@ -27,7 +30,7 @@ MULTI_NODE_TARGETS = (Target.RAY_JOB, Target.SLURM, Target.KUBERAY_JOB)  # each 
     title="More nodes than run.sh alone starts",
     why="With target local, run.sh starts verl on this machine; without RAY_ADDRESS verl starts its own Ray there, of one node, asks it for trainer.nnodes x n_gpus_per_node GPUs and stops at start-up with 'Total available GPUs X is less than total desired GPUs Y'. The nodes must first form a Ray cluster (ray start on each, as RUN.md says) with run.sh started on its head, or a target must start them: Slurm and KubeRay start a cluster of that many nodes; ray-job submits to one that is running.",
 )
-def check_nodes_started(ctx, facts):
+def check_nodes_started(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     """Target local with a plan of several nodes and no RAY_ADDRESS in deploy.env: run.sh alone gives verl a Ray
     of one node (RUN.md starts a cluster first)."""
     if facts.origin != "answers" or spec(facts.target).by_hand is None or not ctx.target_known:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from wizard.core.findings import Fix, Severity
+from collections.abc import Iterator
+
+from wizard.core.findings import Finding, Fix, Severity
 from wizard.core.model_facts import facts_for
 from wizard.core.plan import extra_or_default
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.batch.chains import critic_sp_in_verl
 from wizard.core.rules.declare import make_finding, rule
 from wizard.core.rules.fixes import divisors
@@ -34,7 +37,7 @@ def _rollout_pool(ctx) -> tuple[int, int]:
     title="GPU count not divisible by rollout tensor parallelism",
     why="Each inference replica takes TP GPUs; verl asserts the rollout world size is a multiple of TP.",
 )
-def check_rollout_tp_divides(ctx):
+def check_rollout_tp_divides(ctx: RuleContext) -> Iterator[Finding]:
     gpus, per_node = _rollout_pool(ctx)
     tp = ctx.plan.rollout_tp
     if gpus and gpus % tp:
@@ -59,7 +62,7 @@ def check_rollout_tp_divides(ctx):
     title="Rollout tensor-parallel group across whole nodes",
     why="verl runs a rollout replica over several whole nodes, but a TP group that spans nodes all-reduces every layer over the network: generation is much slower than with TP inside a node.",
 )
-def check_rollout_tp_in_node(ctx):
+def check_rollout_tp_in_node(ctx: RuleContext) -> Iterator[Finding]:
     gpus, per_node = _rollout_pool(ctx)
     tp = ctx.plan.rollout_tp
     if per_node and tp > per_node and gpus % tp == 0:
@@ -80,7 +83,7 @@ def check_rollout_tp_in_node(ctx):
     title="Megatron parallel sizes do not fit the GPUs",
     why="verl asserts that the GPU count is divisible by TP·PP·CP; a Megatron TP group must also stay inside a node.",
 )
-def check_megatron_fit(ctx):
+def check_megatron_fit(ctx: RuleContext) -> Iterator[Finding]:
     p, e = ctx.plan, ctx.answers.engine
     if p.engine != "megatron":
         return
@@ -119,7 +122,7 @@ def check_megatron_fit(ctx):
     title="Attention heads not divisible by TP or SP",
     why="vLLM/SGLang split the attention heads over rollout TP and refuse an uneven split; KV heads must divide TP or be divisible by it. verl's Ulysses asserts the same for sp (KV heads are repeated when sp is a multiple of them), and Megatron for its TP.",
 )
-def check_megatron_kv_groups(ctx):
+def check_megatron_kv_groups(ctx: RuleContext) -> Iterator[Finding]:
     """PLACE-005 for the one Megatron split vLLM allows and Megatron does not: TP a multiple of the KV heads.
 
     megatron-core divides the query groups (KV heads) by TP (`divide(num_query_groups, tp)`), where vLLM
@@ -159,7 +162,7 @@ def check_megatron_kv_groups(ctx):
     title="Sequence parallelism without remove-padding",
     why="verl's Ulysses implementation works on packed sequences and refuses sp > 1 without use_remove_padding.",
 )
-def check_sp_needs_remove_padding(ctx):
+def check_sp_needs_remove_padding(ctx: RuleContext) -> Iterator[Finding]:
     a, p = ctx.answers, ctx.plan
     if p.engine == "dp" and a.engine.ulysses_sp > 1 and not a.models.use_remove_padding:
         yield make_finding(
@@ -214,7 +217,7 @@ def check_sp_needs_remove_padding(ctx):
     title="Ulysses sequence parallelism does not divide the GPU count",
     why="The data-parallel size is GPUs / sp; an uneven split leaves no valid device mesh.",
 )
-def check_sp_divides(ctx):
+def check_sp_divides(ctx: RuleContext) -> Iterator[Finding]:
     a, p = ctx.answers, ctx.plan
     if p.engine != "dp":
         return
@@ -239,7 +242,7 @@ def check_sp_divides(ctx):
     title="The plan needs more GPUs than the target has",
     why="verl checks the Ray cluster for the sum of all pools and stops with 'Total available GPUs X is less than total desired GPUs Y'.",
 )
-def check_capacity(ctx):
+def check_capacity(ctx: RuleContext) -> Iterator[Finding]:
     topo = ctx.topology
     if topo is None:
         return
@@ -271,7 +274,7 @@ def _pool_name(name: str):
     title="Split pools that verl refuses",
     why="Standalone rollout and reward pools need positive sizes, separate_async needs a non-naive weight sync, and hybrid_engine=false only works with separate_async.",
 )
-def check_pools(ctx):
+def check_pools(ctx: RuleContext) -> Iterator[Finding]:
     c, m = ctx.answers.cluster, ctx.answers.models
     if c.trainer_mode == "separate_async":
         per_node = c.rollout_n_gpus_per_node if c.rollout_n_gpus_per_node is not None else c.n_gpus_per_node
@@ -340,7 +343,7 @@ def check_pools(ctx):
     title="A rollout parallel layout verl refuses",
     why="verl asserts rollout expert parallelism = TP × DP when EP > 1, and rollout pipeline parallelism is not implemented.",
 )
-def check_rollout_layout(ctx):
+def check_rollout_layout(ctx: RuleContext) -> Iterator[Finding]:
     a = ctx.answers
     ep = extra_or_default(a, "actor_rollout_ref.rollout.expert_parallel_size", ctx.plan.engine) or 1
     dp = extra_or_default(a, "actor_rollout_ref.rollout.data_parallel_size", ctx.plan.engine) or 1

@@ -5,7 +5,10 @@ The topology is detected (NVML), pasted (`nvidia-smi topo -m`) or named (`2x8xH1
 
 from __future__ import annotations
 
-from wizard.core.findings import Fix, Severity
+from collections.abc import Iterator
+
+from wizard.core.findings import Finding, Fix, Severity
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.declare import make_finding, rule
 from wizard.core.topology import WEAK_SYMBOLS, group_quality, has_rdma_nic, naive_tp_groups, nearest_nic
 from wizard.core.tp_planner import better_groups_exist
@@ -40,7 +43,7 @@ def _clean_sizes(topo, per_node: int, current: int) -> list[int]:
     title="A tensor-parallel group crosses a weak link",
     why="TP traffic over NODE/SYS paths is several times slower than over NVLink or one PCIe switch.",
 )
-def hint_weak_tp_links(ctx):
+def hint_weak_tp_links(ctx: RuleContext) -> Iterator[Finding]:
     topo, p, a = ctx.topology, ctx.plan, ctx.answers
     if topo is None:
         return
@@ -89,7 +92,7 @@ def _topology_name(topo):
     title="n_gpus_per_node differs from the detected GPUs",
     why="Planning for another GPU count than the machine has leaves GPUs idle or asks for GPUs that are not there.",
 )
-def hint_gpu_count_differs(ctx):
+def hint_gpu_count_differs(ctx: RuleContext) -> Iterator[Finding]:
     topo, c = ctx.topology, ctx.answers.cluster
     if topo is None:
         return
@@ -109,7 +112,7 @@ def hint_gpu_count_differs(ctx):
     title="Multi-node plan without an RDMA NIC near the GPUs",
     why="Data-parallel gradients between nodes then travel over plain TCP and the step time is dominated by communication.",
 )
-def hint_no_rdma(ctx):
+def hint_no_rdma(ctx: RuleContext) -> Iterator[Finding]:
     topo, p = ctx.topology, ctx.plan
     if topo is None or p.nnodes < 2:
         return

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
-from wizard.core.findings import Fix, Severity
+from wizard.core.findings import Finding, Fix, Severity
 from wizard.core.paths import home_expanded, missing_here
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.declare import make_finding, rule
 from wizard.i18n.text import msg
 
@@ -51,7 +53,7 @@ def looks_local(path: str) -> bool:
     title="No actor model path",
     why="verl falls back to its placeholder ~/models/deepseek-llm-7b-chat and fails to load it; the actor (and the reference, a copy of it) must come from a real checkpoint.",
 )
-def check_actor_path(ctx):
+def check_actor_path(ctx: RuleContext) -> Iterator[Finding]:
     if not ctx.answers.models.actor_path:
         yield make_finding("ROLE-001", [ACTOR_PATH], msg("role.no_actor"))
 
@@ -62,7 +64,7 @@ def check_actor_path(ctx):
     title="A critic is needed and has no model path",
     why="GAE (or critic.enable) builds a value model; without critic.model.path verl loads its placeholder path and the run dies after the workers start.",
 )
-def check_critic_path(ctx):
+def check_critic_path(ctx: RuleContext) -> Iterator[Finding]:
     a = ctx.answers
     if ctx.plan.need_critic and not a.models.critic_path:
         reason = (
@@ -84,7 +86,7 @@ def check_critic_path(ctx):
     title="Critic and reward model are the same checkpoint",
     why="Initialising the value model from the reward model couples value and reward estimates; the usual choice is the actor's checkpoint.",
 )
-def hint_critic_is_reward_model(ctx):
+def hint_critic_is_reward_model(ctx: RuleContext) -> Iterator[Finding]:
     m = ctx.answers.models
     if ctx.plan.need_critic and m.reward_model_enable and m.critic_path and m.critic_path == m.reward_model_path:
         fixes = [Fix({CRITIC_PATH: m.actor_path}, msg("role.fix.critic_from_actor"))] if m.actor_path else []
@@ -99,7 +101,7 @@ def hint_critic_is_reward_model(ctx):
     title="No source of reward",
     why="With no reward model and no custom reward function, verl's built-in scorer picks a function by data_source and raises NotImplementedError for sources it does not know.",
 )
-def check_reward_source(ctx):
+def check_reward_source(ctx: RuleContext) -> Iterator[Finding]:
     m = ctx.answers.models
     if m.reward_model_enable or m.custom_reward_path or m.reward_manager == "remote":
         return
@@ -113,7 +115,7 @@ def check_reward_source(ctx):
     title="A critic is built but the estimator does not use it",
     why="Only gae reads the critic's values; with another estimator the critic costs GPU memory and time for nothing.",
 )
-def hint_unused_critic(ctx):
+def hint_unused_critic(ctx: RuleContext) -> Iterator[Finding]:
     a = ctx.answers
     if a.models.critic_enable and a.algorithm.adv_estimator != "gae":
         yield make_finding(
@@ -130,7 +132,7 @@ def hint_unused_critic(ctx):
     title="A model path verl cannot open",
     why="verl does not expand ~ (it treats the path as a Hugging Face repo id) and a local path must exist on the machines that load it.",
 )
-def check_model_paths(ctx):
+def check_model_paths(ctx: RuleContext) -> Iterator[Finding]:
     m = ctx.answers.models
     roles = [
         (ACTOR_PATH, m.actor_path, True),
@@ -158,7 +160,7 @@ def check_model_paths(ctx):
     title="The reference model is a frozen copy of the actor's start",
     why="verl loads the reference from actor_rollout_ref.model.path as a separate frozen model (with LoRA: the base model with the adapter off); it costs memory but needs no path of its own.",
 )
-def info_reference(ctx):
+def info_reference(ctx: RuleContext) -> Iterator[Finding]:
     if not ctx.plan.need_ref:
         return
     if ctx.plan.ref_in_actor:
@@ -174,7 +176,7 @@ def info_reference(ctx):
     title="DAPO group filtering with a colocated reward model",
     why="verl refuses algorithm.filter_groups with a reward model that shares the training GPUs: give the reward model its own pool.",
 )
-def check_filter_groups_reward_pool(ctx):
+def check_filter_groups_reward_pool(ctx: RuleContext) -> Iterator[Finding]:
     a = ctx.answers
     if (
         a.extra.get("algorithm.filter_groups.enable")

@@ -8,7 +8,8 @@ actor's facts. PLACE-008 needs the GPU's memory from the topology and is skipped
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from wizard.core.findings import Finding, Fix, Severity
 from wizard.core.memory.estimate import estimate_memory
@@ -16,6 +17,7 @@ from wizard.core.memory.fixes import Search, fixes_for, tp_fixes
 from wizard.core.memory.formulas import GIB
 from wizard.core.model_facts import CATALOGUE, ModelFacts, facts_for
 from wizard.core.plan import extra_or_default
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.declare import make_finding, rule, rule_for, why
 from wizard.core.rules.fixes import divisors
 from wizard.i18n.text import Msg, msg
@@ -52,7 +54,7 @@ def _role_facts(ctx):
     title="The reward model is not a sequence classifier with one label",
     why="Without a custom reward function verl scores with the reward model as a discriminative one and reads one scalar per sequence; a causal LM or a multi-label head gives meaningless rewards (read from its config.json, or the catalogue).",
 )
-def check_reward_model_head(ctx):
+def check_reward_model_head(ctx: RuleContext) -> Iterator[Finding]:
     """ROLE-004: a discriminative reward model must be a sequence classifier with one label."""
     m = ctx.answers.models
     _, _, rm = _role_facts(ctx)
@@ -92,7 +94,7 @@ def _tokenizer_difference(a: ModelFacts, b: ModelFacts):
     title="Actor and critic tokenizers differ, or the reward model has no tokenizer",
     why="The critic reads the actor's token ids, which mean other tokens (or run past the embedding) under another vocabulary; verl 0.9 re-tokenizes for the reward model with the reward model's own tokenizer, so that folder must have one.",
 )
-def hint_tokenizers(ctx):
+def hint_tokenizers(ctx: RuleContext) -> Iterator[Finding]:
     """ROLE-008: the critic reads the actor's token ids; the reward model needs a tokenizer of its own."""
     m = ctx.answers.models
     actor, critic, rm = _role_facts(ctx)
@@ -122,7 +124,7 @@ def hint_tokenizers(ctx):
     title="The critic starts from a reward-model checkpoint",
     why="verl loads the critic as a token classifier, so a reward model's scoring head becomes the initial value head: value and reward estimates start coupled (ROLE-003's sibling for a reward model that is not the configured one); the usual start is the actor's checkpoint.",
 )
-def hint_critic_from_reward_model(ctx):
+def hint_critic_from_reward_model(ctx: RuleContext) -> Iterator[Finding]:
     """ROLE-011: a critic started from a reward-model checkpoint (another one than the configured RM)."""
     m = ctx.answers.models
     actor, critic, _ = _role_facts(ctx)
@@ -171,11 +173,11 @@ def rollout_gpus(ctx) -> tuple[int, int]:
 
 
 @rule_for("PLACE-005")
-def check_heads_divide(ctx):
+def check_heads_divide(ctx: RuleContext) -> Iterator[Finding]:
     """PLACE-005: heads (and KV heads) must split evenly over rollout TP, Ulysses SP and Megatron TP."""
     a, p = ctx.answers, ctx.plan
     actor, critic, rm = _role_facts(ctx)
-    checks = []
+    checks: list[tuple[ModelFacts, str, Any, int, int, str | Msg, str | Msg]] = []
     if actor is not None:
         gpus, per_node = rollout_gpus(ctx)
         checks.append((actor, TP_KEY, p.rollout_tp, gpus, per_node, "rollout tensor_model_parallel_size", "rollout TP"))
@@ -223,7 +225,7 @@ def check_heads_divide(ctx):
             )
     for facts, key, size, gpus, per_node, name, short in checks:
         problem = heads_split(facts, size)
-        if problem is None:
+        if problem is None or not facts.num_heads:  # a problem says the heads are known
             continue
         sizes = (
             [d for d in divisors(facts.num_heads) if heads_split(facts, d) is None]
@@ -293,13 +295,15 @@ class LazyFixes(Sequence):
     title="Estimated memory per GPU exceeds the GPU (warning over 90%)",
     why="The run would stop with CUDA out of memory (or vLLM would refuse to start) after the queue and the model loading; each phase's parts are estimated from the model's numbers and compared with the GPU from the topology.",
 )
-def check_memory(ctx):
+def check_memory(ctx: RuleContext) -> Iterator[Finding]:
     """PLACE-008: each phase's estimated peak per GPU against the GPU's memory (skipped without a topology)."""
     mib = gpu_memory_mib(ctx.topology) if ctx.topology is not None else None
     if not mib or not ctx.models:
         return
     estimate = estimate_memory(ctx.answers, ctx.plan, ctx.models, mib)
     gpu = estimate.gpu_bytes
+    if gpu is None:  # only an estimate without a GPU's memory has none, and mib is given
+        return
     actor = facts_for(ctx.models, ctx.answers.models.actor_path)
     gpus, per_node = rollout_gpus(ctx)
     tps = valid_sizes(actor, gpus, per_node) if actor is not None else []
@@ -324,7 +328,12 @@ def check_memory(ctx):
                 )
             )
             yield Finding(
-                "PLACE-008", Severity.ERROR if over else Severity.WARNING, paths, text, why("PLACE-008"), fixes
+                "PLACE-008",
+                Severity.ERROR if over else Severity.WARNING,
+                paths,
+                text,
+                why("PLACE-008"),
+                fixes,  # type: ignore[arg-type]  # LazyFixes: a Sequence searched when read, kept as the fixes
             )
         if phase.kv_cache is not None and phase.kv_needed is not None and phase.kv_cache < phase.kv_needed:
             yield Finding(
@@ -339,7 +348,7 @@ def check_memory(ctx):
                     need=phase.kv_needed / GIB,
                 ),
                 why("PLACE-008"),
-                LazyFixes(lambda phase=phase: _kv_fixes(ctx, phase, mib, tps)),
+                LazyFixes(lambda phase=phase: _kv_fixes(ctx, phase, mib, tps)),  # type: ignore[arg-type]  # as above
             )
 
 

@@ -4,11 +4,13 @@ for a feature that then stays off), bad values."""
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterator
 from functools import lru_cache
 
 from wizard.core import migrations, verl_schema
 from wizard.core.field_keys import field_to_verl
-from wizard.core.findings import Fix, Severity
+from wizard.core.findings import Finding, Fix, Severity
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.declare import declare, make_finding, rule, rule_for
 from wizard.core.rules.each_key import each_key, extra_keys
 from wizard.core.rules.script.launch import keys_added_unread, keys_for_script_rules
@@ -77,7 +79,7 @@ def check_unknown_keys(shared, key, value):
     title="A mandatory value is missing",
     why="verl 0.9 has no default for actor_rollout_ref.rollout.name (and for the reward model's rollout name when it is on) and stops with MissingMandatoryValue.",
 )
-def check_mandatory(ctx):
+def check_mandatory(ctx: RuleContext) -> Iterator[Finding]:
     a = ctx.answers
     if not a.rollout.name:
         yield make_finding(
@@ -175,7 +177,7 @@ def _typed_keys() -> frozenset[str]:
 
 
 @rule_for("KEY-004")
-def check_allowed_values(ctx):
+def check_allowed_values(ctx: RuleContext) -> Iterator[Finding]:
     """KEY-004 for an answer field whose verl key takes a closed set of values and holds another."""
     a = ctx.answers
     for section, attr, key in _fields_with_allowed_values():
@@ -203,7 +205,7 @@ def check_allowed_extra_values(shared, key, value):
     title="A value outside the allowed set",
     why="verl looks these names up in registries or validates them in its config dataclasses and stops at start-up (or at the first worker) when they are unknown.",
 )
-def check_lora_rank(ctx):
+def check_lora_rank(ctx: RuleContext) -> Iterator[Finding]:
     """KEY-004: vLLM serves LoRA adapters up to rank 512."""
     a = ctx.answers
     if a.models.lora_rank > VLLM_MAX_LORA_RANK and a.rollout.name == "vllm":
@@ -242,7 +244,7 @@ def _not_allowed(key: str, value):
     title="A combination of values verl rejects at start-up",
     why="verl's start-up validation refuses sampling-based validation with a rollout temperature of 0.",
 )
-def check_validation_sampling(ctx):
+def check_validation_sampling(ctx: RuleContext) -> Iterator[Finding]:
     r = ctx.answers.rollout
     if r.val_do_sample and r.temperature <= 0:
         yield make_finding(

@@ -9,9 +9,12 @@ these rules explain instead (a fork's or the script's own keys), so each key is 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from wizard.core import verl_schema
-from wizard.core.findings import Fix, Severity
+from wizard.core.findings import Finding, Fix, Severity
 from wizard.core.migrations import fate, sections
+from wizard.core.rule_context import RuleContext
 from wizard.core.rules.declare import declare, emits, make_finding, rule, rule_for
 from wizard.core.rules.each_key import ABSENT, each_key
 from wizard.i18n.text import msg
@@ -150,7 +153,7 @@ def keys_added_unread(ctx) -> dict[str, tuple[int, str]]:
 
 
 @rule_for(*dict.fromkeys(_PROBLEM_RULES.values()))
-def check_shell_problems(ctx):
+def check_shell_problems(ctx: RuleContext) -> Iterator[Finding]:
     """SCRIPT-001..004, 010..012 and 014..016: the shell-level problems the reader found, one finding each."""
     script = ctx.script
     if script is None:
@@ -308,11 +311,11 @@ def _fork_key(o, written: str, engine: str):
     title="The script composes its own primary config",
     why="--config-name names a config that is not verl's: the keys it defines are unknown to the wizard, so only overrides that name verl keys are checked, and the script runs only where that config exists.",
 )
-def check_foreign_config(ctx):
+def check_foreign_config(ctx: RuleContext) -> Iterator[Finding]:
     """SCRIPT-009: the script names its own primary config; its keys are that config's, not verl's."""
     script = ctx.script
     name = foreign_config(script) if script is not None else None
-    if name is None:
+    if name is None or script is None:
         return
     engine = ctx.plan.engine
     own = list(dict.fromkeys(o.key for o in script.overrides if o.prefix != "~" and _unknown_everywhere(o.key, engine)))
@@ -333,7 +336,7 @@ def check_foreign_config(ctx):
     title="A config-group option verl does not have",
     why="A Hydra config-group choice on the command line (model_engine=..., actor@actor_rollout_ref.actor=...) must name a file of that group; Hydra stops with 'Could not find' before anything runs.",
 )
-def check_group_choices(ctx):
+def check_group_choices(ctx: RuleContext) -> Iterator[Finding]:
     """SCRIPT-013: a config-group choice (`model_engine=megatorn`) that names no option of the group."""
     script = ctx.script
     if script is None:
