@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import difflib
 
 from wizard.commands.output import emit
@@ -18,7 +19,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     rule_id = args.rule_id.strip().upper()
     doc = CATALOGUE.get(rule_id)
     if doc is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 
 from wizard.commands.output import emit
@@ -14,7 +15,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     presets = all_presets()
     if args.format == "json":
         emit(json.dumps([p.summary() for p in presets], indent=2))

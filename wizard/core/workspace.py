@@ -28,12 +28,12 @@ from wizard.core.answers.document import AnswersRecord, Migration
 from wizard.core.field_keys import address_of, spec_of, verl_to_field
 from wizard.core.findings import Finding, Fix, Severity, error, has_errors
 from wizard.core.layers import LayeredAnswers, build, canonical_address
-from wizard.core.plan import build_plan
+from wizard.core.plan import Plan, build_plan
 from wizard.core.rules import RuleContext, context_for, evaluate
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.fix_checks import KeptFixChecks
 from wizard.core.unknowns import Unknowns, notes
-from wizard.i18n.text import msg
+from wizard.i18n.text import Msg, msg
 
 PRESET, DETECTED, ANSWERS_FILE, LAUNCH_SCRIPT, FLAGS, EDITED = (
     "preset",
@@ -103,7 +103,7 @@ class Workspace:
         self._script_unknown: dict[str, frozenset] = {}
         self._ctx: RuleContext | None = None
         self._findings: list[Finding] | None = None
-        self._plan: Any = None
+        self._plan: Plan | None = None
         self.layered: LayeredAnswers = self._build(self._layers, self.edits)
 
     # -- the layers ----------------------------------------------------------------------------------
@@ -161,7 +161,7 @@ class Workspace:
         known = (LAUNCH_SCRIPT, FLAGS, EDITED)
         return {k: v for k, v in self._script_unknown.items() if self.layered.source_of(k) not in known}
 
-    def unknown_notes(self) -> list:
+    def unknown_notes(self) -> list[Msg]:
         """One note per origin of the imported script's unknown keys, as `check` prints them: the keys it feeds,
         the rules skipped, how to give it (`--env NAME=VALUE`)."""
         unknown = self.script_unknown
@@ -172,7 +172,9 @@ class Workspace:
         for key, origins in unknown.items():
             for origin in origins:
                 fed.setdefault(origin, []).append(key)
-        return notes(self.ctx.unknowns, fed)
+        unknowns = self.ctx.unknowns
+        assert unknowns is not None  # the rules ran with the script's unknowns (evaluate puts them in ctx)
+        return notes(unknowns, fed)
 
     def use_flags(self, values: Mapping[str, Any] | None) -> None:
         """The `--set` layer."""
@@ -322,7 +324,7 @@ class Workspace:
         return self._ctx
 
     @property
-    def plan(self):
+    def plan(self) -> Plan:
         """The plan (pools, batch chains): ctx.plan, without gathering facts for the rules when they have not run."""
         if self._ctx is not None:
             return self._ctx.plan

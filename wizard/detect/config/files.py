@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -97,12 +98,14 @@ def _looks_like_verl(doc: dict) -> bool:
     return False
 
 
-def read_launch_script(path: Path, text: str, env=None, args=None) -> CheckInput:
+def read_launch_script(
+    path: Path, text: str, env: Mapping[str, str] | None = None, args: list[str] | None = None
+) -> CheckInput:
     """A launch script read for `check` (see wizard.detect.script.check_input)."""
     return read_script_input(path, text, env, args)
 
 
-def read_check_input(path: Path, env=None, args=None) -> CheckInput:
+def read_check_input(path: Path, env: Mapping[str, str] | None = None, args: list[str] | None = None) -> CheckInput:
     text = read_text(path)
     if path.suffix in (".sh", ".bash") or ("verl.trainer.main_ppo" in text and path.suffix not in (".yaml", ".yml")):
         return read_launch_script(path, text, env, args)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from wizard.core.topology import Topology
 from wizard.core.workspace import detected_values
@@ -55,7 +56,7 @@ def load_topology(spec: str) -> Topology:
     )
 
 
-def topology_layer(spec: str | None):
+def topology_layer(spec: str | None) -> tuple[Topology | None, dict[str, Any]]:
     """(topology, detected values) for --topology: a fake name, a `nvidia-smi topo -m` file, or `detect`."""
     if spec is None:
         return None, {}

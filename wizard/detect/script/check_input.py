@@ -40,7 +40,9 @@ def read_beside(path: str) -> str | None:
         return None
 
 
-def read_script_input(path: Path, text: str, env: Mapping[str, str] | None = None, args: list[str] | None = None):
+def read_script_input(
+    path: Path, text: str, env: Mapping[str, str] | None = None, args: list[str] | None = None
+) -> CheckInput:
     script = parse_launch_script(text, source=str(path), env=env, args=args, read_file=read_beside)
     flat: dict = {}
     notes: list = []
