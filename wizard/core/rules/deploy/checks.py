@@ -12,16 +12,15 @@ Fixes set answers; for a manifest they can only change the config it carries (it
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Iterator
-from urllib.parse import urlsplit
 
 from wizard.core.answers.model import Deploy
 from wizard.core.choices import Target
 from wizard.core.findings import Finding, Fix, Severity
 from wizard.core.rule_context import RuleContext
 from wizard.core.rules.declare import declare, emits, make_finding, rule_for
+from wizard.core.rules.deploy.addresses import address_problem, host_of
 from wizard.core.rules.deploy.auth import check_auth
 from wizard.core.rules.deploy.common import env_fix, finding_paths, multi_node, places
 from wizard.core.rules.deploy.cpus import check_cpus
@@ -56,7 +55,6 @@ IMAGE_REF = re.compile(
     r"^(?:[A-Za-z0-9.-]+(?::[0-9]+)?/)?[a-z0-9]+(?:[._-]+[a-z0-9]+)*(?:/[a-z0-9]+(?:[._-]+[a-z0-9]+)*)*"
     r"(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$"
 )
-HOST_PORT = re.compile(r"^\[?[A-Za-z0-9_.:-]+\]?:[0-9]{1,5}$")
 
 
 def facts_of(ctx) -> DeployFacts:
@@ -101,46 +99,6 @@ def check_visible_devices(ctx: RuleContext, facts: DeployFacts) -> Iterator[Find
         )
 
 
-def _host_of(value: str) -> str | None:
-    """The host an address names ([brackets] kept for IPv6), or None where brackets hold no IPv6 address.
-
-    urlsplit raises ValueError for `http://[a]:8265`, and so would every reader after it: such an address is
-    a finding at its field, never a traceback.
-    """
-    if "://" in value:
-        try:
-            host = urlsplit(value).hostname or ""
-        except ValueError:
-            return None
-        return f"[{host}]" if ":" in host else host
-    host = value.rsplit(":", 1)[0] if HOST_PORT.match(value) else value
-    if host.startswith("[") or host.endswith("]"):
-        try:
-            ipaddress.IPv6Address(host.removeprefix("[").removesuffix("]"))
-        except ValueError:
-            return None
-    return host
-
-
-def _address_problem(use: str, value: str) -> Msg | None:
-    if _host_of(value) is None:
-        return msg("deploy.address.bad_host", value=value)
-    scheme = urlsplit(value).scheme if "://" in value else ""
-    if use == "jobs-api":
-        if scheme not in ("http", "https"):
-            return msg("deploy.address.not_jobs_api", value=value)
-        return None
-    if scheme in ("http", "https"):
-        return msg("deploy.address.jobs_api_for_init", value=value)
-    if scheme == "ray":
-        return msg("deploy.address.ray_client", value=value)
-    if use == "ray-init" and value in ("auto", "local"):
-        return None
-    if not HOST_PORT.match(value):
-        return msg("deploy.address.not_host_port", value=value)
-    return None
-
-
 @emits(
     "DEPLOY-002",
     Severity.ERROR,
@@ -149,11 +107,11 @@ def _address_problem(use: str, value: str) -> Msg | None:
 )
 def check_addresses(ctx: RuleContext, facts: DeployFacts) -> Iterator[Finding]:
     for use, value, where in facts.addresses:
-        problem = _address_problem(use, value)
+        problem = address_problem(use, value)
         if problem is None:
             continue
         fixes = []
-        host = _host_of(value)
+        host = host_of(value)
         if facts.origin == "answers" and where == "deploy.ray_address" and host is not None:
             fixes = [Fix({"deploy.ray_address": f"http://{host or '127.0.0.1'}:8265"}, msg("deploy.fix.jobs_api_port"))]
         elif facts.origin == "answers" and where == "deploy.env":
