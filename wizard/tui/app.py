@@ -13,7 +13,7 @@ import gc
 import importlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from textual.app import App
 from textual.binding import Binding
@@ -24,6 +24,7 @@ from wizard.core.verl_target import TARGET_VERSION
 from wizard.errors import UsageError
 from wizard.i18n import set_language, t
 from wizard.i18n.text import Msg, msg, render
+from wizard.tui.app_view import WizardAppView
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.commands import WizardCommands
 from wizard.tui.exit_report import SavedAnswers, kept_out, kept_out_line
@@ -36,6 +37,7 @@ from wizard.tui.steps import STEPS, field_for, step_of
 
 if TYPE_CHECKING:
     from wizard.tui.delivery import BrowserDelivery, Delivered, DiskDelivery
+    from wizard.tui.screens.base import StepScreen
     from wizard.tui.session import Session
 
 SCREENS = {
@@ -55,7 +57,7 @@ def screen_class(step: str):
     return getattr(importlib.import_module(f"wizard.tui.screens.{module}"), name)
 
 
-class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, LocalizedBindings, App[list[str]]):
+class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, LocalizedBindings, WizardAppView):
     TITLE = "verl-wizard"
     CSS_PATH = "styles/app.tcss"
     COMMANDS = App.COMMANDS | {WizardCommands}
@@ -113,6 +115,7 @@ class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, Local
         """The session; built on first use when the app was given a function that builds it."""
         if self._session is None:
             make, self._make_session = self._make_session, None
+            assert make is not None  # given a session, __init__ set _session; else the function that builds it
             try:
                 self._session = make()
             except UsageError as exc:
@@ -228,7 +231,8 @@ class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, Local
         self.goto(step)
         field = field_for(message.address)
         if field:
-            self.hold_input_until_refresh(self, lambda: self.screen.focus_field(field))
+            # after the goto, the screen is that step's
+            self.hold_input_until_refresh(self, lambda: cast("StepScreen", self.screen).focus_field(field))
 
     def on_step_requested(self, message: StepRequested) -> None:
         self.goto(message.step)
@@ -347,7 +351,8 @@ class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, Local
 
     # -- a served wizard: downloads instead of writes ----------------------------------------------------
     def _deliver_files(self) -> None:
-        delivered = self.delivery.deliver_files(self, self.session)
+        # called only when the delivery goes to the browser (request_write)
+        delivered = cast("BrowserDelivery", self.delivery).deliver_files(self, self.session)
         self.delivered.append(delivered)
         message = str(msg("serve.files_delivered", zip=delivered.name, files=list(delivered.files)))
         self.notify(message)
@@ -356,7 +361,8 @@ class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, Local
 
     def _deliver_answers_then_exit(self) -> None:
         # A download is read from this process chunk by chunk, so the app exits once the browser has it.
-        delivered, key = self.delivery.deliver_answers(self, self.session, self.answers_path)
+        # called only when the delivery goes to the browser (QuitGuard's save)
+        delivered, key = cast("BrowserDelivery", self.delivery).deliver_answers(self, self.session, self.answers_path)
         self.delivered.append(delivered)
         self._exit_when_delivered = key
         self.set_timer(DELIVERY_WAIT_S, lambda: self.exit(self.written))

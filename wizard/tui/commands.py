@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import cast
 
 from textual.command import Hit, Hits, Provider
 
 from wizard.i18n import t
+from wizard.tui.app_view import WizardAppView
 from wizard.tui.steps import STEPS
 
 
 class WizardCommands(Provider):
     def _commands(self):
-        app = self.app
+        app = cast(WizardAppView, self.app)  # the wizard's App (wizard/tui/app_view.py)
         for step in STEPS:
             yield t("palette.goto", step=t("step." + step)), partial(app.goto, step)
         yield t("palette.fix_first", fix=t("key.fix")), app.action_fix_first

@@ -57,7 +57,7 @@ class BrowserDelivery:
 
     def deliver_files(self, app: App, session: Session) -> Delivered:
         """Send the files of a write as one zip (`<folder>.zip` holding `<folder>/config.yaml`, ...)."""
-        from wizard.emit.bundle import folder_name, zip_files
+        from wizard.emit.bundle import folder_name, zip_files  # zipfile and tempfile: for a download, not at start
 
         files = session.render_files()
         folder = folder_name(session.out_dir)
@@ -84,7 +84,7 @@ class BrowserDelivery:
 
     def save_answers(self, app: App, session: Session, path: str) -> str:
         delivered, _ = self.deliver_answers(app, session, path)
-        app.delivered.append(delivered)
+        app.delivered.append(delivered)  # type: ignore[attr-defined]  # the wizard's App keeps its downloads
         return str(msg("serve.answers_delivered", name=delivered.name))
 
 

@@ -14,7 +14,8 @@ from textual.widgets import Footer, Header, Static
 from wizard.i18n import t
 from wizard.i18n.text import render
 from wizard.tui.bindings import LocalizedBindings
-from wizard.tui.steps import fields_of
+from wizard.tui.focus import focus_first_field
+from wizard.tui.steps import STEPS, fields_of
 from wizard.tui.textual_compat import install_compositor
 from wizard.tui.unknown_fields import unknown_lines
 from wizard.tui.visited import see
@@ -23,11 +24,15 @@ from wizard.tui.widgets.notice_line import NoticeLine
 from wizard.tui.widgets.step_nav import StepNav
 
 if TYPE_CHECKING:
+    from textual import getters
+
+    from wizard.tui.app_view import WizardAppView
     from wizard.tui.widgets.field_row import FieldRow
 
 
 def _field_row():
-    # Imported when a step has rows: the Start step has none, and its first paint comes before this module.
+    # Imported when a step has rows: the Start step, which has none, paints before the field declarations
+    # (pydantic) that the rows read are loaded.
     from wizard.tui.widgets.field_row import FieldRow
 
     return FieldRow
@@ -35,6 +40,9 @@ def _field_row():
 
 class StepScreen(LocalizedBindings, Screen):
     """A step. Subclasses set STEP and may add widgets around the field rows with compose_extra()."""
+
+    if TYPE_CHECKING:  # Textual's typed `app` (textual.getters.app): the wizard's App, as the steps use it
+        app = getters.app(WizardAppView)
 
     STEP = ""
     BINDINGS = [
@@ -84,8 +92,6 @@ class StepScreen(LocalizedBindings, Screen):
         return iter(())
 
     def on_mount(self) -> None:
-        from wizard.tui.steps import STEPS
-
         self.sub_title = f"{STEPS.index(self.STEP) + 1}/{len(STEPS)} {t('step.' + self.STEP)}"
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
@@ -96,8 +102,6 @@ class StepScreen(LocalizedBindings, Screen):
             # On its first show a step shows the answers at once and, if the rules have not run yet, the findings
             # a frame later (_after_first_show).
             self.refresh_view(findings=not first or self.session.evaluated)
-        from wizard.tui.focus import focus_first_field
-
         if self._under_dialog:  # back from help or a question: the focus stays where the user left it
             self._under_dialog = False
         else:

@@ -72,20 +72,21 @@ class StartScreen(StepScreen):
         self.query_one("#language", OptionList).highlighted = list(LANGUAGE_NAMES).index(language())
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        option_id = event.option.id or ""  # every option of this step's lists has an id
         if event.option_list.id == "goal-list":
             event.stop()
-            self._take_goal(event.option.id.removeprefix("goal-"))
+            self._take_goal(option_id.removeprefix("goal-"))
             return
         if event.option_list.id == "language":
             event.stop()
-            chosen = event.option.id.removeprefix("lang-")
+            chosen = option_id.removeprefix("lang-")
             if chosen in LANGUAGES and chosen != language():
                 self.app.switch_language(chosen)
             return
         if event.option_list.id != "preset-list":
             return
         event.stop()
-        name = event.option.id.removeprefix("preset-") or None
+        name = option_id.removeprefix("preset-") or None
         self.app.choose_preset(name)
         self.query_one("#start-status", Label).update(t("start.loaded", what=name or t("start.blank")))
 

@@ -147,7 +147,9 @@ class FieldRow(Vertical):
             value = self._value if self._value in self.choices else Select.NULL
             yield Select(options, value=value, id=widget_id, allow_blank=True, prompt="-")
         else:
-            input_type = {"int": "integer", "float": "number"}.get(self.kind, "text")
+            input_type: typing.Literal["integer", "number", "text"] = (
+                "integer" if self.kind == "int" else "number" if self.kind == "float" else "text"
+            )
             yield FieldInput(show_value(self._value), id=widget_id, type=input_type, placeholder="-")
 
     @property
@@ -190,26 +192,26 @@ class FieldRow(Vertical):
             self.set_class(bool(message), "-invalid")
         if self.tooltip != message:
             self.tooltip = message
-        line = self._error_line
-        if message and line is None and self.parent is not None:
+        line, parent = self._error_line, self.parent
+        if message and line is None and isinstance(parent, Widget):  # the step's scroll area
             line = self._error_line = Label(message, classes="field-error")
-            self.parent.mount(line, after=self)
+            parent.mount(line, after=self)
         elif line is not None and not message:
             self._error_line = None
             line.remove()
-        elif line is not None and str(line.render()) != message:
+        elif line is not None and message and str(line.render()) != message:
             line.update(message)
 
     def set_unknown(self, message: str | None) -> None:
         """A line under the row saying the imported script leaves this value unknown and how to give it (None: clear)."""
-        line = self._unknown_line
-        if message and line is None and self.parent is not None:
+        line, parent = self._unknown_line, self.parent
+        if message and line is None and isinstance(parent, Widget):  # the step's scroll area
             line = self._unknown_line = Label(message, classes="field-unknown")
-            self.parent.mount(line, after=self)
+            parent.mount(line, after=self)
         elif line is not None and not message:
             self._unknown_line = None
             line.remove()
-        elif line is not None and str(line.render()) != message:
+        elif line is not None and message and str(line.render()) != message:
             line.update(message)
 
     def text_edited(self, text: str) -> None:
