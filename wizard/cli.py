@@ -12,6 +12,7 @@ import sys
 
 from wizard import __version__, commands
 from wizard.commands import COMMANDS
+from wizard.core.masking import mask
 from wizard.errors import ExitStatus, UsageError
 
 
@@ -108,7 +109,6 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         # Messages may quote the user's input; whatever it holds, the error stays one line. The message is
         # free text made where the input was refused: it is masked here as one value (wizard.core.masking).
-        from wizard.core.masking import mask
 
         message = mask(" ".join(str(exc).split()))
         sys.stderr.write(f"verl-wizard: error: {message}\n")

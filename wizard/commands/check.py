@@ -10,12 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from wizard.commands import verl_ask
+from wizard.commands.common import parse_env_flags
 from wizard.commands.output import as_json, as_text, emit
 from wizard.commands.paths import TOPOLOGY, PathArg
 from wizard.core.findings import has_errors, info
 from wizard.core.rules.catalogue import why
 from wizard.core.workspace import ANSWERS_FILE, LAUNCH_SCRIPT
+from wizard.detect.config.files import read_check_input
+from wizard.detect.deploy.manifests import read_if_manifest
 from wizard.detect.inputs import open_workspace, use_topology
+from wizard.detect.script.check_input import finish_notes
 from wizard.detect.script.launch import NotMainPpo
 from wizard.emit.folder_read import reading
 from wizard.errors import ExitStatus
@@ -72,11 +76,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _checked(args: argparse.Namespace, asking) -> int:
-    from wizard.commands.common import parse_env_flags
-    from wizard.detect.config.files import read_check_input
-    from wizard.detect.deploy.manifests import read_if_manifest
-    from wizard.detect.script.check_input import finish_notes
-
     env, script_args = parse_env_flags(getattr(args, "env", None)), getattr(args, "script_args", None)
     path = Path(args.path)
     try:

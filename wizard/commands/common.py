@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from wizard.core.layers import check_address
+from wizard.detect.script.hydra_values import parse_override_value
 from wizard.errors import UsageError
 
 PAIR_LISTS = ("deploy.env", "deploy.node_selector")  # answers that are lists of NAME=value items
@@ -15,8 +16,6 @@ PAIR_LISTS = ("deploy.env", "deploy.node_selector")  # answers that are lists of
 
 def parse_set_flags(items: list[str] | None) -> dict[str, Any]:
     """`--set key=value` as a launch script writes it (a leading + is accepted) -> verl keys/addresses."""
-    from wizard.detect.script.hydra_values import parse_override_value
-
     values: dict[str, Any] = {}
     for item in items or []:
         key, sep, raw = item.partition("=")

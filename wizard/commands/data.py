@@ -16,10 +16,18 @@ from __future__ import annotations
 import argparse
 import os
 
+from wizard.commands.common import parse_set_flags
 from wizard.commands.output import as_json, as_text, emit
 from wizard.commands.paths import FOLDER, PathArg
 from wizard.core.findings import has_errors
+from wizard.core.layers import build
+from wizard.core.rules import context_for, evaluate
+from wizard.core.rules.roles.assign import is_builtin_source
+from wizard.detect.data.convert import ConvertError, convert_to_rl
+from wizard.detect.data.read import Budget, DataReadError
+from wizard.detect.data.report import DataReport, local_problem, not_checked_reason, scan_file, summary_lines
 from wizard.detect.data.rows import KINDS
+from wizard.detect.data.tokens import EstimateCounter, TokenizerError, load_counter
 from wizard.errors import ExitStatus, UsageError
 
 ALIAS_KINDS = {"rollout": "rl", "rl": "rl", "rm": "rm", "sft": "sft"}
@@ -127,8 +135,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _counter(args):
-    from wizard.detect.data.tokens import EstimateCounter, TokenizerError, load_counter
-
     if not args.tokenizer:
         return EstimateCounter()
     try:
@@ -138,12 +144,6 @@ def _counter(args):
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from wizard.commands.common import parse_set_flags
-    from wizard.core.layers import build
-    from wizard.core.rules import context_for, evaluate
-    from wizard.detect.data.read import Budget, DataReadError
-    from wizard.detect.data.report import DataReport, not_checked_reason, scan_file, summary_lines
-
     if args.max_prompt_length is not None and args.max_prompt_length < 1:
         raise UsageError(f"--max-prompt-length {args.max_prompt_length}: must be a positive number of tokens")
     if args.max_rows is not None and args.max_rows < 1:
@@ -197,11 +197,6 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    from wizard.core.rules.roles.assign import is_builtin_source
-    from wizard.detect.data.convert import ConvertError, convert_to_rl
-    from wizard.detect.data.read import DataReadError
-    from wizard.detect.data.report import local_problem
-
     if len(args.more) != 1:
         raise UsageError(
             "data convert takes one input file: verl-wizard data convert IN --to rl --question-key Q "

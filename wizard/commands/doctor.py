@@ -18,6 +18,7 @@ from wizard.commands.common import seconds
 from wizard.commands.output import as_json, as_text, emit
 from wizard.core.findings import has_errors
 from wizard.core.workspace import ANSWERS_FILE, LAUNCH_SCRIPT
+from wizard.detect.config.files import read_check_input
 from wizard.detect.env.doctor import doctor
 from wizard.detect.env.probe import resolve_python
 from wizard.detect.inputs import open_workspace, read_inputs
@@ -51,8 +52,6 @@ def _layered(args: argparse.Namespace):
         raise UsageError("doctor: give a config or script, or --answers / --preset, not both")
     workspace = open_workspace(mode="cluster")
     if args.path is not None:
-        from wizard.detect.config.files import read_check_input
-
         if args.path == "":
             raise UsageError("doctor '': empty path; give a config.yaml, answers.yaml or launch script")
         source = read_check_input(Path(args.path), {}, getattr(args, "script_args", None))

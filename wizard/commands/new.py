@@ -18,7 +18,9 @@ from wizard.commands.paths import FOLDER, TOPOLOGY, PathArg
 from wizard.core.choices import Target, values
 from wizard.core.findings import has_errors
 from wizard.detect.inputs import open_workspace, read_inputs
+from wizard.emit.artifacts import write_workspace
 from wizard.emit.folder_read import repaired
+from wizard.emit.launch import launch_line
 from wizard.emit.out_folders import out_problem
 from wizard.errors import ExitStatus, UsageError
 
@@ -73,8 +75,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _made(args: argparse.Namespace, asking) -> int:
-    from wizard.emit.artifacts import write_workspace
-
     if problem := out_problem(args.out):
         raise UsageError(str(problem))
     workspace = open_workspace(mode="cluster")
@@ -125,7 +125,6 @@ def _made(args: argparse.Namespace, asking) -> int:
             emit("\n".join(f"wrote {out / name}" for name in written))
             for note in result.notes():
                 emit(f"note: {note}")
-            from wizard.emit.launch import launch_line
 
             emit(f"launch: {launch_line(workspace.layered.answers, str(out))}")
         else:

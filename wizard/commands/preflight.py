@@ -22,8 +22,23 @@ from wizard.commands.preflight_nodes import inspect_nodes
 from wizard.core.findings import error, has_errors
 from wizard.core.layers import build
 from wizard.core.masking import mask
+from wizard.core.plan import build_plan
 from wizard.core.rules import context_for, run_rules
 from wizard.core.rules.catalogue import why
+from wizard.core.rules.deploy.facts import TQ_CONTROLLER_CPUS, tq_storage_units
+from wizard.core.rules.placement.groups import check_capacity
+from wizard.detect.config.files import read_check_input
+from wizard.detect.deploy.manifests import read_if_manifest
+from wizard.detect.deploy.ray import (
+    EXIT_MARGIN_S,
+    address_problem,
+    cluster_facts,
+    probe,
+    resolve_address,
+    startup_seconds,
+    token_problem,
+)
+from wizard.detect.env.doctor import model_ids
 from wizard.errors import ExitStatus, UsageError
 from wizard.i18n.text import render
 
@@ -52,9 +67,6 @@ def register(subparsers) -> None:
 
 
 def _read_config(path: str):
-    from wizard.detect.config.files import read_check_input
-    from wizard.detect.deploy.manifests import read_if_manifest
-
     source = read_if_manifest(Path(path)) or read_check_input(Path(path))
     return build([(source.kind, source.flat)])
 
@@ -66,9 +78,6 @@ def _unreachable(result) -> list:
 
 def _compare(layered, result) -> list:
     """The cluster rules over the config's plan and the live nodes (PLACE-007 with the cluster's GPU count)."""
-    from wizard.core.rules.placement.groups import check_capacity
-    from wizard.detect.deploy.ray import cluster_facts
-
     facts = cluster_facts(result, os.environ, layered.answers.deploy.target)
     total = sum(int(n.gpus) for n in result.nodes)
     topology = type("ClusterGPUs", (), {"nodes": 1, "gpus": [None] * total})()
@@ -86,9 +95,6 @@ def _summary_lines(result, layered) -> list[str]:
         f"cluster {mask(result.address)} (Ray {result.ray_version}): {len(nodes)} node(s) alive; GPUs per node: {gpus}; CPUs per node: {cpus}"
     ]
     if layered is not None:
-        from wizard.core.plan import build_plan
-        from wizard.core.rules.deploy.facts import TQ_CONTROLLER_CPUS, tq_storage_units
-
         plan = build_plan(layered.answers)
         units = tq_storage_units(layered.answers)
         lines.append(
@@ -101,16 +107,6 @@ def _summary_lines(result, layered) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.detect.deploy.ray import (
-        EXIT_MARGIN_S,
-        address_problem,
-        probe,
-        resolve_address,
-        startup_seconds,
-        token_problem,
-    )
-    from wizard.detect.env.doctor import model_ids
-
     started = time.monotonic() - startup_seconds()
     layered = _read_config(args.config) if args.config else None
     address, origin = resolve_address(args.address)

@@ -12,7 +12,11 @@ import os
 from collections.abc import Callable
 
 from wizard.commands.paths import TOPOLOGY, PathArg
+from wizard.core.presets import load_preset
+from wizard.detect.config.answers_file import read_answers_file
+from wizard.detect.hardware.source import load_topology
 from wizard.errors import ExitStatus, UsageError
+from wizard.i18n import set_language
 from wizard.i18n.text import msg
 
 DEFAULT_MOST = 30
@@ -60,35 +64,28 @@ def wizard_args(args: argparse.Namespace) -> list[str]:
 
 def check_options(args: argparse.Namespace) -> None:
     """UsageError for options no wizard could start with, checked once here with the loaders the wizard uses."""
-    from wizard.i18n import set_language
-
     set_language(args.lang)
     if args.max_sessions < 1:
         raise UsageError(msg("serve.bad_max_sessions", n=args.max_sessions))
     if not 0 <= args.port <= 65535:
         raise UsageError(msg("serve.bad_port", port=args.port))
     if args.preset:
-        from wizard.core.presets import load_preset
-
         load_preset(args.preset)
     if args.answers:
-        from wizard.detect.config.answers_file import read_answers_file
-
         read_answers_file(args.answers)
     if args.topology and args.topology != "detect":
-        from wizard.detect.hardware.source import load_topology
-
         load_topology(args.topology)
 
 
 def run(args: argparse.Namespace) -> int:
     check_options(args)
-    try:
+    try:  # deferred: the server runs on aiohttp and textual-serve, which `verl-wizard --help` does not load
         from wizard.serve.server import WorkshopConfig, WorkshopServer
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in ("textual_serve", "aiohttp", "aiohttp_jinja2"):
             raise
         raise UsageError(msg("serve.needs_extra")) from None
+    # deferred: the launchers start asyncio subprocesses; loaded with the server above, never for --help
     from wizard.serve.launchers import ExecLauncher, ForkServer, Launcher, default_launcher
 
     named: dict[str, Callable[[], Launcher]] = {"exec": ExecLauncher, "fork": ForkServer}

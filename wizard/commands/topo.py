@@ -13,8 +13,12 @@ from typing import Any, TextIO
 
 from wizard.commands.paths import PathArg
 from wizard.core.topology import Topology, group_quality, link_label, link_rank
-from wizard.core.tp_planner import recommended_tp_groups, topology_to_json
+from wizard.core.tp_planner import recommended_tp_groups, topology_to_json, tp_subset
+from wizard.detect.hardware.fake import fake_topology
+from wizard.detect.hardware.nvml import NoGPUError, detect_nvml
+from wizard.detect.hardware.source import read_topology_file
 from wizard.errors import ExitStatus, UsageError
+from wizard.i18n.text import msg
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -45,22 +49,15 @@ def _load(args: argparse.Namespace) -> Topology:
     if from_file and fake:
         raise UsageError("pass either --from FILE or --fake NAME, not both")
     if from_file:
-        from wizard.detect.hardware.source import read_topology_file
-
         return read_topology_file(from_file)
     if fake:
-        from wizard.detect.hardware.fake import fake_topology
-
         return fake_topology(fake)
-    from wizard.detect.hardware.nvml import detect_nvml
 
     return detect_nvml()
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run `topo`; returns the exit code. Bad --from/--fake input raises UsageError (exit 2)."""
-    from wizard.detect.hardware.nvml import NoGPUError
-
     out = out or sys.stdout
     try:
         topology = _load(args)
@@ -122,9 +119,6 @@ def _nic_lines(t: Topology) -> list[str]:
 
 
 def _tp_lines(t: Topology) -> list[str]:
-    from wizard.core.tp_planner import tp_subset
-    from wizard.i18n.text import msg
-
     groups = recommended_tp_groups(t)
     lines = ["", "Recommended TP groups (per node, local GPU indices)"]
     if not groups:

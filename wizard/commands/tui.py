@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 
 from wizard.commands.paths import FOLDER, TOPOLOGY, PathArg
+from wizard.core.preset_files import shipped_preset
 from wizard.emit.out_folders import out_problem
 from wizard.errors import ExitStatus, UsageError
+from wizard.i18n import set_language
+from wizard.tui.delivery import delivery_from_environment, is_served
 
 
 def register(subparsers) -> None:
@@ -61,37 +65,30 @@ def refuse_missing(args: argparse.Namespace) -> None:
 
     Only the failing case loads the module that words the error (so the message is the one `new` gives).
     """
-    import os
-
     if problem := out_problem(getattr(args, "out", None)):
         raise UsageError(str(problem))
-    if args.preset is not None:
-        from wizard.core.preset_files import shipped_preset
+    if args.preset is not None and shipped_preset(args.preset) is None:
+        from wizard.core.presets import load_preset  # deferred: the answers model (pydantic), after the first paint
 
-        if shipped_preset(args.preset) is None:
-            from wizard.core.presets import load_preset
-
-            load_preset(args.preset)
+        load_preset(args.preset)
     if args.answers is not None and not os.path.isfile(args.answers):
-        from wizard.detect.config.answers_file import read_answers_file
+        from wizard.detect.config.answers_file import read_answers_file  # deferred: the answers model (pydantic)
 
         read_answers_file(args.answers)
     spec = None if args.topology is None else args.topology.strip()
     if spec is not None and spec != "detect" and not os.path.exists(spec):
-        from wizard.detect.hardware.source import load_topology
+        from wizard.detect.hardware.source import load_topology  # deferred: it builds on the workspace (pydantic)
 
         load_topology(spec)  # a fake name: checked here, built again with the session
 
 
 def _build_app(args: argparse.Namespace, hold_gc: bool):
-    from wizard.i18n import set_language
-
     set_language(args.lang)
     refuse_missing(args)
-    from wizard.tui.app import WizardApp
-    from wizard.tui.delivery import delivery_from_environment
+    from wizard.tui.app import WizardApp  # deferred: Textual, which `verl-wizard --help` and `tui --help` never load
 
     def make_session():
+        # deferred (both): the answers model (pydantic), the readers and the rules load after the first paint
         from wizard.detect.inputs import read_inputs
         from wizard.tui.session import Session
 
@@ -111,7 +108,7 @@ def _build_app(args: argparse.Namespace, hold_gc: bool):
 def report_of(app, default_out: str) -> str:
     """The exit report of a closed app: what it wrote, whichever way it was left (Textual's own quit returns
     no result), with the launch command of the folder the files went to (not the one the field shows now)."""
-    from wizard.tui.exit_report import exit_report
+    from wizard.tui.exit_report import exit_report  # deferred: it reads the answers model (pydantic)
 
     ready = app.session_ready
     return exit_report(
@@ -124,8 +121,6 @@ def report_of(app, default_out: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.tui.delivery import is_served
-
     served = is_served()  # `verl-wizard serve` started this wizard: its terminal is a browser tab
     if not served and not (sys.stdin.isatty() and sys.stdout.isatty()):
         sys.stderr.write(
@@ -139,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         gc.enable()
     if app.start_error:
         raise UsageError(app.start_error)
-    from wizard.commands.output import emit
+    from wizard.commands.output import emit  # deferred: yaml and the findings load once the app has closed
 
     report = report_of(app, args.out)
     if served:

@@ -19,10 +19,12 @@ from wizard.core.findings import Finding
 from wizard.core.layers import LayeredAnswers
 from wizard.core.plan import Plan
 from wizard.core.rules.catalogue import about_this_machine
+from wizard.core.workspace import RECORDED
 from wizard.emit.manifests import render_manifests
 from wizard.emit.run_md import render_run_md
 from wizard.emit.run_script import render_run_script
 from wizard.emit.verl_config import render_config
+from wizard.emit.writer import write_all
 
 if TYPE_CHECKING:
     from wizard.core.workspace import Workspace
@@ -59,8 +61,6 @@ def render_answers_file(
 
 
 def _layer_of(layered: LayeredAnswers) -> OriginOf:
-    from wizard.core.workspace import RECORDED
-
     def origin_of(address: str) -> str | None:
         return RECORDED.get(layered.source_of(address))  # None for a default or a layer of another name
 
@@ -115,8 +115,6 @@ def workspace_answers(workspace: Workspace) -> str:
 def write_workspace(workspace: Workspace, out_dir: str | Path, force: bool = False, lang: str = "en") -> WriteResult:
     """Write the workspace's files into out_dir, all or none (wizard.emit.writer.write_all): what was written.
     `lang` is RUN.md's language: the TUI gives its interface's, `new` its --lang."""
-    from wizard.emit.writer import write_all
-
     return write_all(
         out_dir, workspace_files(workspace, lang), force=force
     )  # a str as given: `--out ""` is refused there

@@ -8,7 +8,7 @@ name (`field.batch.train_batch_size`). Finding messages, notes and fix labels ar
 
 from __future__ import annotations
 
-from wizard.i18n import en, zh
+from wizard.i18n import en, zh, zh_presets, zh_terms
 
 CATALOGUES = {"en": en.STRINGS, "zh": zh.STRINGS}
 LANGUAGES = tuple(CATALOGUES)
@@ -49,16 +49,12 @@ def term(key: str, english: str) -> str:
 def preset_description(name: str, english: str) -> str:
     """A shipped preset's description in the current language (`english`: the preset file's own)."""
     if _current == "zh":
-        from wizard.i18n.zh_presets import DESCRIPTIONS
-
-        return DESCRIPTIONS.get(name) or english
+        return zh_presets.DESCRIPTIONS.get(name) or english
     return english
 
 
 def _terms(lang: str) -> dict[str, str]:
     if lang not in _TERMS:
-        from wizard.i18n import zh_terms
-
         _TERMS[lang] = zh_terms.as_strings() if lang == "zh" else {}
     return _TERMS[lang]
 
@@ -69,9 +65,5 @@ _TERMS: dict[str, dict[str, str]] = {}
 def rule_text(rule_id: str, title: str, why: str) -> tuple[str, str]:
     """A rule's title and reason in the current language (English when no translation exists)."""
     if _current == "zh":
-        try:
-            from wizard.i18n.zh_terms import RULES
-        except ImportError:
-            return title, why
-        return RULES.get(rule_id, (title, why))
+        return zh_terms.RULES.get(rule_id, (title, why))
     return title, why

@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from wizard.core.field_keys import verl_to_field
 from wizard.core.findings import Fix
 from wizard.core.memory.estimate import OFFLOAD, RM_UTIL, TP, UTIL, Estimate, Phase, estimate_memory
 from wizard.core.memory.formulas import GIB
+from wizard.core.plan import engine_of, extra_or_default
 from wizard.core.rule_context import apply_fix
 from wizard.i18n.text import Msg, msg
 
@@ -192,9 +194,6 @@ def fixes_for(ctx, phase: Phase, gpu_mib: int, models: dict, valid_tps: list[int
 
 def _current(answers, key: str):
     """The value of a verl key in the answers (fields first, then extra, then verl's default)."""
-    from wizard.core.field_keys import verl_to_field
-    from wizard.core.plan import engine_of, extra_or_default
-
     field = verl_to_field().get(key)
     if field:
         section, _, attr = field.partition(".")

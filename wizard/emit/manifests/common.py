@@ -16,6 +16,7 @@ from wizard.core import verl_schema
 from wizard.core.answers.model import Answers
 from wizard.core.plan import Plan
 from wizard.core.rules.deploy.facts import CONFIG_DIR, config_map_name, k8s_name, node_env, pairs, secret_env_names
+from wizard.emit.launch import launch_for
 from wizard.emit.yaml_text import one_line
 
 MANAGED_BY = {"app.kubernetes.io/managed-by": "verl-wizard"}
@@ -112,8 +113,6 @@ def data_volume_parts(answers: Answers) -> tuple[list[dict[str, Any]], list[dict
 
 def launch_header(answers: Answers) -> list[str]:
     """The manifest's header lines that say how to launch, watch and stop it (the commands of RUN.md)."""
-    from wizard.emit.launch import launch_for
-
     launch = launch_for(answers)
     lines = ["Launch (from this folder): " + "; then ".join(launch.start)]
     if launch.watch:
