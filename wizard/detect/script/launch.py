@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wizard.core import verl_schema
+from wizard.detect.script.bash.control import TooComplex
 from wizard.detect.script.bash.expand import ExpansionTooLarge
-from wizard.detect.script.bash.run import TooComplex
 from wizard.detect.script.bash.syntax import SyntaxProblem, verdict
 from wizard.detect.script.bash.values import ARGS, ENV, Origin, Spread, is_known, known, origins_of, shown
 from wizard.detect.script.hydra_values import parse_override_value, reason_of, split_override

@@ -12,7 +12,6 @@ import os
 import re
 from collections.abc import Callable, Mapping
 
-from wizard.detect.script.bash.run import Reader
 from wizard.detect.script.bash.state import SCALAR, Shared, State, Var
 from wizard.detect.script.bash.values import ENV, Origin, unknown
 
@@ -51,6 +50,10 @@ def follow(
         state.vars[name] = Var(SCALAR, (value,) if value else (), exported=True)
     state.cwd = (env["PWD"],) if env.get("PWD") else unknown({Origin(ENV, "PWD")}, "$PWD")
     state.args = None if args is None else [(a,) if a else () for a in args]
+    # deferred: the reader's statements, commands and builtins (about 15 modules) load when a script is read, not
+    # with every command that only names this module (`check config.yaml`, `verl-wizard --help`)
+    from wizard.detect.script.bash.run import Reader
+
     reader = Reader(shared, lambda p: _read_sourced(p, read_file))
     reader.run(prepare(text), state)
     if with_history:
