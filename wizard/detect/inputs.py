@@ -20,6 +20,7 @@ from wizard.detect.facts import gather
 from wizard.detect.hardware.source import load_topology
 from wizard.detect.script.importer import import_script as migrate
 from wizard.detect.script.importer import parse_import_spec
+from wizard.i18n.text import Msg
 
 
 def open_workspace(mode: str = "cluster", facts: Mapping[str, Any] | None = None) -> Workspace:
@@ -43,7 +44,7 @@ def load_answers(workspace: Workspace, path: str) -> None:
 
 def import_script(
     workspace: Workspace, path: str, env: dict[str, str] | None = None, args: list[str] | None = None
-) -> list[str]:
+) -> list[str | Msg]:
     """Carry a launch script over to verl 0.9.1 into the imported-script layer; its notes for the user.
 
     env and args: the environment and positional arguments the script is read with (`--env`, `-- ARG`);
@@ -72,7 +73,7 @@ def read_inputs(
     topology: str | None = None,
     script_env: dict[str, str] | None = None,
     script_args: list[str] | None = None,
-) -> list[str]:
+) -> list[str | Msg]:
     """Every input a door was given, each into its layer; the launch script's notes (none without one)."""
     # None is "not given"; an empty string was given, and its reader refuses it (`--preset ''` is no preset name).
     if preset is not None:

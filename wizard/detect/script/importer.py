@@ -28,7 +28,7 @@ from wizard.detect.script.bash.values import Unknown
 from wizard.detect.script.check_input import config_folder, read_beside
 from wizard.detect.script.launch import parse_launch_script
 from wizard.errors import UsageError
-from wizard.i18n.text import msg, render
+from wizard.i18n.text import Msg, msg, render
 
 __all__ = ["ImportedScript", "import_script", "migrate_script"]
 
@@ -45,12 +45,12 @@ class ImportedScript:
     flat: dict[str, Any]
     changed: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[str | Msg] = field(default_factory=list)  # a script problem's note is a message
     # Keys left out because their value depends on what the script does not say, and where each comes from
     # (core.unknowns.Origin): the rules that read them are skipped and the doors say how to give them.
     unknown: dict[str, frozenset] = field(default_factory=dict)
 
-    def all_notes(self) -> list[str]:
+    def all_notes(self) -> list[str | Msg]:
         """Every line for the user: repairs and notes, then changes, then dropped keys."""
         return (
             [*self.notes]
@@ -73,7 +73,7 @@ class ImportedScript:
         }
 
 
-def migrate_script(spec: str | Path) -> tuple[dict[str, Any], list[str]]:
+def migrate_script(spec: str | Path) -> tuple[dict[str, Any], list[str | Msg]]:
     """(flat verl 0.9.1 overrides, notes) for a launch script: the TUI's "import a launch script".
 
     `spec` is the script's path, optionally followed by `--env NAME=VALUE`... and `-- ARG...` (as on the
@@ -225,9 +225,10 @@ def _primary_config(script, path: Path, env: dict, notes: list) -> dict[str, Any
     return flat
 
 
-def repair_continuations(text: str, source: str = "<script>") -> tuple[str, list[str]]:
-    """The script with broken line continuations and missing backslashes mended, and a note for each."""
-    notes = []
+def repair_continuations(text: str, source: str = "<script>") -> tuple[str, list[str | Msg]]:
+    """The script with broken line continuations and missing backslashes mended, and a note for each (the list
+    import_script goes on adding its own notes to, messages among them)."""
+    notes: list[str | Msg] = []
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
         notes.append("converted Windows line endings (bash reads the CR after a backslash as text)")
@@ -274,7 +275,8 @@ def _unknown_values(flat: dict[str, Any], script) -> tuple[dict[str, Any], list,
     if not unknown:
         return flat, [], {}
     last = {o.key: o for o in script.overrides if o.key in unknown}
-    notes, out, used, left_out = [], dict(flat), set(), {}
+    used: set[str] = set()
+    notes, out, left_out = [], dict(flat), {}
     for key, override in last.items():
         pieces = override.pieces
         if not all(isinstance(p, str) or _single_env(p) for p in pieces):
