@@ -1,9 +1,13 @@
-"""Shared helpers: build answers from verl keys on top of a known-good base and run the rules."""
+"""Shared helpers: build answers from verl keys on top of a known-good base and run the rules; the collector's
+thresholds of the test processes; the fuzz tally's summary line, from one process or from every pytest-xdist worker."""
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
+from tests.fuzz import tally
 from wizard.core.layers import build
 from wizard.core.rules import context_for, evaluate
 from wizard.detect.paths import inspect_paths
@@ -46,3 +50,31 @@ def ids(overrides: dict | None = None, base: dict | None = None, **kw) -> set[st
 @pytest.fixture
 def rule_ids():
     return ids
+
+
+def pytest_configure(config):
+    # The wizard itself runs with these thresholds once it has painted (wizard/tui/app.py); with Python's default
+    # (700, 10, 10) the collector walked Textual's widget heap again and again: half of a Pilot test's CPU time.
+    gc.set_threshold(10_000, 50, 100)
+
+
+def pytest_sessionfinish(session):
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # a pytest-xdist worker: the controller prints the summary
+        workeroutput["fuzz_tally"] = (dict(tally.COUNTS), list(tally.SLOWEST))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """pytest-xdist's controller: a worker has finished; add its fuzz tally."""
+    counts, slowest = getattr(node, "workeroutput", {}).get("fuzz_tally", ({}, [0.0, ""]))
+    tally.merge(counts, slowest)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if tally.COUNTS:
+        total = sum(tally.COUNTS.values())
+        parts = ", ".join(f"{name} {count}" for name, count in sorted(tally.COUNTS.items()))
+        terminalreporter.write_line(
+            f"fuzz: {total} inputs ({parts}); slowest {tally.SLOWEST[0]:.2f} s ({tally.SLOWEST[1]})"
+        )

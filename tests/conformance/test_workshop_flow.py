@@ -21,7 +21,7 @@ from tests.tui.tmux_server import kill_session, new_session
 from tests.tui.tmux_server import tmux as _tmux
 from tests.tui.tmux_server import wait_for as _wait
 
-pytestmark = [pytest.mark.conformance, pytest.mark.usefixtures("verl_python")]
+pytestmark = [pytest.mark.conformance, pytest.mark.terminal, pytest.mark.usefixtures("verl_python")]
 
 PRESET = "workshop-grpo-0.5b-1gpu"
 ROOT = Path(__file__).resolve().parents[2]

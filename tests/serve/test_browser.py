@@ -20,7 +20,7 @@ from tests.serve.helpers import (
 )
 from wizard.i18n import en, zh
 
-pytestmark = pytest.mark.usefixtures("browser_available")
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("browser_available")]
 
 CATALOGUES = {"en": en.STRINGS, "zh": zh.STRINGS}
 FILES = ("config.yaml", "run.sh", "answers.yaml", "RUN.md")

@@ -17,6 +17,7 @@ from tests.serve.terminal import NEXT_STEP, ON_MODELS, a_wizard
 
 pytest.importorskip("textual_serve")
 pytest.importorskip("pyte")
+pytestmark = pytest.mark.terminal  # a served wizard's screen, read by a terminal emulator (pyte)
 
 SEED = 28
 KINDS = ("stdin", "resize", "ping", "focus", "blur")

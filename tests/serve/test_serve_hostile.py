@@ -18,6 +18,7 @@ from wizard.serve.protocol import MAX_HEIGHT, MAX_MESSAGE_BYTES, MAX_WIDTH
 
 pytest.importorskip("textual_serve")
 pytest.importorskip("pyte")
+pytestmark = pytest.mark.terminal  # a served wizard's screen, read by a terminal emulator (pyte)
 
 
 async def test_a_normal_resize_keystroke_and_ping_still_work(serve):

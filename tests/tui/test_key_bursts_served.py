@@ -18,6 +18,7 @@ BURST = [
 
 
 @pytest.mark.conformance
+@pytest.mark.browser
 def test_a_burst_in_the_browser_saves_what_was_typed(request, tmp_path):
     skip_unless_conformance(request)
     need_browser()

@@ -29,9 +29,10 @@ from tests.agreement.tiers import skip_unless_conformance
 from tests.tui.tmux_server import kill_session, new_session, tmux, wait_for
 
 WIZARD = shutil.which("verl-wizard") or str(Path(sys.executable).with_name("verl-wizard"))
-pytestmark = pytest.mark.skipif(
-    shutil.which("tmux") is None or not Path(WIZARD).exists(), reason="tmux or verl-wizard missing"
-)
+pytestmark = [
+    pytest.mark.terminal,
+    pytest.mark.skipif(shutil.which("tmux") is None or not Path(WIZARD).exists(), reason="tmux or verl-wizard missing"),
+]
 SEQUENCES = int(os.environ.get("VERL_WIZARD_KEY_SEQUENCES", "200"))
 SECONDS = float(os.environ.get("VERL_WIZARD_KEY_SECONDS", "240"))
 SEED = int(os.environ.get("VERL_WIZARD_KEY_SEED", "32"))

@@ -9,12 +9,14 @@ cell, must equal the picture of one full repaint fed to a fresh emulator.
 from __future__ import annotations
 
 import pyte
+import pytest
 from textual.strip import Strip
 
 from tests.tui.helpers import edit_at_end_of, make_app
 from wizard.tui.textual_compat import DirtyRegionCompositor
 from wizard.tui.widgets.wrapped_text import WrappedText
 
+pytestmark = pytest.mark.terminal  # a terminal emulator (pyte) reads every frame: CI's terminal tier
 SIZE = (100, 40)
 
 

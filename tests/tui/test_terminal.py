@@ -18,7 +18,10 @@ import yaml
 from tests.tui.tmux_server import kill_session, new_session, tmux, wait_for
 
 WIZARD = shutil.which("verl-wizard")
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None or WIZARD is None, reason="tmux or verl-wizard missing")
+pytestmark = [
+    pytest.mark.terminal,
+    pytest.mark.skipif(shutil.which("tmux") is None or WIZARD is None, reason="tmux or verl-wizard missing"),
+]
 BURSTS = 20
 ASKS = "Quit without saving"  # the quit question's discard button
 

@@ -21,6 +21,8 @@ from wizard.i18n import set_language
 from wizard.tui import textual_compat
 from wizard.tui.bindings import LocalizedBindings
 
+pytestmark = pytest.mark.terminal  # compares pictures through test_partial_frames' terminal emulator (pyte)
+
 
 @pytest.fixture
 def textual_version(monkeypatch):

@@ -14,7 +14,7 @@ import pytest
 from tests.tui.tmux_server import kill_session, new_session, tmux, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = [pytest.mark.terminal, pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")]
 
 
 def test_workshop_preset_to_written_files_in_a_real_terminal(tmp_path):
