@@ -25,6 +25,7 @@ async def test_a_burst_into_the_output_folder_renders_the_files_once_after_it_se
     # a loaded CI machine can take longer than the real pause between two simulated keys; a long pause keeps
     # "typing has not paused yet" true for the whole burst, whatever the machine's speed
     monkeypatch.setattr(review_module, "SETTLE_S", 60.0)
+    monkeypatch.chdir(tmp_path)  # a relative folder: 23 keys make the burst (each simulated key costs ~50 ms)
     app = make_app(preset=WORKSHOP, out=str(tmp_path / "out"))
     async with app.run_test(size=(100, 40)) as pilot:
         field = await _review(app, pilot)
@@ -32,7 +33,7 @@ async def test_a_burst_into_the_output_folder_renders_the_files_once_after_it_se
         field.value = ""
         await pilot.pause()
         renders.clear()
-        target = str(tmp_path / "typed-folder-0123456789")
+        target = "typed-folder-0123456789"
         await pilot.press(*target[:-1])
         await pilot.pause()
         assert app.session.out_dir == target[:-1]  # the folder follows every key
