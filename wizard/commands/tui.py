@@ -13,6 +13,7 @@ import sys
 
 from wizard.commands.paths import FOLDER, TOPOLOGY, PathArg
 from wizard.core.preset_files import shipped_preset
+from wizard.detect.hardware.source import load_topology
 from wizard.emit.out_folders import out_problem
 from wizard.errors import ExitStatus, UsageError
 from wizard.i18n import set_language
@@ -77,8 +78,6 @@ def refuse_missing(args: argparse.Namespace) -> None:
         read_answers_file(args.answers)
     spec = None if args.topology is None else args.topology.strip()
     if spec is not None and spec != "detect" and not os.path.exists(spec):
-        from wizard.detect.hardware.source import load_topology  # deferred: it builds on the workspace (pydantic)
-
         load_topology(spec)  # a fake name: checked here, built again with the session
 
 

@@ -13,7 +13,7 @@ from wizard.core.findings import Finding
 from wizard.core.rule_context import Rule, RuleContext
 from wizard.core.rules.declare import families_in, rules_in
 from wizard.core.rules.registry import MODULES
-from wizard.core.unknowns import rule_ids, run_tracked
+from wizard.core.unknown_reads import rule_ids, run_tracked
 
 
 def _registry() -> list[tuple[Rule, tuple[str, ...]]]:

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from wizard.core.topology import Topology
-from wizard.core.workspace import detected_values
 from wizard.detect.hardware.fake import fake_topology, is_fake_name
 from wizard.detect.hardware.nvml import detect_nvml
 from wizard.detect.hardware.smi import MAX_INPUT_BYTES, parse_topo_matrix
@@ -54,12 +52,3 @@ def load_topology(spec: str) -> Topology:
     raise UsageError(
         f"--topology {spec!r} is not 'detect', an existing file, or a fake name such as 8xH100 or 2x8xH100"
     )
-
-
-def topology_layer(spec: str | None) -> tuple[Topology | None, dict[str, Any]]:
-    """(topology, detected values) for --topology: a fake name, a `nvidia-smi topo -m` file, or `detect`."""
-    if spec is None:
-        return None, {}
-
-    topo = load_topology(spec)
-    return topo, detected_values(topo)
