@@ -1,6 +1,8 @@
 """The wizard app: owns the session, moves between steps, applies edits and fixes, writes on confirm.
 
-Screens render; this class changes state. Every edit re-runs all rules and repaints the active step.
+Screens render; this class changes state. Widgets and screens send their changes up as messages (a field's
+FieldRow.Edited, handled here; a step's choices such as HardwareScreen.TopologyChosen, handled by the StepRequests
+mixin); every edit re-runs all rules and repaints the active step.
 
 Start-up paints the first step before anything it does not show is loaded: a step's screen is created
 when it is first shown, a plain start (no preset, answers or topology) builds its session (pydantic, the
@@ -21,24 +23,28 @@ from textual.binding import Binding
 from wizard import __version__
 from wizard.core.value_reasons import bare_reason
 from wizard.core.verl_target import TARGET_VERSION
+from wizard.emit.writer import conflicts, removals
 from wizard.errors import UsageError
 from wizard.i18n import set_language, t
 from wizard.i18n.text import Msg, msg, render
 from wizard.tui.app_view import WizardAppView
 from wizard.tui.bindings import LocalizedBindings
 from wizard.tui.commands import WizardCommands
-from wizard.tui.exit_report import SavedAnswers, kept_out, kept_out_line
+from wizard.tui.delivery import BrowserDelivery, Delivered, DiskDelivery
 from wizard.tui.input_order import InputInOrder
-from wizard.tui.messages import AnswerChanged, FixRequested, JumpRequested, StepRequested
+from wizard.tui.messages import FixRequested, JumpRequested, StepRequested
 from wizard.tui.notices import NoticesInLine
 from wizard.tui.palette import PaletteInLanguage
 from wizard.tui.quit_guard import QuitGuard
+from wizard.tui.saved_answers import SavedAnswers, kept_out, kept_out_line
+from wizard.tui.screens.dialogs import ConfirmReplace, HelpDialog
+from wizard.tui.step_requests import StepRequests
 from wizard.tui.steps import STEPS, field_for, step_of
 
 if TYPE_CHECKING:
-    from wizard.tui.delivery import BrowserDelivery, Delivered, DiskDelivery
     from wizard.tui.screens.base import StepScreen
     from wizard.tui.session import Session
+    from wizard.tui.widgets.field_row import FieldRow
 
 SCREENS = {
     "start": "start.StartScreen",
@@ -57,7 +63,9 @@ def screen_class(step: str):
     return getattr(importlib.import_module(f"wizard.tui.screens.{module}"), name)
 
 
-class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, LocalizedBindings, WizardAppView):
+class WizardApp(
+    NoticesInLine, InputInOrder, QuitGuard, StepRequests, PaletteInLanguage, LocalizedBindings, WizardAppView
+):
     TITLE = "verl-wizard"
     CSS_PATH = "styles/app.tcss"
     COMMANDS = App.COMMANDS | {WizardCommands}
@@ -99,11 +107,7 @@ class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, Local
         self.start_error: str | None = None
         self.written: list[str] = []
         self.saved_answers: SavedAnswers | None = None  # the last "save the answers" to this machine's disk
-        if delivery is None:
-            from wizard.tui.delivery import DiskDelivery
-
-            delivery = DiskDelivery()
-        self.delivery = delivery
+        self.delivery = delivery if delivery is not None else DiskDelivery()
         self.delivered: list[Delivered] = []  # downloads sent to the browser (a served wizard)
         self._exit_when_delivered: str | None = None
         self.step = "start"  # every start paints the Start step first
@@ -119,6 +123,7 @@ class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, Local
             try:
                 self._session = make()
             except UsageError as exc:
+                # pydantic and the rules load after the first paint (tests/tui/test_startup.py), not with the app
                 from wizard.tui.session import Session as BlankSession
 
                 self.start_error = str(exc)
@@ -203,8 +208,8 @@ class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, Local
         self.session.reject(address, text, reason)  # a finding at the field; no rule runs again
         self.refresh_step()
 
-    def on_answer_changed(self, message: AnswerChanged) -> None:
-        self.apply_edit(message.address, message.value)
+    def on_field_row_edited(self, message: FieldRow.Edited) -> None:
+        self.apply_edit(message.field_name, message.value)
 
     def on_fix_requested(self, message: FixRequested) -> None:
         try:
@@ -237,36 +242,6 @@ class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, Local
     def on_step_requested(self, message: StepRequested) -> None:
         self.goto(message.step)
 
-    # -- session-level actions ----------------------------------------------------------------------
-    def choose_preset(self, name: str | None) -> None:
-        self.session.load_preset(name)
-        self.refresh_step()
-
-    def load_answers(self, path: str) -> str:
-        if not self.delivery.reads_server_files:
-            return str(msg("serve.no_server_files"))
-        try:
-            self.session.load_answers(path)
-        except UsageError as exc:
-            return str(exc)
-        self.answers_path = path
-        self.refresh_step()
-        return t("start.loaded", what=path)
-
-    def import_script(self, path: str) -> str:
-        if not self.delivery.reads_server_files:
-            return str(msg("serve.no_server_files"))
-        try:
-            notes = self.session.load_script(path)
-        except UsageError as exc:
-            return str(exc)
-        self.refresh_step()
-        return t("start.imported", what=path, n=len(notes))
-
-    def set_topology(self, spec: str | None) -> None:
-        self.session.set_topology(spec)
-        self.refresh_step()
-
     def switch_language(self, lang: str) -> None:
         # Screens are built in the language of their creation: drop them all; each is created again when shown.
         set_language(lang)
@@ -281,8 +256,7 @@ class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, Local
         self.sub_title = t("app.subtitle", version=TARGET_VERSION)
 
     def action_help(self) -> None:
-        from wizard.tui.field_help import help_for
-        from wizard.tui.screens.dialogs import HelpDialog
+        from wizard.tui.field_help import help_for  # the field declarations (pydantic): not before the first paint
 
         self.push_screen(HelpDialog(*help_for(self, self.focused)))
 
@@ -301,8 +275,6 @@ class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, Local
 
     # -- writing -----------------------------------------------------------------------------------
     def request_write(self) -> None:
-        from wizard.tui.screens.dialogs import ConfirmReplace
-
         getattr(self.screen, "take_typed_folder", lambda: None)()
         session = self.session
         if session.blocked:
@@ -313,8 +285,6 @@ class WizardApp(NoticesInLine, InputInOrder, QuitGuard, PaletteInLanguage, Local
             self._deliver_files()
             return
         out = Path(session.out_dir)
-        from wizard.emit.writer import conflicts, removals
-
         files = session.render_files()
         clashing = conflicts(out, files) if out.exists() else []
         removing = removals(out, files) if out.exists() else []

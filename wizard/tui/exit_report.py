@@ -5,32 +5,16 @@ wizard. "Nothing written" only when nothing was."""
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from wizard.core.answers.model import Answers
+from wizard.emit.launch import launch_line, unzip_launch_line
 from wizard.i18n import t
 from wizard.i18n.text import msg
+from wizard.tui.saved_answers import SavedAnswers, kept_out_line
 
 if TYPE_CHECKING:
     from wizard.tui.delivery import Delivered
-
-
-@dataclass(frozen=True)
-class SavedAnswers:
-    """An answers file saved to this machine, and the typed texts it could not hold (not valid values)."""
-
-    path: str
-    left_out: tuple[str, ...] = ()
-
-
-def kept_out(workspace) -> tuple[str, ...]:
-    """The fields whose typed text is not a value (KEY-006/007): an answers file keeps their earlier value."""
-    return tuple(f"{address} {text!r}" for address, (text, _) in workspace.rejected.items())
-
-
-def kept_out_line(left_out: tuple[str, ...]) -> str:
-    """The line that names them, after the save's note and in the exit report."""
-    return str(msg("save.kept_out", items=list(left_out)))
 
 
 def exit_report(
@@ -45,9 +29,6 @@ def exit_report(
         return delivery_report(delivered, answers)
     lines = []
     if written:
-        from wizard.core.answers.model import Answers
-        from wizard.emit.launch import launch_line
-
         command = launch_line(answers if answers is not None else Answers(), out_dir)
         lines += [t("exit.written"), *written, t("exit.launch", command=command)]
     if saved is not None:
@@ -66,9 +47,6 @@ def delivery_report(delivered: list[Delivered] | tuple, answers=None) -> str:
     folders = [item.folder for item in delivered if item.folder]
     if folders:
         last = folders[-1]
-        from wizard.core.answers.model import Answers
-        from wizard.emit.launch import unzip_launch_line
-
         # the same line as the served Review shows (the zip's name is the folder's, wizard.emit.bundle)
         lines.append(t("exit.launch", command=unzip_launch_line(answers if answers is not None else Answers(), last)))
     return "\n".join(lines)

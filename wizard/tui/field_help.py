@@ -6,7 +6,9 @@ from __future__ import annotations
 from textual.dom import DOMNode
 from textual.widget import Widget
 
+from wizard.core.field_keys import field_help, specs
 from wizard.i18n import t, term
+from wizard.tui.widgets.field_row import label_of, show_value
 
 # Controls that are not fields: (title key, help key), found by the id of the control or one around it.
 CONTROLS = {
@@ -41,9 +43,6 @@ def help_for(app, focused: Widget | None) -> tuple[str, str]:
 
 
 def _field_help(app, row) -> tuple[str, str]:
-    from wizard.core.field_keys import field_help, specs
-    from wizard.tui.widgets.field_row import label_of, show_value
-
     spec = specs()[row.field_name]
     key = spec.verl or spec.name
     source = t("source." + app.session.source_of(spec.name))

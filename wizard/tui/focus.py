@@ -9,13 +9,13 @@ the focus to the step's first control instead (Hardware's topology), which the u
 
 from __future__ import annotations
 
+from wizard.tui.widgets.step_nav import StepNav
+
 AUTO = "_auto_focused"  # the widget this module focused on the screen, so that a later call may revise it
 
 
 def focus_first_field(screen) -> None:
     """Focus the step's first visible field unless the user already chose something on this screen."""
-    from wizard.tui.widgets.step_nav import StepNav
-
     focused = screen.focused
     if focused is not None and not isinstance(focused, StepNav) and focused is not getattr(screen, AUTO, None):
         return  # a step shown again keeps its focus; a jump to a field focuses that field

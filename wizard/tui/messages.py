@@ -1,21 +1,15 @@
-"""Messages that travel up from widgets to the app ("attributes down, messages up")."""
+"""Messages that travel up to the app ("attributes down, messages up"): fixes, jumps and step changes, which
+the findings panel, the step list and the steps send.
+
+A change that belongs to one widget or screen is a message declared on it, as Textual declares Switch.Changed
+(a field's edit is FieldRow.Edited, a topology HardwareScreen.TopologyChosen); the app handles those too.
+"""
 
 from __future__ import annotations
-
-from typing import Any
 
 from textual.message import Message
 
 from wizard.core.findings import Finding, Fix
-
-
-class AnswerChanged(Message):
-    """A field's value was edited (None: cleared)."""
-
-    def __init__(self, address: str, value: Any) -> None:
-        super().__init__()
-        self.address = address
-        self.value = value
 
 
 class FixRequested(Message):

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from wizard.tui.screens.dialogs import QuitDialog
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -52,8 +54,6 @@ class QuitGuard(_App):
             self.action_ask_quit()
 
     def action_ask_quit(self) -> None:
-        from wizard.tui.screens.dialogs import QuitDialog
-
         if isinstance(self.screen, QuitDialog):
             return
         if not self.unsaved:

@@ -8,14 +8,24 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.widgets import Label, Static, Switch
 
+from wizard.detect.data.report import summary_lines
 from wizard.i18n import t
 from wizard.tui.screens.base import StepScreen
 
 
 class DataScreen(StepScreen):
     STEP = "data"
+
+    class ModeChosen(Message):
+        """Check for this machine ("local": read the files and models here) or for a cluster ("cluster")."""
+
+        def __init__(self, data: DataScreen, mode: str) -> None:
+            super().__init__()
+            self.data = data
+            self.mode = mode
 
     def compose_top(self) -> ComposeResult:
         with Horizontal(classes="inline-form"):
@@ -29,12 +39,9 @@ class DataScreen(StepScreen):
     def on_switch_changed(self, event: Switch.Changed) -> None:
         if event.switch.id == "check-local":
             event.stop()
-            self.session.set_mode("local" if event.value else "cluster")
-            self.refresh_view()
+            self.post_message(self.ModeChosen(self, "local" if event.value else "cluster"))
 
     def refresh_extra(self) -> None:
-        from wizard.detect.data.report import summary_lines
-
         report = self.session.ctx.data
         files = getattr(report, "files", {}) if report else {}
         limit = self.session.layered.answers.data.max_prompt_length

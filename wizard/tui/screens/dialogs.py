@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.syntax import Syntax
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -30,6 +29,8 @@ class ConfirmReplace(LocalizedBindings, ModalScreen[bool]):
             if self.removed:  # an earlier set's files this set drops (job.sbatch after a switch to local)
                 yield Label(t("confirm.removes", names=", ".join(self.removed)), id="confirm-removes")
             with VerticalScroll(classes="dialog-body"):
+                from rich.syntax import Syntax  # pygments: loaded for a diff, not with the app's first screen
+
                 yield Static(Syntax("\n".join(self.diffs.values()), "diff", word_wrap=True))
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("confirm.no"), id="keep", variant="primary")

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, HorizontalScroll
+from textual.message import Message
 from textual.widgets import Button, Input, Label, Static
 
+from wizard.core.memory.estimate import estimate_memory
+from wizard.core.rules.roles.model_files import gpu_memory_mib
 from wizard.detect.hardware.fake import NAMED
-from wizard.errors import UsageError
 from wizard.i18n import t
 from wizard.tui.screens.base import StepScreen
 from wizard.tui.widgets.memory_view import memory_text
@@ -16,6 +18,15 @@ from wizard.tui.widgets.topology_view import budget_text, matrix_text
 
 class HardwareScreen(StepScreen):
     STEP = "hardware"
+
+    class TopologyChosen(Message):
+        """Plan for this topology (a fake name, a `nvidia-smi topo -m` file, `detect`; None: none); the app
+        answers with `show_topology`."""
+
+        def __init__(self, hardware: HardwareScreen, spec: str | None) -> None:
+            super().__init__()
+            self.hardware = hardware
+            self.spec = spec
 
     def compose_top(self) -> ComposeResult:
         yield Label(t("hardware.topology"), classes="section-title")
@@ -36,11 +47,13 @@ class HardwareScreen(StepScreen):
             yield Static("", id="matrix")
 
     def _use(self, spec: str) -> None:
+        self.post_message(self.TopologyChosen(self, spec or None))
+
+    def show_topology(self, error: str | None = None) -> None:
+        """Say the topology the session plans for, or (error) why the one given was not taken."""
         status = self.query_one("#topology-status", Label)
-        try:
-            self.app.set_topology(spec or None)
-        except UsageError as exc:
-            status.update(str(exc))
+        if error is not None:
+            status.update(error)
             status.add_class("-error")
             return
         status.remove_class("-error")
@@ -78,9 +91,6 @@ class HardwareScreen(StepScreen):
             matrix.update(matrix_text(session.topology, session.plan.rollout_tp))
 
     def _memory(self):
-        from wizard.core.memory.estimate import estimate_memory
-        from wizard.core.rules.roles.model_files import gpu_memory_mib
-
         session = self.session
         models = session.ctx.models or {}
         if not models.get("actor"):

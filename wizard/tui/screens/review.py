@@ -6,9 +6,12 @@ from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.message import Message
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from wizard.emit.install import install_for
+from wizard.emit.launch import doctor_line, launch_line, unzip_launch_line
 from wizard.i18n import t
 from wizard.tui.clip import FOLD_MARK, fold_lines
 from wizard.tui.screens.base import StepScreen
@@ -26,6 +29,10 @@ def lexer_for(name: str) -> str:
 
 class ReviewScreen(StepScreen):
     STEP = "review"
+
+    class WriteRequested(Message):
+        """Write the files into the folder the field names (a served wizard: send them as a download)."""
+
     _settle = None
     _previewed: int | None = None
     _shown_files: dict | None = None  # the files the status line's word (written, kept) is about
@@ -72,9 +79,6 @@ class ReviewScreen(StepScreen):
 
     def _launch_text(self) -> Text:
         """The install line and the launch command for the target (the same as RUN.md and `new` print)."""
-        from wizard.emit.install import install_for
-        from wizard.emit.launch import doctor_line, launch_line, unzip_launch_line
-
         answers = self.session.layered.answers
         # a served wizard's files arrive as a zip download: its launch starts with the unzip
         launch = unzip_launch_line if self.app.delivery.to_browser else launch_line
@@ -140,7 +144,7 @@ class ReviewScreen(StepScreen):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "write":
-            self.app.request_write()
+            self.post_message(self.WriteRequested())
         elif event.button.id == "doctor-run":
             event.button.disabled = True
             self.query_one("#doctor-status", Label).update(t("review.doctor_running"))

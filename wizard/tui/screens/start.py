@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from wizard.i18n import LANGUAGES, language, preset_description, t
 from wizard.i18n.text import render
+from wizard.tui.messages import StepRequested
 from wizard.tui.preset_list import preset_summaries
 from wizard.tui.screens.base import StepScreen
 from wizard.tui.widgets.action_link import ActionLink
@@ -21,6 +23,37 @@ FIRST_RUN_PRESET = "workshop-grpo-0.5b-1gpu"
 
 class StartScreen(StepScreen):
     STEP = "start"
+
+    class PresetChosen(Message):
+        """Start from this preset (None: blank); the edits so far go."""
+
+        def __init__(self, name: str | None) -> None:
+            super().__init__()
+            self.name = name
+
+    class LanguageChosen(Message):
+        """Show the wizard in this language ("en", "zh")."""
+
+        def __init__(self, lang: str) -> None:
+            super().__init__()
+            self.lang = lang
+
+    class AnswersRequested(Message):
+        """Resume from the answers file at `path`; the app answers with `show_answers_status`."""
+
+        def __init__(self, start: StartScreen, path: str) -> None:
+            super().__init__()
+            self.start = start
+            self.path = path
+
+    class ScriptRequested(Message):
+        """Import the launch script at `path` (with its --env and arguments); the app answers with
+        `show_script_status`."""
+
+        def __init__(self, start: StartScreen, path: str) -> None:
+            super().__init__()
+            self.start = start
+            self.path = path
 
     def compose_top(self) -> ComposeResult:
         # Above the list: what the command line loaded, or the preset picked.
@@ -81,13 +114,13 @@ class StartScreen(StepScreen):
             event.stop()
             chosen = option_id.removeprefix("lang-")
             if chosen in LANGUAGES and chosen != language():
-                self.app.switch_language(chosen)
+                self.post_message(self.LanguageChosen(chosen))
             return
         if event.option_list.id != "preset-list":
             return
         event.stop()
         name = option_id.removeprefix("preset-") or None
-        self.app.choose_preset(name)
+        self.post_message(self.PresetChosen(name))
         self.query_one("#start-status", Label).update(t("start.loaded", what=name or t("start.blank")))
 
     def _take_goal(self, goal: str) -> None:
@@ -95,9 +128,9 @@ class StartScreen(StepScreen):
         multi-node one highlighted; a script I have: the import box."""
         status = self.query_one("#start-status", Label)
         if goal == "workshop":
-            self.app.choose_preset(FIRST_RUN_PRESET)
+            self.post_message(self.PresetChosen(FIRST_RUN_PRESET))
             status.update(t("start.loaded", what=FIRST_RUN_PRESET) + " · " + t("start.next"))
-            self.app.goto("models")
+            self.post_message(StepRequested("models"))
         elif goal == "cluster":
             listing = self.query_one("#preset-list", OptionList)
             names = [p.name for p in preset_summaries()]
@@ -123,12 +156,17 @@ class StartScreen(StepScreen):
             self._import_script()
 
     def _load_answers(self) -> None:
-        path = self.query_one("#answers-path", Input).value.strip()
-        self.query_one("#answers-status", Label).update(self.app.load_answers(path))
+        self.post_message(self.AnswersRequested(self, self.query_one("#answers-path", Input).value.strip()))
+
+    def show_answers_status(self, status: str) -> None:
+        """The outcome of Load, under it."""
+        self.query_one("#answers-status", Label).update(status)
 
     def _import_script(self) -> None:
-        path = self.query_one("#script-path", Input).value.strip()
-        status = self.app.import_script(path)
-        # What the script leaves unknown, as `check` says it (each field it feeds says it too).
-        notes = [render(note) for note in self.app.session.unknown_notes()]
+        self.post_message(self.ScriptRequested(self, self.query_one("#script-path", Input).value.strip()))
+
+    def show_script_status(self, status: str) -> None:
+        """The outcome of Import, under it, with what the script leaves unknown, as `check` says it (each
+        field it feeds says it too)."""
+        notes = [render(note) for note in self.session.unknown_notes()]
         self.query_one("#script-status", Label).update("\n".join([status, *notes]))

@@ -5,13 +5,17 @@ from __future__ import annotations
 import typing
 from typing import Any
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static, Switch
 
-from wizard.i18n import t, term
+from wizard.core.answers.model import SECTIONS
+from wizard.core.field_keys import specs
+from wizard.i18n import en, t, term
 from wizard.i18n.text import msg
 from wizard.tui.widgets.ordered_input import OrderedInput
 from wizard.tui.widgets.repaint import update_static
@@ -19,9 +23,6 @@ from wizard.tui.widgets.repaint import update_static
 
 def field_kind(name: str) -> tuple[str, tuple]:
     """("bool"|"int"|"float"|"choice"|"list"|"text", choices) for an answer field, from its type and Spec."""
-    from wizard.core.answers.model import SECTIONS
-    from wizard.core.field_keys import specs
-
     section, _, attr = name.partition(".")
     annotation = SECTIONS[section].model_fields[attr].annotation
     is_union = typing.get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType", typing.Union))
@@ -44,8 +45,6 @@ def field_kind(name: str) -> tuple[str, tuple]:
 
 def label_of(name: str) -> str:
     """The field's label in the current language (its Spec's label key; English: the name with spaces)."""
-    from wizard.core.field_keys import specs
-
     spec = specs()[name]
     return term(spec.label_key, spec.label)
 
@@ -76,16 +75,7 @@ def show_value(value: Any) -> str:
 
 
 class FieldInput(OrderedInput):
-    """The text input of a field row: hands each edit to its row as the value changes.
-
-    The row applies the edit in the same call, so the input's own repaint and everything the edit changes
-    (findings, chain, step marks) land in one frame instead of one frame each.
-    """
-
-    def watch_value(self, value: str) -> None:
-        row = self.parent
-        if isinstance(row, FieldRow):
-            row.text_edited(value)
+    """The text input of a field row; the row watches its value (FieldRow.on_mount)."""
 
     @property
     def content_width(self) -> int:
@@ -103,31 +93,41 @@ class FieldInput(OrderedInput):
 def badge_width() -> int:
     """Cells for the widest source word in the current language (+1 of padding): a badge that changes keeps its
     width, so the change is a repaint and never a layout of the screen, and no word is cut."""
-    from rich.cells import cell_len
-
-    from wizard.i18n import en
-
     return 1 + max(cell_len(t(key)) for key in en.STRINGS if key.startswith("source."))
 
 
 class FieldRow(Vertical):
-    """A labelled input for one answer. Edits go to the app (`apply_edit`); `refresh_from` shows a new value and source.
+    """A labelled input for one answer; `refresh_from` shows a new value and source.
+
+    A switch or a list choice goes up as an `Edited` message, which the app applies; typed text is applied in
+    the keystroke's own call (`_typed`, which says why).
 
     The label and the source badge share the first line (the label wraps, the badge is never cut); the input
     below takes the whole width of the pane.
     """
 
+    class Edited(Message):
+        """The user changed the field's value with its switch or its list of choices (None: the blank choice)."""
+
+        def __init__(self, row: FieldRow, value: Any) -> None:
+            super().__init__()
+            self.row = row
+            self.field_name = row.field_name
+            self.value = value
+
+        @property
+        def control(self) -> FieldRow:
+            return self.row
+
     def __init__(self, name: str, value: Any, source: str) -> None:
         super().__init__(id="row-" + name.replace(".", "-"), classes="field-row")
-        from wizard.core.field_keys import specs
-
         self.field_name = name
         self.spec = specs()[name]
         self.kind, self.choices = field_kind(name)
         self._value = value
         self._source = source
         self._shown_source = source
-        self._quiet = False
+        self._quiet = False  # set while the row shows a value itself: that is no edit
         self._error_line: Label | None = None
         self._unknown_line: Label | None = None
 
@@ -151,6 +151,10 @@ class FieldRow(Vertical):
                 "integer" if self.kind == "int" else "number" if self.kind == "float" else "text"
             )
             yield FieldInput(show_value(self._value), id=widget_id, type=input_type, placeholder="-")
+
+    def on_mount(self) -> None:
+        if self.kind not in ("bool", "choice"):
+            self.watch(self.input_widget, "value", self._typed, init=False)
 
     @property
     def input_widget(self):
@@ -214,7 +218,10 @@ class FieldRow(Vertical):
         elif line is not None and message and str(line.render()) != message:
             line.update(message)
 
-    def text_edited(self, text: str) -> None:
+    def _typed(self, text: str) -> None:
+        """The input's text changed: apply it now. Not through a message, which the app would handle a moment
+        later: the input's own repaint and everything the edit changes (findings, chain, step marks) land in one
+        frame, never a frame of the new text beside the old findings (tests/tui/test_repaint.py)."""
         if self._quiet:
             return
         try:
@@ -224,26 +231,29 @@ class FieldRow(Vertical):
             reason = msg("value.not_integer" if self.kind == "int" else "value.not_number")
             self.app.reject_edit(self.field_name, text, reason)
             return
-        self._post_if_changed(value, text)
+        if self._is_edit(value):
+            self._value = value
+            self.app.apply_edit(self.field_name, value, text)
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        event.stop()  # FieldInput already handed the edit over (text_edited)
+        event.stop()  # applied as it changed (_typed)
 
     def on_switch_changed(self, event: Switch.Changed) -> None:
         event.stop()
-        if not self._quiet:
-            self._post_if_changed(event.value)
+        self._post_if_edit(event.value)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
-        if not self._quiet:
-            self._post_if_changed(None if event.value is Select.NULL else event.value)
+        self._post_if_edit(None if event.value is Select.NULL else event.value)
 
-    def _post_if_changed(self, value: Any, text: str | None = None) -> None:
+    def _post_if_edit(self, value: Any) -> None:
+        if self._is_edit(value):
+            self._value = value
+            self.post_message(self.Edited(self, value))
+
+    def _is_edit(self, value: Any) -> bool:
         # Widgets announce their initial value on mount too; only a real change is an edit. A field showing
         # a rejected text is edited again whatever its value was: the rejection goes with the next valid value.
-        rejected = self.has_class("-invalid")
-        if not rejected and (value == self._value or (value is None and self._value in (None, ""))):
-            return
-        self._value = value
-        self.app.apply_edit(self.field_name, value, text)
+        if self.has_class("-invalid"):
+            return True
+        return not (value == self._value or (value is None and self._value in (None, "")))
