@@ -159,7 +159,8 @@ class StepScreen(LocalizedBindings, Screen):
     def rows(self) -> list[FieldRow]:
         """The step's field rows (composed once; a DOM query per edit costs more than the edit's rules)."""
         if self._rows is None:
-            self._rows = list(self.query(_field_row()))
+            # A step with no fields (Start, Review) has no rows: its first paint loads no row module (pydantic).
+            self._rows = list(self.query(_field_row())) if fields_of(self.STEP) else []
         return self._rows
 
     def part(self, selector, expect_type=None):
