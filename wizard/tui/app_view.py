@@ -15,9 +15,11 @@ from textual.app import App
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
     from textual.message_pump import MessagePump
 
+    from wizard.i18n.text import Msg
     from wizard.tui.delivery import BrowserDelivery, Delivered, DiskDelivery
     from wizard.tui.session import Session
 
@@ -41,6 +43,11 @@ if TYPE_CHECKING:
         def hold_input_until_refresh(self, node: MessagePump, callback: Callable[[], object]) -> None: ...
 
         def request_write(self) -> None: ...
+
+        # a field row's typed text, applied in the keystroke's own call (wizard/tui/widgets/field_row.py)
+        def apply_edit(self, address: str, value: Any, text: str | None = None) -> None: ...
+
+        def reject_edit(self, address: str, text: str, reason: Msg | str) -> None: ...
 
         def action_save_answers(self) -> bool: ...
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import typing
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
@@ -19,6 +19,11 @@ from wizard.i18n import en, t, term
 from wizard.i18n.text import msg
 from wizard.tui.widgets.ordered_input import OrderedInput
 from wizard.tui.widgets.repaint import update_static
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from wizard.tui.app_view import WizardAppView
 
 
 def field_kind(name: str) -> tuple[str, tuple]:
@@ -105,6 +110,9 @@ class FieldRow(Vertical):
     The label and the source badge share the first line (the label wraps, the badge is never cut); the input
     below takes the whole width of the pane.
     """
+
+    if TYPE_CHECKING:  # Textual's typed `app` (textual.getters.app): the wizard's App, as the row uses it
+        app = getters.app(WizardAppView)
 
     class Edited(Message):
         """The user changed the field's value with its switch or its list of choices (None: the blank choice)."""
