@@ -3,7 +3,7 @@
 #
 # Usage: .ci/conformance-env.sh            (venv at ${VERL_ENV:-.venv-verl})
 # The last line printed is the venv's python; export it as VERL_PYTHON for
-# `pytest tests/conformance`. Idempotent: an env that already imports verl 0.9.1 is reused.
+# `pytest -m conformance tests/conformance`. Idempotent: an env that already imports verl 0.9.1 is reused.
 set -euo pipefail
 
 VERL_VERSION="0.9.1"
