@@ -26,6 +26,8 @@ import pytest
 from tests.cli.helpers import cli
 
 START_TIMEOUT_S = 180
+# one pytest-xdist worker runs this module (--dist loadgroup): one Ray head for all its tests, not one per worker
+pytestmark = pytest.mark.xdist_group("ray-head")
 
 
 def _free_port() -> int:
