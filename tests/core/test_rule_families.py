@@ -80,7 +80,9 @@ def test_the_guard_sees_an_undeclared_family(monkeypatch):
         findings_for({"data.train_batch_size": 65, "actor_rollout_ref.actor.ppo_mini_batch_size": 5})
 
     monkeypatch.setattr(
-        engine, "_RULES", [(r, ("KEY",) if r.__module__.endswith(".batch.train_batch") else f) for r, f in engine.registered()]
+        engine,
+        "_RULES",
+        [(r, ("KEY",) if r.__module__.endswith(".batch.train_batch") else f) for r, f in engine.registered()],
     )
     wrong = _emitted_outside_family(monkeypatch, run)
     assert any("BATCH-" in w for w in wrong)
