@@ -152,17 +152,15 @@ class ReviewScreen(StepScreen):
 
     def _doctor(self) -> None:
         """doctor on this machine for the run on screen (a thread: the probe is a child process with a deadline)."""
-        from wizard.tui.doctor_run import doctor_here  # packaging's specifiers load on first use, not at start
+        from wizard.tui.doctor_run import doctor_here, doctor_summary, finding_lines  # packaging loads on first use
 
         findings = doctor_here(self.session.layered)
-        self.app.call_from_thread(self._show_doctor, findings)
+        self.app.call_from_thread(self._show_doctor, doctor_summary(findings), finding_lines(findings))
 
-    def _show_doctor(self, findings: list) -> None:
-        from wizard.tui.doctor_run import doctor_summary, finding_lines  # as in _doctor
-
+    def _show_doctor(self, summary: str, lines: list[str]) -> None:
         self.query_one("#doctor-run", Button).disabled = False
-        self.query_one("#doctor-status", Label).update(doctor_summary(findings))
-        self.query_one("#doctor-findings", Static).update(Text("\n".join(finding_lines(findings))))
+        self.query_one("#doctor-status", Label).update(summary)
+        self.query_one("#doctor-findings", Static).update(Text("\n".join(lines)))
 
     def show_written(self, message: str) -> None:
         """Say what Write did (written, delivered, or nothing); it stays while the files are these."""
