@@ -121,6 +121,16 @@ class Served:
             time.sleep(0.05)
         raise AssertionError(f"serve never logged {text!r}:\n" + "\n".join(self.lines))
 
+    def lines_with(self, text: str, count: int, since: int = 0, timeout: float = 20) -> list[str]:
+        """The lines after `since` holding `text`, once there are `count` of them or the timeout passes (the server
+        logs each request as it ends it, so a loaded machine may log the last ones after the answers came back)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = [line for line in self.lines[since:] if text in line]
+            if len(found) >= count or time.monotonic() >= deadline:
+                return found
+            time.sleep(0.05)
+
 
 def start_serve(folder: Path, *args: str) -> Served:
     """`verl-wizard serve --port 0 ARGS` started in `folder` (its own TMPDIR inside), once it prints its URL."""

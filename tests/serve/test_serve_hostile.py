@@ -171,8 +171,7 @@ def test_malformed_http_requests_are_refused_with_one_line_each(serve):
     answers = [answer_to(port, request) for request in GARBAGE_REQUESTS]
     statuses = [answer[:12].decode("latin-1") for answer in answers]
     assert all(re.fullmatch(r"HTTP/1\.[01] 4\d\d", status) for status in statuses), statuses
-    served.wait_for_line("a malformed HTTP request from 127.0.0.1 was refused")
-    refused = [line for line in served.lines[before:] if "a malformed HTTP request from 127.0.0.1" in line]
+    refused = served.lines_with("a malformed HTTP request from 127.0.0.1", len(GARBAGE_REQUESTS), since=before)
     assert len(refused) == len(GARBAGE_REQUESTS)
     assert len(served.lines) - before == len(refused)  # one line each, nothing else
     # A neighbour: a well-formed request still gets its page.
