@@ -101,7 +101,6 @@ def circles(edges: dict[str, set[str]]) -> list[list[str]]:
     on_stack: set[str] = set()
     found: list[list[str]] = []
     counter = [0]
-    sys.setrecursionlimit(10000)
 
     def visit(v: str) -> None:
         index[v] = low[v] = counter[0]
@@ -125,9 +124,16 @@ def circles(edges: dict[str, set[str]]) -> list[list[str]]:
             if len(group) > 1:
                 found.append(sorted(group))
 
-    for v in list(edges):
-        if v not in index:
-            visit(v)
+    # the depth is the longest import chain; the limit goes back after, so a caller's process keeps its own
+    # (a test that imports this module shares its process with tests that rely on the default limit)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10000))
+    try:
+        for v in list(edges):
+            if v not in index:
+                visit(v)
+    finally:
+        sys.setrecursionlimit(limit)
     return sorted(found, key=len, reverse=True)
 
 

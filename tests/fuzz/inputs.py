@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from wizard.core import verl_schema
 from wizard.core.answers.model import SECTIONS
-from wizard.core.presets import preset_dir
+from wizard.core.preset_files import preset_dir
 
 TESTS = Path(__file__).resolve().parents[1]
 SPICE = [

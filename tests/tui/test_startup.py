@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from wizard.core.presets import all_presets, preset_dir
+from wizard.core.preset_files import preset_dir
+from wizard.core.presets import all_presets
 from wizard.tui.preset_list import preset_dir as light_preset_dir
 from wizard.tui.preset_list import preset_summaries
 

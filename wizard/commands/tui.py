@@ -12,8 +12,7 @@ import os
 import sys
 
 from wizard.commands.paths import FOLDER, TOPOLOGY, PathArg
-from wizard.core.preset_files import shipped_preset
-from wizard.detect.hardware.source import load_topology
+from wizard.core.preset_files import shipped_preset, unknown_preset
 from wizard.emit.out_folders import out_problem
 from wizard.errors import ExitStatus, UsageError
 from wizard.i18n import set_language
@@ -69,15 +68,16 @@ def refuse_missing(args: argparse.Namespace) -> None:
     if problem := out_problem(getattr(args, "out", None)):
         raise UsageError(str(problem))
     if args.preset is not None and shipped_preset(args.preset) is None:
-        from wizard.core.presets import load_preset  # deferred: the answers model (pydantic), after the first paint
-
-        load_preset(args.preset)
+        raise unknown_preset(args.preset)
     if args.answers is not None and not os.path.isfile(args.answers):
         from wizard.detect.config.answers_file import read_answers_file  # deferred: the answers model (pydantic)
 
         read_answers_file(args.answers)
     spec = None if args.topology is None else args.topology.strip()
     if spec is not None and spec != "detect" and not os.path.exists(spec):
+        # deferred: the topology readers (NVML's wrapper, ~10 ms) load only when a topology is named
+        from wizard.detect.hardware.source import load_topology
+
         load_topology(spec)  # a fake name: checked here, built again with the session
 
 
@@ -87,13 +87,10 @@ def _build_app(args: argparse.Namespace, hold_gc: bool):
     from wizard.tui.app import WizardApp  # deferred: Textual, which `verl-wizard --help` and `tui --help` never load
 
     def make_session():
-        # deferred (both): the answers model (pydantic), the readers and the rules load after the first paint
-        from wizard.detect.inputs import read_inputs
+        # deferred: the answers model (pydantic), the readers and the rules load after the first paint
         from wizard.tui.session import Session
 
-        session = Session(out_dir=args.out)
-        read_inputs(session.workspace, preset=args.preset, answers=args.answers, topology=args.topology)
-        return session
+        return Session.from_inputs(args.out, preset=args.preset, answers=args.answers, topology=args.topology)
 
     return WizardApp(
         make_session,

@@ -1,12 +1,16 @@
 """Where the shipped presets live, and the cluster counts a preset that leaves them out gets.
 
-Imports nothing beyond the standard library: the TUI lists presets (wizard.tui.preset_list) before the
+Imports nothing beyond the standard library (and wizard.errors): the TUI lists presets (wizard.tui.preset_list) before the
 answers model and YAML are loaded, from the same files wizard.core.presets loads.
 """
 
 from __future__ import annotations
 
+import difflib
+import reprlib
 from pathlib import Path
+
+from wizard.errors import UsageError
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 # Installed wheels carry the presets as wizard/_presets; a source checkout has them at the top level.
@@ -29,3 +33,17 @@ def shipped_preset(name: str) -> Path | None:
         return None
     path = folder / f"{name}.yaml"
     return path if path in set(folder.glob("*.yaml")) else None
+
+
+def preset_names() -> list[str]:
+    return sorted(p.stem for p in preset_dir().glob("*.yaml"))
+
+
+def unknown_preset(name: str) -> UsageError:
+    """The one-line error for a `--preset` that names no shipped preset (with the closest name, if any)."""
+    if not name:
+        return UsageError(f"--preset '': empty; choose one of: {', '.join(preset_names())}")
+    shown = reprlib.repr(name) if len(name) > 60 or not name.isprintable() else name
+    close = difflib.get_close_matches(name[:200], preset_names(), n=1)
+    hint = f"; did you mean {close[0]}?" if close else f"; choose one of: {', '.join(preset_names())}"
+    return UsageError(f"--preset {shown}: no such preset{hint}")

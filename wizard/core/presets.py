@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
-import reprlib
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
 from wizard.core.layers import flatten_answers_doc
-from wizard.core.preset_files import COUNT_DEFAULTS, preset_dir, shipped_preset
-from wizard.errors import UsageError
+from wizard.core.preset_files import COUNT_DEFAULTS, preset_names, shipped_preset, unknown_preset
 
 
 @dataclass(frozen=True)
@@ -37,20 +34,11 @@ class Preset:
         }
 
 
-def preset_names() -> list[str]:
-    return sorted(p.stem for p in preset_dir().glob("*.yaml"))
-
-
 def load_preset(name: str) -> Preset:
     """A shipped preset by its listed name; UsageError for anything else (a path is not a preset name)."""
     path = shipped_preset(name)
     if path is None:
-        if not name:
-            raise UsageError(f"--preset '': empty; choose one of: {', '.join(preset_names())}")
-        shown = reprlib.repr(name) if len(name) > 60 or not name.isprintable() else name
-        close = difflib.get_close_matches(name[:200], preset_names(), n=1)
-        hint = f"; did you mean {close[0]}?" if close else f"; choose one of: {', '.join(preset_names())}"
-        raise UsageError(f"--preset {shown}: no such preset{hint}")
+        raise unknown_preset(name)
     doc = yaml.safe_load(path.read_text(encoding="utf-8"))
     return Preset(name, doc.get("description", ""), flatten_answers_doc(doc, f"preset {name}"))
 

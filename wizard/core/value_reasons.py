@@ -8,11 +8,12 @@ no key here (rare: a type no field has) keeps pydantic's English text.
 from __future__ import annotations
 
 import re
-from typing import Any
-
-from pydantic_core import ErrorDetails
+from typing import TYPE_CHECKING, Any
 
 from wizard.i18n.text import Msg, msg
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails  # a type only: the TUI paints its first screen before pydantic loads
 
 # pydantic error type -> (message key, the ctx parameter it names)
 _KEYS: dict[str, tuple[str, str | None]] = {

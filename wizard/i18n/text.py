@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wizard.core.masking import shown_args
-from wizard.i18n import language, messages_en, messages_zh
+from wizard.i18n import language
 
 __all__ = ["Msg", "msg", "render", "spans", "template_fields"]
 
@@ -119,13 +119,15 @@ class _Formatter(string.Formatter):
 
 
 def _catalogue(lang: str) -> Mapping[str, str]:
+    # deferred: the message catalogues (~5 ms) load with the first message, after the TUI's first paint
+    from wizard.i18n import messages_en, messages_zh
+
     return {"en": messages_en.MESSAGES, "zh": messages_zh.MESSAGES}.get(lang, messages_en.MESSAGES)
 
 
 def _language(lang: str | None) -> str:
     if lang is not None:
         return lang
-
     return language()
 
 

@@ -23,7 +23,6 @@ from textual.binding import Binding
 from wizard import __version__
 from wizard.core.value_reasons import bare_reason
 from wizard.core.verl_target import TARGET_VERSION
-from wizard.emit.writer import conflicts, removals
 from wizard.errors import UsageError
 from wizard.i18n import set_language, t
 from wizard.i18n.text import Msg, msg, render
@@ -284,6 +283,9 @@ class WizardApp(
         if self.delivery.to_browser:
             self._deliver_files()
             return
+        # deferred: the writer (its journal, hashlib, the target specs) loads with the first Write, not at start
+        from wizard.emit.writer import conflicts, removals
+
         out = Path(session.out_dir)
         files = session.render_files()
         clashing = conflicts(out, files) if out.exists() else []

@@ -29,6 +29,15 @@ class Session:
         self.out_dir = out_dir
         self.write_notes: list[str] = []  # the last write's word on files of an earlier set
 
+    @classmethod
+    def from_inputs(
+        cls, out_dir: str, preset: str | None = None, answers: str | None = None, topology: str | None = None
+    ) -> Session:
+        """A session whose workspace holds the door's inputs (`verl-wizard tui --preset/--answers/--topology`)."""
+        session = cls(out_dir=out_dir)
+        inputs.read_inputs(session.workspace, preset=preset, answers=answers, topology=topology)
+        return session
+
     # -- what the steps show ---------------------------------------------------------------------------
     def value(self, address: str) -> Any:
         return self.workspace.value(address)
