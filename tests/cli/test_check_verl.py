@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import cli
+from tests.cli.helpers import cli, cli_subprocess
 from tests.cli.verl_fakes import find_hydra_python, make_fake_verl
 
 LAUNCH = "python3 -m verl.trainer.main_ppo {args}\n"
@@ -250,13 +250,8 @@ def test_the_subprocess_cli_prints_json(tmp_path, fake, hydra_python):
     """The installed console script, as a user runs it: a fresh process whose JSON parses."""
     run = script(tmp_path, "data.train_batch_size=12 trainer.n_gpus_per_node=8")
     exe = Path(sys.executable).with_name("verl-wizard")
-    done = subprocess.run(
-        [str(exe), "check", str(run), "--verl", hydra_python, "--format", "json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=dict(os.environ),
-        check=False,
+    done = cli_subprocess(
+        "check", str(run), "--verl", hydra_python, "--format", "json", program=[str(exe)], env=os.environ, timeout=120
     )
     assert done.returncode == 1, done.stderr
     assert [f["id"] for f in verl_findings(done.stdout)] == ["VERL-002"]

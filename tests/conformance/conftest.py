@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from tests.cli.helpers import cli_subprocess
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[1]
@@ -97,14 +98,6 @@ def run_wizard() -> Callable[..., subprocess.CompletedProcess]:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "-m", "wizard", *args],
-            check=False,
-            capture_output=True,
-            text=True,
-            cwd=REPO_ROOT,
-            env=env,
-            timeout=300,
-        )
+        return cli_subprocess(*args, cwd=REPO_ROOT, env=env, timeout=300)  # `--format json` output must parse
 
     return run

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.helpers import cli_subprocess
+
 pytestmark = pytest.mark.conformance
 
 WIZARD = Path(sys.executable).with_name("verl-wizard")
@@ -35,9 +37,8 @@ SPLIT = """python3 -m verl.trainer.main_ppo \\
 
 
 def wizard(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [str(WIZARD), *args], capture_output=True, text=True, timeout=timeout, check=False, env=dict(os.environ)
-    )
+    """The installed console script as a user runs it; `--format json` output must parse (cli_subprocess)."""
+    return cli_subprocess(*args, program=[str(WIZARD)], env=os.environ, timeout=timeout)
 
 
 def verl_findings(doc: dict) -> list[dict]:

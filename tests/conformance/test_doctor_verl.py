@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import ROOT
+from tests.cli.helpers import ROOT, cli_subprocess
 
 pytestmark = [pytest.mark.conformance, pytest.mark.usefixtures("verl_python")]
 INSTALL = 'pip install "verl[vllm,fsdp]==0.9.1"'
@@ -40,13 +40,7 @@ def doctor(*args: str, env: dict | None = None) -> tuple[int, dict]:
     if env and "PYTHONPATH" in env:  # the wizard's own package stays importable behind what the test plants
         env = {**env, "PYTHONPATH": f"{env['PYTHONPATH']}{os.pathsep}{ROOT}"}
     full.update(env or {})
-    proc = subprocess.run(
-        [sys.executable, "-m", "wizard", "doctor", *args, "--format", "json"],
-        capture_output=True,
-        text=True,
-        env=full,
-        timeout=120,
-    )
+    proc = cli_subprocess("doctor", *args, "--format", "json", env=full, timeout=120)
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc.returncode, json.loads(proc.stdout)
 
@@ -129,12 +123,8 @@ def test_preflight_names_what_differs_between_two_nodes(two_nodes, tmp_path):
     address, token = two_nodes
     env = dict(os.environ, PYTHONPATH=str(ROOT), HOME=str(tmp_path), RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=token)
     env.pop("RAY_ADDRESS", None)
-    proc = subprocess.run(
-        [sys.executable, "-m", "wizard", "preflight", "--address", address, "--timeout", "90", "--format", "json"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=150,
+    proc = cli_subprocess(
+        "preflight", "--address", address, "--timeout", "90", "--format", "json", env=env, timeout=150
     )
     doc = json.loads(proc.stdout)
     differ = [f for f in doc["findings"] if f["id"] == "ENV-016"]

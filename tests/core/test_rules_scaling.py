@@ -10,17 +10,14 @@ where another rule reads the removed key or goes through every key.
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import yaml
 
+from tests.cli.helpers import check_json
 from tests.conftest import BASE
-from wizard.cli import main
 from wizard.core.findings import error
 from wizard.core.layers import build
 from wizard.core.rules import context_for, evaluate
@@ -87,11 +84,9 @@ def script_with_unknown_overrides(folder: Path, n: int) -> Path:
 
 
 def check(path: Path) -> dict:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(["check", str(path), "--mode", "cluster", "--format", "json"])
-    assert code == 1
-    return json.loads(out.getvalue())
+    proc, report = check_json(path, "--mode", "cluster")
+    assert proc.returncode == 1
+    return report
 
 
 def removals(report: dict, rule_id: str) -> dict[str, list]:

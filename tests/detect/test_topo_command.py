@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.helpers import require_json
 from wizard.commands import topo
 from wizard.detect.hardware.source import load_topology
 from wizard.errors import UsageError
@@ -149,4 +150,6 @@ def test_load_topology_accepts_fake_file_and_detect(monkeypatch, tmp_path):
 def test_module_main_prints_usage_errors(capsys):
     assert topo.main(["--fake", "nope"]) == 2
     assert capsys.readouterr().err.startswith("verl-wizard: error: unknown fake topology")
-    assert topo.main(["--fake", "1xH100", "--format", "json"]) == 0
+    argv = ["--fake", "1xH100", "--format", "json"]
+    assert topo.main(argv) == 0
+    assert require_json(argv, capsys.readouterr().out)["gpus"][0]["name"] == "NVIDIA H100 80GB HBM3"

@@ -1,9 +1,9 @@
 """Run one CLI command in-process on fuzzed input and say what is wrong with how it ended.
 
 The contract (DESIGN.md section 4): exit 0, 1 or 2; exit 2 prints one line on stderr naming the
-problem (``verl-wizard: error: ...``); nothing ever prints a traceback; no input makes a command run
-longer than ``TIME_LIMIT`` seconds; nothing is written outside ``--out`` (the run happens in a sandbox
-folder that is compared before and after).
+problem (``verl-wizard: error: ...``); `--format json` output is one JSON document; nothing ever prints
+a traceback; no input makes a command run longer than ``TIME_LIMIT`` seconds; nothing is written outside
+``--out`` (the run happens in a sandbox folder that is compared before and after).
 
 In-process because a fresh interpreter per input would cost more than the whole fuzz budget; the
 alarm signal bounds the time of each input (pytest runs tests in the main thread).
@@ -21,6 +21,7 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.cli.helpers import json_problem
 from wizard.cli import build_parser, main
 
 TIME_LIMIT = 20  # seconds per input; a hang is anything slower
@@ -62,6 +63,9 @@ class Outcome:
                 out.append(f"exit 2 without exactly one 'verl-wizard: error: ...' line on stderr: {self.stderr!r}")
         if self.code in (0, 1) and not self.stdout.strip():
             out.append(f"exit {self.code} with nothing on stdout")
+        invalid = json_problem(self.argv, self.stdout)
+        if invalid:
+            out.append(invalid)
         if self.stray_writes:
             out.append(f"wrote outside --out: {self.stray_writes}")
         return out
