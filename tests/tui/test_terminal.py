@@ -185,3 +185,33 @@ def test_esc_after_closing_a_dropdown_or_help_does_not_quit(wizard):
     time.sleep(0.5)
     screen = tmux("capture-pane", "-p", "-t", wizard)
     assert ASKS not in screen and "EXIT=" not in screen and "2/7 Models" in screen
+
+
+def _paste(session, text: str, tmp_path: Path) -> None:
+    """Paste `text` as a terminal does: tmux's bracketed paste (-p), which the wizard asked the terminal for."""
+    buffer = tmp_path / "paste.txt"
+    buffer.write_text(text)
+    tmux("load-buffer", "-b", "vw", str(buffer))
+    tmux("paste-buffer", "-p", "-b", "vw", "-t", session)
+
+
+def test_pastes_with_control_characters_keep_their_text_in_order(wizard, tmp_path):
+    # issue 32 item 7: `Qwen/ESC[31mabc` was saved as `^[31mabcQwen/`, the ESC read as the start of keys
+    answers = tmp_path / "verl-wizard-answers.yaml"
+    keys(wizard, "C-n")
+    wait_for(wizard, "2/7 Models")
+    time.sleep(1)
+    keys(wizard, "Tab")  # the actor path
+    time.sleep(0.5)
+    for pasted, expected in [
+        ("Qwen/\x1b[31mabc\x1b[0m", "Qwen/abc"),
+        ("Qwen/\x01abc\nsecond line\n", "Qwen/abc"),
+        ("my\tmodel", "my\tmodel"),  # a TAB in a paste is text: the focus stays, the next key goes here too
+    ]:
+        burst(wizard, "")
+        _paste(wizard, pasted, tmp_path)
+        tmux("send-keys", "-t", wizard, "-l", "Z")
+        keys(wizard, "C-s")
+        got = saved(answers, "models", "actor_path", expected + "Z")
+        assert got == expected + "Z", (pasted, (yaml.safe_load(answers.read_text()) or {}).get("models"))
+        answers.unlink()

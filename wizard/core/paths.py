@@ -9,6 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wizard.i18n.text import Msg, msg
+
+# Linux's limits, where verl's workers open the files (NAME_MAX and PATH_MAX of <linux/limits.h>): longer, and
+# every open() fails with ENAMETOOLONG; a Hugging Face repo id is far shorter still (96 characters a name).
+NAME_MAX_BYTES = 255
+PATH_MAX_BYTES = 4095
+
 
 @dataclass(frozen=True)
 class LocalPath:
@@ -26,3 +33,17 @@ def missing_here(ctx, path: str) -> bool:
     """Whether the path was looked for on this machine and is not there."""
     fact = ctx.paths.get(path)
     return fact is not None and fact.exists is False
+
+
+def too_long(path: str) -> Msg | None:
+    """Why no machine can open `path` (a part or the whole over Linux's limits), or None when its length is fine.
+
+    Neither a file nor a Hugging Face repo can have such a name, so an answer this long is a paste gone wrong.
+    """
+    encoded = path.encode("utf-8", "surrogateescape")
+    if len(encoded) > PATH_MAX_BYTES:
+        return msg("value.path_too_long", length=len(encoded), limit=PATH_MAX_BYTES)
+    longest = max(encoded.split(b"/"), key=len)
+    if len(longest) > NAME_MAX_BYTES:
+        return msg("value.path_part_too_long", length=len(longest), limit=NAME_MAX_BYTES)
+    return None

@@ -63,3 +63,15 @@ def _plain_number(value: Any) -> Any:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
+
+
+SHOWN_TEXT_MAX = 60  # characters of a refused text quoted beside its field and in KEY-006
+
+
+def shown_text(text: str) -> str:
+    """A refused text as it is quoted: whole up to SHOWN_TEXT_MAX characters, else its start and end around `…`
+    (a pasted 5,000-character path must not push the step's fields off the screen)."""
+    if len(text) <= SHOWN_TEXT_MAX:
+        return text
+    half = SHOWN_TEXT_MAX // 2
+    return text[:half] + "…" + text[-(half - 1) :]

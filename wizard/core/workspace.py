@@ -33,6 +33,7 @@ from wizard.core.rules import RuleContext, context_for, evaluate
 from wizard.core.rules.catalogue import why
 from wizard.core.rules.fix_checks import KeptFixChecks
 from wizard.core.unknowns import Unknowns, notes
+from wizard.core.value_reasons import shown_text
 from wizard.i18n.text import Msg, msg
 
 PRESET, DETECTED, ANSWERS_FILE, LAUNCH_SCRIPT, FLAGS, EDITED = (
@@ -388,6 +389,6 @@ def _rejected_findings(rejected: Mapping[str, tuple[str, Any]]) -> list[Finding]
             out.append(error("KEY-007", [key], msg("key.required_empty", field=key), why("KEY-007")))
         else:
             out.append(
-                error("KEY-006", [key], msg("key.rejected_edit", field=key, text=text, reason=reason), why("KEY-006"))
+                error("KEY-006", [key], msg("key.rejected_edit", field=key, text=shown_text(text), reason=reason), why("KEY-006"))
             )
     return out

@@ -39,6 +39,7 @@ from wizard.tui.saved_answers import SavedAnswers, kept_out, kept_out_line
 from wizard.tui.screens.dialogs import ConfirmReplace, HelpDialog
 from wizard.tui.step_requests import StepRequests
 from wizard.tui.steps import STEPS, field_for, step_of
+from wizard.tui.textual_compat import install_paste_intact
 
 if TYPE_CHECKING:
     from wizard.tui.screens.base import StepScreen
@@ -98,6 +99,7 @@ class WizardApp(
         turn collection back on.
         """
         super().__init__()
+        install_paste_intact()  # before run() starts the driver, whose input thread makes the parser
         self._settle_gc = settle_gc
         self._session = None if callable(session) else session
         self._make_session = session if callable(session) else None

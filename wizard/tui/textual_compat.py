@@ -14,9 +14,10 @@ from PRIVATE_USES separated by commas; benchmarks/measure_tui_speedups.py measur
 from __future__ import annotations
 
 import os
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 from textual.binding import BindingsMap
 from textual.cache import LRUCache
@@ -40,6 +41,7 @@ PRIVATE_USES = (
     "step_marks",  # a new mark in the step list repaints that option's line, not the list's column
     "bindings",  # footer labels in the language chosen inside the app (stock: the English ones)
     "cjk_wrap",  # wrapping breaks between CJK characters and at spaces, never inside a Latin word
+    "paste",  # a bracketed paste arrives whole and in order, ESC inside it included (issue 32 item 7)
 )
 
 
@@ -286,3 +288,76 @@ def replace_prompt(option_list: OptionList, index: int, prompt) -> None:
 def screen_strips(screen) -> list[Strip]:
     """What a screen shows now, one strip a line, as the compositor paints it (tests scan it for cut text)."""
     return screen._compositor.render_strips()
+
+
+# -- bracketed paste ---------------------------------------------------------------------------------------
+PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
+
+
+@dataclass
+class _PasteState:
+    text: str | None = None  # the paste so far; None outside a paste
+    pending: str = ""  # inside a paste: trailing characters that may begin PASTE_END
+    fed_tail: str = ""  # outside a paste: the last characters given to Textual's parser (PASTE_START may straddle)
+
+
+def install_paste_intact() -> bool:
+    """Make a bracketed paste reach the app as one Paste of its text as sent; False where it cannot.
+
+    Textual 8.2.8's XTermParser reads an ESC inside a paste as the start of a key sequence: the rest of that
+    sequence and the text up to the next ESC become keys, sent before the Paste of what came before it
+    (`Qwen/ESC[31mabc` arrives as the keys `^[31mabc`, then the paste `Qwen/`). Here the text between the paste's
+    markers is taken off the input first; Textual's parser still gets the markers, so whatever it holds before the
+    paste (a lone Escape) is sent before it, in order.
+    """
+    if not uses("paste"):
+        return False
+    from textual._xterm_parser import XTermParser
+
+    feed = XTermParser.feed
+    if getattr(feed, "keeps_pastes", False):
+        return True
+    states: WeakKeyDictionary = WeakKeyDictionary()
+
+    def feed_keeping_pastes(parser, data: str):
+        state = states.setdefault(parser, _PasteState())
+        yield from _feed(parser, feed, state, data)
+
+    feed_keeping_pastes.keeps_pastes = True  # type: ignore[attr-defined]  # marks the installed wrapper
+    feed_keeping_pastes.stock = feed  # type: ignore[attr-defined]  # Textual's own, for the tests to compare
+    XTermParser.feed = feed_keeping_pastes
+    return True
+
+
+def _feed(parser, feed, state: _PasteState, data: str):
+    from textual import events
+
+    if not data:  # the end of input: a paste cut short is delivered as far as it came
+        if state.text is not None:
+            yield events.Paste(state.text + state.pending)
+            state.text = None
+        yield from feed(parser, data)
+        return
+    while data:
+        if state.text is None:
+            seen = state.fed_tail + data
+            found = seen.find(PASTE_START)
+            if found < 0:
+                yield from feed(parser, data)
+                state.fed_tail = seen[-len(PASTE_START) :]
+                return
+            end = found + len(PASTE_START) - len(state.fed_tail)
+            yield from feed(parser, data[:end])
+            state.text, state.pending, state.fed_tail, data = "", "", "", data[end:]
+            continue
+        seen = state.pending + data
+        found = seen.find(PASTE_END)
+        if found < 0:
+            keep = next((n for n in range(len(PASTE_END) - 1, 0, -1) if seen.endswith(PASTE_END[:n])), 0)
+            state.text += seen[: len(seen) - keep]
+            state.pending = seen[len(seen) - keep :]
+            return
+        text, state.text, state.pending, data = state.text + seen[:found], None, "", seen[found + len(PASTE_END) :]
+        # Textual's parser closes its own (empty) paste on the end marker: that Paste is not the user's
+        yield from (event for event in feed(parser, PASTE_END) if not isinstance(event, events.Paste))
+        yield events.Paste(text)

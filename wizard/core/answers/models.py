@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from wizard.core.answers.section import (
     PositiveSize,
@@ -26,6 +27,7 @@ from wizard.core.fields import (
     with_lora,
     with_reward_model,
 )
+from wizard.core.paths import too_long
 
 
 class Algorithm(Section):
@@ -121,6 +123,16 @@ class Models(Section):
         str, Spec("reward.custom_reward_function.name", step="models", row=13, title="Reward function name")
     ] = "compute_score"
     """The function's name inside that file."""
+
+    @field_validator("actor_path", "critic_path", "reward_model_path", "custom_reward_path")
+    @classmethod
+    def _openable(cls, value: str | None) -> str | None:
+        """A model or file path no machine could open (over Linux's length limits) is refused at its field."""
+        reason = too_long(value) if isinstance(value, str) else None
+        if reason is not None:
+            raise PydanticCustomError("path_too_long", str(reason))
+        return value
+
     reward_manager: Annotated[
         str, Spec("reward.reward_manager.name", step="models", row=14, choices=RewardManager, title="Reward manager")
     ] = "naive"

@@ -16,6 +16,8 @@ EN: dict[str, str] = {
     "value.not_text": "input should be text",
     "value.one_of": "input should be one of: {allowed:comma}",
     "value.unholdable": "contains {char}, which a shell script or manifest cannot hold; remove it",
+    "value.path_too_long": "{length} bytes long: no machine opens a path over {limit} bytes, and no Hugging Face repo id is near that long; give the model's real path or id",
+    "value.path_part_too_long": "has a name of {length} bytes between slashes: no file system holds a name over {limit} bytes, and no Hugging Face repo id is near that long; give the model's real path or id",
     "key.rejected_edit": "{field}: {text!r} is not taken ({reason}); type a valid value or empty the field",
     "key.required_empty": "{field} is empty and verl needs it: type a value",
     # what became of a key (KeyFate.describe), the finding of KEY-001 and a line of RUN.md
@@ -74,6 +76,8 @@ ZH: dict[str, str] = {
     "value.not_text": "应为文本",
     "value.one_of": "应为以下之一：{allowed:comma}",
     "value.unholdable": "含有 {char}，shell 脚本和清单文件都无法容纳这个字符；请删除它",
+    "value.path_too_long": "长 {length} 字节：任何机器都打不开超过 {limit} 字节的路径，Hugging Face 仓库 id 也远没有这么长；请填写模型真实的路径或 id",
+    "value.path_part_too_long": "两个斜杠之间的名字长 {length} 字节：没有文件系统能存放超过 {limit} 字节的名字，Hugging Face 仓库 id 也远没有这么长；请填写模型真实的路径或 id",
     "key.rejected_edit": "{field}：{text!r} 无法采用（{reason}）；请输入有效的值，或清空该字段",
     "key.required_empty": "{field} 是空的，而 verl 需要它：请输入一个值",
     "key.fate.moved": "{key} 已在 verl {version} 中移到 {target}{why}{had}",

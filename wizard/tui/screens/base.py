@@ -11,6 +11,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from wizard.core.value_reasons import shown_text
 from wizard.i18n import t
 from wizard.i18n.text import render
 from wizard.tui.bindings import LocalizedBindings
@@ -195,5 +196,5 @@ def rejected_text(field: str, held: tuple) -> str:
     return (
         t("field.required")
         if reason is None
-        else f"{text!r}: {render(reason) if not isinstance(reason, str) else reason}"
+        else f"{shown_text(text)!r}: {render(reason) if not isinstance(reason, str) else reason}"
     )
