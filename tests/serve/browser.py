@@ -62,6 +62,7 @@ class Tab:
         self.browser = browser
         self.page = browser.context.new_page()
         self.screen: pyte.Screen | None = None
+        self.last_frame = time.monotonic()  # when the websocket last brought screen bytes (see settle())
         self._pyte = pyte
         self.page.on("websocket", self._attach)
         self.response = self.page.goto(url)
@@ -70,7 +71,13 @@ class Tab:
         size = re.search(r"width=(\d+)&height=(\d+)", websocket.url)
         self.screen = self._pyte.Screen(int(size[1]), int(size[2]))
         stream = self._pyte.ByteStream(self.screen)
-        websocket.on("framereceived", lambda payload: isinstance(payload, bytes) and stream.feed(payload))
+
+        def received(payload) -> None:
+            if isinstance(payload, bytes):
+                self.last_frame = time.monotonic()
+                stream.feed(payload)
+
+        websocket.on("framereceived", received)
 
     def text(self) -> str:
         return "\n".join(self.screen.display) if self.screen else ""
@@ -90,6 +97,12 @@ class Tab:
                 return
             self.page.wait_for_timeout(50)
         raise AssertionError(f"{text!r} never went away; the screen:\n{self.text()}")
+
+    def settle(self, quiet: float = 0.1, timeout: float = 5) -> None:
+        """Wait until no screen bytes came for `quiet` seconds (a cursor's blink is ~0.5 s apart)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and time.monotonic() - self.last_frame < quiet:
+            self.page.wait_for_timeout(20)
 
     def focus(self) -> None:
         # The terminal's keyboard input; a click would land on whatever widget is under the pointer.

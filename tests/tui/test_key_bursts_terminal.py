@@ -26,6 +26,8 @@ import pytest
 import yaml
 
 from tests.agreement.tiers import skip_unless_conformance
+from tests.key_sequences import BATCH, STEPS, differences, random_sequence, walked
+from tests.key_sequences import shrink as shrink_sequence
 from tests.tui.tmux_server import kill_session, new_session, tmux, wait_for
 
 WIZARD = shutil.which("verl-wizard") or str(Path(sys.executable).with_name("verl-wizard"))
@@ -37,8 +39,6 @@ SEQUENCES = int(os.environ.get("VERL_WIZARD_KEY_SEQUENCES", "200"))
 SECONDS = float(os.environ.get("VERL_WIZARD_KEY_SECONDS", "240"))
 SEED = int(os.environ.get("VERL_WIZARD_KEY_SEED", "32"))
 PRESET = "workshop-grpo-0.5b-1gpu"
-STEPS = ("Start", "Models", "Data", "Batch", "Hardware", "Deployment", "Review")
-FIRST, LAST, BATCH = 1, 5, 3  # the walk stays between Models and Deployment and starts at Batch
 PACE_S = 0.06  # the paced side's least pause after a key
 SHRINK_TRIES = 24
 ANSWERS = "verl-wizard-answers.yaml"
@@ -71,14 +71,14 @@ class Wizard:
         """All the keys in one send-keys call, then ctrl+s (in the same call)."""
         (self.folder / ANSWERS).unlink(missing_ok=True)
         tmux("send-keys", "-t", self.session, *keys, "C-s")
-        self.step = _walked(self.step, keys)
+        self.step = walked(self.step, keys)
 
     def paced(self, keys: list[str]) -> None:
         """A key at a time, each once the screen stopped changing (a step change: once the new step shows)."""
         (self.folder / ANSWERS).unlink(missing_ok=True)
         for key in keys:
             tmux("send-keys", "-t", self.session, key)
-            self.step = _walked(self.step, [key])
+            self.step = walked(self.step, [key])
             if key in ("C-n", "C-b"):
                 wait_for(self.session, f"{self.step + 1}/7 {STEPS[self.step]}", timeout=30)
             self._settle()
@@ -115,48 +115,6 @@ class Wizard:
         time.sleep(0.5)  # the step settles its focus on its first field
 
 
-def _walked(step: int, keys: list[str]) -> int:
-    for key in keys:
-        step = min(step + 1, len(STEPS) - 1) if key == "C-n" else max(step - 1, 0) if key == "C-b" else step
-    return step
-
-
-def random_sequence(rng: random.Random, step: int) -> tuple[list[str], int]:
-    """A sequence of tmux key names, and the step it ends on (it never leaves Models..Deployment)."""
-    keys = []
-    for _ in range(rng.randint(3, 14)):
-        roll = rng.random()
-        if roll < 0.45:
-            key = rng.choice("0123456789abcdefghijklmnopqrstuvwxyz")
-        elif roll < 0.65:
-            key = "BSpace"
-        elif roll < 0.75:
-            key = rng.choice(("Left", "Right", "Up", "Down"))
-        elif roll < 0.87:
-            key = "Tab"
-        elif roll < 0.92:
-            key = "BTab"
-        else:
-            key = "C-n" if (rng.random() < 0.5 and step < LAST) or step <= FIRST else "C-b"
-        step = _walked(step, [key])
-        keys.append(key)
-    return keys, step
-
-
-def _differences(burst: dict, paced: dict) -> list[str]:
-    lines = []
-    for section in sorted(set(burst) | set(paced)):
-        a, b = burst.get(section) or {}, paced.get(section) or {}
-        if not isinstance(a, dict) or not isinstance(b, dict):
-            if a != b:
-                lines.append(f"{section}: burst {a!r}, paced {b!r}")
-            continue
-        for name in sorted(set(a) | set(b)):
-            if a.get(name) != b.get(name):
-                lines.append(f"{section}.{name}: burst {a.get(name)!r}, paced {b.get(name)!r}")
-    return lines
-
-
 class Pair:
     """Two wizards side by side at the Batch step: one takes each sequence as a burst, the other paced."""
 
@@ -176,7 +134,7 @@ class Pair:
     def differences(self, keys: list[str]) -> list[str]:
         self.burst_side.burst(keys)  # works while the paced side types
         self.paced_side.paced(keys)
-        return _differences(self.burst_side.saved(), self.paced_side.saved())
+        return differences(self.burst_side.saved(), self.paced_side.saved())
 
 
 def fails_fresh(folder: Path, keys: list[str]) -> bool:
@@ -189,23 +147,7 @@ def fails_fresh(folder: Path, keys: list[str]) -> bool:
 
 def shrink(folder: Path, keys: list[str]) -> list[str] | None:
     """A shorter sequence that still fails on a fresh pair at Batch (None: the sequence alone does not fail)."""
-    tries = iter(range(SHRINK_TRIES))
-    if not fails_fresh(folder / "s0", keys):
-        return None
-    chunk = max(len(keys) // 2, 1)
-    while chunk >= 1:
-        at = 0
-        while at < len(keys):
-            candidate = keys[:at] + keys[at + chunk :]
-            n = next(tries, None)
-            if n is None:
-                return keys
-            if candidate and fails_fresh(folder / f"s{n + 1}", candidate):
-                keys = candidate
-            else:
-                at += chunk
-        chunk //= 2
-    return keys
+    return shrink_sequence(keys, lambda candidate, n: fails_fresh(folder / f"s{n}", candidate), SHRINK_TRIES)
 
 
 @pytest.mark.conformance
@@ -213,13 +155,13 @@ def test_a_burst_saves_the_answers_that_the_same_keys_typed_slowly_save(request,
     skip_unless_conformance(request)
     rng = random.Random(SEED)
     pair = Pair(tmp_path / "run")
-    step, started, place, differences = BATCH, time.monotonic(), 0, []
+    step, started, place, found = BATCH, time.monotonic(), 0, []
     try:
-        while place < SEQUENCES and not differences and time.monotonic() - started < SECONDS:
+        while place < SEQUENCES and not found and time.monotonic() - started < SECONDS:
             place += 1
             keys, step = random_sequence(rng, step)
-            differences = pair.differences(keys)
-        if not differences:
+            found = pair.differences(keys)
+        if not found:
             print(f"{place} sequences (seed {SEED}) in {time.monotonic() - started:.0f} s: the same answers")
             return
         screens = f"burst side:\n{pair.burst_side.screen()}\npaced side:\n{pair.paced_side.screen()}"
@@ -228,5 +170,5 @@ def test_a_burst_saves_the_answers_that_the_same_keys_typed_slowly_save(request,
     shrunk = shrink(tmp_path / "shrink", keys)
     alone = "does not fail alone on a fresh pair" if shrunk is None else f"shrunk (fresh pair at Batch): {shrunk}"
     raise AssertionError(
-        f"sequence {place} of seed {SEED}: {' '.join(keys)}\n{alone}\n" + "\n".join(differences) + "\n" + screens
+        f"sequence {place} of seed {SEED}: {' '.join(keys)}\n{alone}\n" + "\n".join(found) + "\n" + screens
     )
