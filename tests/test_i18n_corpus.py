@@ -22,6 +22,7 @@ from tests.test_i18n_corpus_deploy import DEPLOY_CASES
 from tests.test_i18n_corpus_env import ENV_CASES
 from tests.test_i18n_corpus_files import FILE_CASES
 from tests.test_i18n_corpus_verl import VERDICT_CASES
+from tests.test_i18n_corpus_verl_tree import TREE_CASES
 from wizard.core.migrations import renames
 
 TP = "actor_rollout_ref.rollout.tensor_model_parallel_size"
@@ -341,6 +342,7 @@ EDIT_CASES = [
 
 ALL_CASES = CONFIG_CASES + FILE_CASES + DATA_CASES + DEPLOY_CASES + EDIT_CASES + ENV_CASES
 ALL_CASES += VERDICT_CASES
+ALL_CASES += TREE_CASES
 
 
 @pytest.fixture(scope="session")

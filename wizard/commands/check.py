@@ -6,10 +6,11 @@ A thin door over the workspace: the file read by wizard.detect is its one layer 
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from wizard.commands import verl_ask
+from wizard.commands import verl_ask, verl_version
 from wizard.commands.common import parse_env_flags
 from wizard.commands.output import as_json, as_text, emit
 from wizard.commands.paths import TOPOLOGY, PathArg
@@ -61,6 +62,7 @@ def _common(p) -> None:
         "repeatable. The script's own arguments go after --",
     )
     verl_ask.add_flags(p)
+    verl_version.add_flag(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)
 
@@ -68,14 +70,15 @@ def _common(p) -> None:
 def run(args: argparse.Namespace) -> int:
     # verl's interpreter starts first (one that is not there is exit 2 at once): its import of verl, the slow part,
     # runs while the input is read and judged; it is stopped if the input turns out unusable.
+    tree = verl_version.start(args)  # before verl's child: --verl-version with --verl is exit 2 at once
     asking = verl_ask.start(args)
     try:
-        return _checked(args, asking)
+        return _checked(args, asking, tree)
     finally:
         verl_ask.stop(asking)
 
 
-def _checked(args: argparse.Namespace, asking) -> int:
+def _checked(args: argparse.Namespace, asking, tree) -> int:
     env, script_args = parse_env_flags(getattr(args, "env", None)), getattr(args, "script_args", None)
     path = Path(args.path)
     try:
@@ -93,13 +96,17 @@ def _checked(args: argparse.Namespace, asking) -> int:
     use_topology(workspace, args.topology, counts=False)
     workspace.set_layer(LAUNCH_SCRIPT if source.kind == "launch script" else ANSWERS_FILE, source.flat)
     # verl is given its question and answers while the wizard's own rules run; its findings join theirs.
-    verl_ask.send(asking, lambda: verl_ask.question_for(source, path, env, workspace))
+    question = partial(verl_ask.question_for, source, path, env, workspace)  # --verl-version composes the same
+    verl_ask.send(asking, question)
     findings = workspace.findings
     verl_findings, verl_facts, verl_notes = verl_ask.finish(asking)
     findings = [*findings, *verl_findings]
-    notes = [*source.notes, *finish_notes(source, workspace.ctx), *verl_notes]
+    findings, tree_facts, tree_notes = verl_version.finish(tree, question, findings)
+    notes = [*source.notes, *finish_notes(source, workspace.ctx), *verl_notes, *tree_notes]
     if args.format == "json":
         extra: dict[str, Any] = {"verl": verl_facts} if verl_facts is not None else {}
+        if tree_facts is not None:
+            extra["verl_tree"] = tree_facts
         emit(as_json(findings, source=source.kind, notes=[str(note) for note in notes], **extra))
     else:
         article = "an" if source.kind[:1] in "aeiou" else "a"  # an answers file
@@ -107,7 +114,8 @@ def _checked(args: argparse.Namespace, asking) -> int:
         for note in notes:
             emit(f"note: {note}")
         emit(as_text(findings))
-    return ExitStatus.FINDINGS if workspace.blocked or has_errors(verl_findings) else ExitStatus.OK
+    blocked = has_errors(findings) if tree is not None else workspace.blocked or has_errors(verl_findings)
+    return ExitStatus.FINDINGS if blocked else ExitStatus.OK
 
 
 def _not_main_ppo(args: argparse.Namespace, exc: NotMainPpo) -> int:

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from wizard.commands import verl_ask
+from wizard.commands import verl_ask, verl_version
 from wizard.commands.common import parse_env_flags, parse_set_flags
 from wizard.commands.output import as_json, as_text, emit
 from wizard.commands.paths import FOLDER, TOPOLOGY, PathArg
@@ -58,6 +58,7 @@ def register(subparsers) -> None:
     p.add_argument("--out", action=PathArg, what=FOLDER, required=True, help="folder to write into")
     p.add_argument("--force", action="store_true", help="overwrite files in --out that differ")
     verl_ask.add_flags(p)
+    verl_version.add_flag(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument(
         "--lang", choices=("en", "zh"), default="en", help="language of RUN.md's prose (commands stay commands)"
@@ -67,14 +68,15 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # verl's interpreter starts first (one that is not there is exit 2 at once) and imports verl meanwhile.
+    tree = verl_version.start(args)  # a release that does not exist is exit 2 before anything is read
     asking = verl_ask.start(args)
     try:
-        return _made(args, asking)
+        return _made(args, asking, tree)
     finally:
         verl_ask.stop(asking)
 
 
-def _made(args: argparse.Namespace, asking) -> int:
+def _made(args: argparse.Namespace, asking, tree) -> int:
     if problem := out_problem(args.out):
         raise UsageError(str(problem))
     workspace = open_workspace(mode="cluster")
@@ -100,7 +102,12 @@ def _made(args: argparse.Namespace, asking) -> int:
     findings = workspace.findings
     verl_findings, verl_facts, verl_notes = verl_ask.finish(asking)
     findings = [*findings, *verl_findings]
-    blocked = workspace.blocked or has_errors(verl_findings)
+    # the files are verl 0.9.1's (their keys are held to 0.9.1); release X's tree composes the config.yaml written
+    findings, tree_facts, tree_notes = verl_version.finish(
+        tree, lambda: verl_ask.written_config(workspace), findings, hold_keys=False
+    )
+    verl_notes = [*verl_notes, *tree_notes]
+    blocked = workspace.blocked or has_errors(findings)
     result = None if blocked else write_workspace(workspace, args.out, force=args.force, lang=args.lang)
     written = result.written if result else []
     # What the imported script leaves unknown, said as `check` says it (the keys, the rules skipped, --env).
@@ -113,6 +120,8 @@ def _made(args: argparse.Namespace, asking) -> int:
             earlier["notes"] = unknown_notes
         if verl_facts is not None:
             earlier["verl"] = verl_facts
+        if tree_facts is not None:
+            earlier["verl_tree"] = tree_facts
         emit(as_json(findings, written, **earlier))
     else:
         for note in unknown_notes:

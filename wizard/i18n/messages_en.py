@@ -19,12 +19,14 @@ from wizard.i18n.messages import (
     roles,
     runbook,
     schema,
+    verl_tree,
     verl_verdict,
 )
 
 MESSAGES: dict[str, str] = {
     **common.EN,
     **verl_verdict.EN,
+    **verl_tree.EN,
     **schema.EN,
     **roles.EN,
     **models.EN,

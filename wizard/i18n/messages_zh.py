@@ -14,12 +14,14 @@ from wizard.i18n.messages import (
     roles,
     runbook,
     schema,
+    verl_tree,
     verl_verdict,
 )
 
 MESSAGES: dict[str, str] = {
     **common.ZH,
     **verl_verdict.ZH,
+    **verl_tree.ZH,
     **schema.ZH,
     **roles.ZH,
     **models.ZH,

@@ -462,4 +462,17 @@ RULES: dict[str, tuple[str, str]] = {
         "verl 的结论不完整",
         "询问 verl 时缺少运行会给它的某些东西：在这里值未知的参数（verl 会改用它自己的值）、不在本机上的 --config-path 文件夹，或需要本机未安装的引擎才能运行的检查（LoRA rank 检查需要 vLLM）；其余部分仍由向导自己的规则判断。",
     ),
+    # verl X's config tree composed by Hydra (check --verl-version X)
+    "VERL-005": (
+        "--verl-version 指定的 verl 版本的配置树拒绝组合这份配置",
+        "--verl-version X 从该版本的 wheel 中取出 verl X 自己的配置树（verl/trainer/config），由 Hydra 本身组合这份配置，与 python -m verl.trainer.main_ppo 的做法相同，不安装也不导入 verl；该版本没有的键或配置组，或 Hydra 无法合并的值，会在一切开始之前让该版本的运行停止。该结果原样引用 Hydra 和 OmegaConf 自己的话。",
+    ),
+    "VERL-006": (
+        "这里没有 --verl-version 指定版本的配置树：改按内置的 0.9.1 快照判断",
+        "某个版本的配置树只下载一次（pip download 它的 wheel），保存在向导的缓存里；离线且没有缓存时无从组合，向导就像不带该选项时一样，按内置的 verl 0.9.1 快照判断这些键，并说明这一点。",
+    ),
+    "VERL-007": (
+        "向导按 verl 0.9.1 规则认为未知的键，在 --verl-version 指定的版本里存在",
+        "向导的键规则只认识 verl 0.9.1 的 schema；0.9.1 删除或改名、但这次运行所用版本仍然有的键，对那个版本来说不是错误。该结果说明 0.9.1 把它变成了什么（来自向导的键历史），供运行迁移到 0.9.1 时参考。",
+    ),
 }

@@ -12,12 +12,12 @@ from wizard.core.findings import FAMILY_OF_PREFIX
 from wizard.core.rules import registry
 from wizard.core.rules.declare import DECLARED, RuleDoc, why
 from wizard.core.rules.env import machine, nodes, packages
-from wizard.core.rules.verl import verdict
+from wizard.core.rules.verl import tree, verdict
 
 __all__ = ["CATALOGUE", "DECLARING_MODULES", "RuleDoc", "about_this_machine", "why"]
 
 # The modules whose declarations the catalogue holds: the engine's, and those of the rules it does not run.
-DECLARING_MODULES = (*registry.MODULES, machine, nodes, packages, verdict)
+DECLARING_MODULES = (*registry.MODULES, machine, nodes, packages, verdict, tree)
 _FAMILY_ORDER = {prefix: n for n, prefix in enumerate(FAMILY_OF_PREFIX)}
 
 

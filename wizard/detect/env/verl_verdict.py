@@ -28,6 +28,7 @@ from wizard.errors import UsageError
 from wizard.i18n.text import Msg, msg
 
 SCRIPT = Path(__file__).with_name("verl_verdict_script.py")
+COMPOSE = Path(__file__).with_name("verl_verdict_compose.py")
 MARK = "VERL_WIZARD_VERL "
 DEFAULT_DEADLINE_S = 60.0
 FLAG = "--verl"
@@ -162,7 +163,8 @@ def _arguments(arguments: list) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def source() -> str:
-    return SCRIPT.read_text(encoding="utf-8")
+    """The program verl's interpreter runs: the shared compose step (stdlib + Hydra), then the script."""
+    return COMPOSE.read_text(encoding="utf-8") + "\n\n" + SCRIPT.read_text(encoding="utf-8")
 
 
 def _installed(location: str) -> bool:

@@ -1,12 +1,13 @@
 """verl's own verdict on a config, asked in the interpreter that runs verl (started by wizard.detect.env.verl_verdict).
 
 Run as `PYTHON -c TEXT [REQUEST_JSON]` (without it, the request is the first line of standard input, read once verl
-is imported: the wizard starts this before it knows the question); it imports only the standard library, verl and the Hydra/OmegaConf verl
-uses. It composes the config with Hydra's compose API as `python -m verl.trainer.main_ppo --config-path=DIR
---config-name=NAME OVERRIDES...` does (DIR: verl's own verl/trainer/config when the run names none), runs what
-main_ppo.main runs before Ray starts (auto_set_device, then validate_config with need_reference_policy and
-need_critic), then resolves the interpolations as its TaskRunner does before it builds the workers. A check this
-verl does not have is listed as missing, not failed. Nothing of the run starts: no Ray, no worker, no download.
+is imported: the wizard starts this before it knows the question); it imports only the standard library, verl and
+the Hydra/OmegaConf verl uses. It composes the config (verl_verdict_compose.py's step, sent ahead of this text) with
+Hydra's compose API as `python -m verl.trainer.main_ppo --config-path=DIR --config-name=NAME OVERRIDES...` does
+(DIR: verl's own verl/trainer/config when the run names none), runs what main_ppo.main runs before Ray starts
+(auto_set_device, then validate_config with need_reference_policy and need_critic), then resolves the interpolations
+as its TaskRunner does before it builds the workers. A check this verl does not have is listed as missing, not
+failed. Nothing of the run starts: no Ray, no worker, no download.
 
 The report is the last stdout line that starts with MARK (verl's own prints go to stderr):
 {"schema": 1, "verl": {"version", "location"} | null, "stage": null | "no_verl" | "import" | "compose" | a check,
@@ -19,24 +20,15 @@ import os
 import sys
 import traceback
 
+try:  # sent by the wizard, the shared compose step comes ahead of this text (verl_verdict.source)
+    compose_config, quote  # noqa: B018
+except NameError:  # read as a module of the wizard's tree
+    from wizard.detect.env.verl_verdict_compose import compose_config, quote
+
 MARK = "VERL_WIZARD_VERL "
 # A check that fails only because one of these is not installed here is skipped, not a refusal of the config:
 # verl imports the engine in that check (validate_config's vLLM LoRA rank), and the run's machine may have it.
 ENGINE_MODULES = ("vllm", "sglang", "megatron", "mbridge", "transformer_engine", "apex", "flash_attn")
-
-
-def quote(exc):
-    """`Type: text` of what verl (or Hydra) raised, on one line; Hydra's wrapper gives way to verl's own error."""
-    root = exc
-    while type(root).__name__ == "InstantiationException" and root.__cause__ is not None:
-        root = root.__cause__
-    text = " ".join(str(root).split())
-    cause = root.__cause__
-    # Hydra's "Could not override 'x'" keeps OmegaConf's reason ("Key 'x' is not in struct") in its cause.
-    if cause is not None and " ".join(str(cause).split()) not in text:
-        text = text + " (" + type(cause).__name__ + ": " + " ".join(str(cause).split()) + ")"
-    name = type(root).__name__
-    return (name + ": " + text if text else name)[:1200]
 
 
 def missing_engine(exc):
@@ -69,12 +61,8 @@ def find(module, name):
 
 
 def compose(request, location):
-    from hydra import compose as hydra_compose
-    from hydra import initialize_config_dir
-
     config_dir = request.get("config_dir") or os.path.join(location, "trainer", "config")
-    with initialize_config_dir(config_dir=config_dir, version_base=None):
-        return hydra_compose(config_name=request["config_name"], overrides=list(request["overrides"]))
+    return compose_config(config_dir, request["config_name"], request["overrides"])
 
 
 def checks():

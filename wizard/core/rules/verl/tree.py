@@ -1,0 +1,96 @@
+"""VERL-005..007: `--verl-version X`, the verdict of verl X's own config tree (taken from its wheel) composed by Hydra,
+as findings; and the wizard's 0.9.1 key rules held to the keys that release has.
+
+The verdict is plain data (wizard.detect.config.verl_tree.compose): the release, whether its tree was here to
+compose, and Hydra's or OmegaConf's own words when it refused. The findings quote them and say that verl was not
+imported: this is composition alone, not verl's start-up checks (that is `--verl PYTHON`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from wizard.core.findings import Finding, Severity
+from wizard.core.rules.declare import emits, make_finding
+from wizard.core.verl_target import TARGET_VERSION
+from wizard.i18n.text import Msg, msg
+
+PATHS = ("--verl-version",)
+# The key rules that know verl 0.9.1's schema alone (wizard.core.rules.schema.keys).
+KEY_RULES = ("KEY-001", "KEY-003", "KEY-008")
+
+
+def who(facts: Mapping[str, Any]) -> Msg:
+    """verl X's config tree, from where, and that verl was not imported."""
+    return msg("verl_tree.who", version=facts["version"])
+
+
+@emits(
+    "VERL-005",
+    Severity.ERROR,
+    title="The config tree of the verl release named by --verl-version refuses to compose the config",
+    why="--verl-version X takes verl X's own config tree (verl/trainer/config) from that release's wheel and composes the config with Hydra itself, as python -m verl.trainer.main_ppo does, without installing or importing verl; a key or config group that release lacks, or a value Hydra cannot merge, stops that release's run before anything starts. The finding quotes Hydra's and OmegaConf's own words.",
+)
+@emits(
+    "VERL-006",
+    Severity.INFO,
+    title="No config tree of the verl release named by --verl-version here: judged by the embedded 0.9.1 snapshot",
+    why="The tree of a release is downloaded once (pip download of its wheel) and kept in the wizard's cache; offline with no cached tree there is nothing to compose, so the wizard judges the keys against its embedded verl 0.9.1 snapshot, as it does without the flag, and says so.",
+)
+@emits(
+    "VERL-007",
+    Severity.INFO,
+    title="A key the wizard's verl 0.9.1 rules call unknown is in the release named by --verl-version",
+    why="The wizard's key rules know verl 0.9.1's schema; a key that 0.9.1 removed or renamed, but that the release the run uses still has, is no error for that release. The finding says what 0.9.1 made of it (from the wizard's key history), for the day the run moves to 0.9.1.",
+)
+def judge_tree(facts: Mapping[str, Any], not_asked: Msg | None = None) -> list[Finding]:
+    """The findings of one composition (none when the release's tree composed the config with everything given)."""
+    if not facts.get("composed"):
+        if not_asked is not None:
+            return [make_finding("VERL-004", PATHS, not_asked)]
+        text = msg("verl_tree.offline", version=facts["version"], target=TARGET_VERSION, detail=facts.get("detail"))
+        return [make_finding("VERL-006", PATHS, text)]
+    findings = []
+    if facts.get("stage") == "compose":
+        findings.append(
+            make_finding("VERL-005", PATHS, msg("verl_tree.refuses", tree=who(facts), error=facts["error"]))
+        )
+    if facts.get("left_out"):
+        text = msg("verl_tree.left_out", tree=who(facts), arguments=list(facts["left_out"]))
+        findings.append(make_finding("VERL-004", PATHS, text))
+    return findings
+
+
+def accepted(facts: Mapping[str, Any]) -> Msg | None:
+    """The note of a tree that composed the config (None otherwise)."""
+    if not facts.get("composed") or facts.get("stage"):
+        return None
+    return msg("verl_tree.accepts", tree=who(facts))
+
+
+def held_to_release(
+    findings: Iterable[Finding], version: str, keys: frozenset[str], open_keys: frozenset[str]
+) -> list[Finding]:
+    """The wizard's findings under release `version` (not 0.9.1): a KEY-001/KEY-003 of a key that release's tree
+    has (`keys`, or below one of `open_keys`, mappings that take any key) becomes a VERL-007 note carrying what
+    0.9.1 made of it; the other 0.9.1 key verdicts say that they are 0.9.1's."""
+    held = []
+    for finding in findings:
+        if finding.id not in KEY_RULES:
+            held.append(finding)
+        elif finding.id != "KEY-008" and all(_has(path, keys, open_keys) for path in finding.paths):
+            text = msg("verl_tree.key_in_release", key=finding.paths[0], version=version, target=TARGET_VERSION)
+            held.append(make_finding("VERL-007", finding.paths, msg("verl_tree.then", text=text, was=finding.message)))
+        else:
+            text = msg("verl_tree.as_of_target", was=finding.message, target=TARGET_VERSION, version=version)
+            held.append(replace(finding, message=text))
+    return held
+
+
+def _has(key: str, keys: frozenset[str], open_keys: frozenset[str]) -> bool:
+    if key in keys:
+        return True
+    parts = key.split(".")
+    return any(".".join(parts[:n]) in open_keys for n in range(1, len(parts)))
