@@ -36,6 +36,7 @@ KNOWN: dict[str, tuple[list[str], list[str] | None, str]] = {
     "bench_many_keys.py": ([], ["--quick"], ""),
     "bench_doctor.py": ([], ["--quick"], ""),
     "bench_check_verl.py": ([], ["--quick"], ""),
+    "bench_check_verl_version.py": ([], ["--quick"], ""),
     "bench_launch_script.py": ([], ["--repeats", "1"], ""),
     "bench_tui.py": (["--phases"], ["--quick"], ""),
     "bench_data.py": ([], None, "writes and reads a 2 GB parquet file"),

@@ -9,6 +9,8 @@ tests/conformance/test_verl_version.py.
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from tests.detect.verl_wheels import make_wheel, shared_trees
@@ -110,9 +112,37 @@ def test_the_verdict_is_the_full_compose_s_whichever_path_gives_it(trees, overri
         expected = None
     except Exception as exc:
         expected = quote(exc)
+    shutil.rmtree(tree.folder.parents[2] / "verdicts", ignore_errors=True)  # composed now, not recalled
     facts = verl_tree.compose(tree, Question(None, overrides=tuple(overrides)))
     assert facts["error"] == expected
     assert facts["stage"] == (None if expected is None else "compose")
+
+
+def test_a_verdict_is_kept_for_the_same_question_and_a_new_question_is_composed(trees):
+    tree = trees["0.9.1"]
+    assert tree.folder is not None
+    kept = tree.folder.parents[2] / "verdicts"
+    shutil.rmtree(kept, ignore_errors=True)
+    refused = Question(None, overrides=("trainer.kept_no_such=1",))
+    first = verl_tree.compose(tree, refused)
+    assert first["stage"] == "compose" and len(list(kept.glob("*.json"))) == 1
+    (tree.folder.parents[2] / "base-ppo_trainer.pickle").unlink(missing_ok=True)
+    assert verl_tree.compose(tree, refused) == first  # recalled: the same words
+    accepted = verl_tree.compose(tree, Question(None, overrides=("trainer.nnodes=3",)))
+    assert accepted["stage"] is None and len(list(kept.glob("*.json"))) == 2
+
+
+def test_a_config_folder_s_verdict_is_composed_again_once_a_file_there_changes(trees, tmp_path):
+    primary = tmp_path / "config.yaml"
+    primary.write_text(
+        "hydra:\n  searchpath: ['pkg://verl.trainer.config']\ndefaults: [ppo_trainer, _self_]\n", encoding="utf-8"
+    )
+    question = Question(str(tmp_path), "config", ("trainer.nnodes=2",))
+    assert verl_tree.compose(trees["0.8.0"], question)["stage"] is None
+    primary.write_text(primary.read_text() + "defaults_typo: [\n", encoding="utf-8")  # no longer YAML
+    changed = verl_tree.compose(trees["0.8.0"], question)
+    assert changed["stage"] == "compose" and changed["error"].startswith("ParserError: while parsing a flow node")
+    assert str(primary) in changed["error"]  # OmegaConf's YAML reader names the file, as verl's run would
 
 
 def test_the_fast_path_takes_plain_values_and_leaves_groups_and_refusals_to_the_full_compose(trees):

@@ -11,10 +11,16 @@ no index at all (offline) leaves no tree, and `check` falls back to the embedded
 The composition is the shared compose step of verl_verdict_compose.py over the same question `--verl` asks
 (wizard.detect.env.verl_verdict.Question): verl's own tree when the run names no --config-path, else the script's
 folder, whose `hydra.searchpath` entry for verl's tree is pointed at the cached one (verl's `pkg://` needs verl).
+Plain value overrides over verl's own tree take the fast path of verl_tree_base.py. A verdict that depends on the
+tree, the question and a config folder's YAML files (their sizes and times) is kept beside the tree (`verdicts/`):
+checking the same script or config again composes nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
 import os
 import re
 import shutil
@@ -156,20 +162,82 @@ def compose(tree: Tree, question: Question) -> dict[str, Any]:
     if tree.folder is None or question.not_asked is not None:
         return facts
     facts["composed"] = True
+    memo = _memo_path(tree.folder, question)
+    known = _recall(memo)
+    if known is None:
+        known = _verdict(tree.folder, question)
+        _keep(memo, known)
+    facts.update(stage=known[0], error=known[1])
+    return facts
+
+
+def _verdict(tree: Path, question: Question) -> tuple[str | None, str | None]:
+    """(None, None) when Hydra composes the question over the tree, else ("compose", its words quoted)."""
     own_tree = question.config_dir is None and question.config_text is None
-    if own_tree and verl_tree_base.accepts(tree.folder, question.config_name, list(question.overrides)):
-        return facts
+    if own_tree and verl_tree_base.accepts(tree, question.config_name, list(question.overrides)):
+        return None, None
     with tempfile.TemporaryDirectory(prefix="verl-wizard-compose-") as tmp:
-        config_dir = question.config_dir or str(tree.folder)
+        config_dir = question.config_dir or str(tree)
         if question.config_text is not None:
             Path(tmp, "config.yaml").write_text(question.config_text, encoding="utf-8")
             config_dir = tmp
-        overrides = [*_searchpath(Path(config_dir), question.config_name, tree.folder), *question.overrides]
+        overrides = [*_searchpath(Path(config_dir), question.config_name, tree), *question.overrides]
         try:
             compose_config(config_dir, question.config_name, overrides)
         except Exception as exc:  # noqa: BLE001 - whatever Hydra or OmegaConf raise is the verdict, quoted
-            facts.update(stage="compose", error=quote(exc))
-    return facts
+            return "compose", quote(exc)
+    return None, None
+
+
+def _memo_path(tree: Path, question: Question) -> Path | None:
+    """Where the verdict on `question` is kept beside the release's tree. It is a function of the tree and of the
+    question, and of a config folder's YAML files (Hydra reads the primary config and the groups it names there):
+    their paths, sizes and modification times are part of the key. None for a folder too large to list cheaply."""
+    files: list[tuple[str, int, int]] = []
+    if question.config_dir is not None:
+        listed = _yaml_files(Path(question.config_dir))
+        if listed is None:
+            return None
+        files = listed
+    asked = json.dumps([question.config_name, list(question.overrides), question.config_text, files])
+    return tree.parents[2] / "verdicts" / (hashlib.sha256(asked.encode()).hexdigest()[:32] + ".json")
+
+
+def _yaml_files(folder: Path, limit: int = 2000) -> list[tuple[str, int, int]] | None:
+    """(path, size, mtime_ns) of every YAML file under `folder`; None when the folder holds more than `limit`
+    entries (a home folder given as --config-path: compose it each time rather than walk it)."""
+    found: list[tuple[str, int, int]] = []
+    seen = 0
+    for root, dirs, names in os.walk(folder):
+        seen += len(dirs) + len(names)
+        if seen > limit:
+            return None
+        for name in names:
+            if name.endswith((".yaml", ".yml")):
+                with contextlib.suppress(OSError):
+                    stat = os.stat(os.path.join(root, name))
+                    found.append((os.path.join(root, name), stat.st_size, stat.st_mtime_ns))
+    return sorted(found)
+
+
+def _recall(memo: Path | None) -> tuple[str | None, str | None] | None:
+    if memo is None:
+        return None
+    try:
+        kept = json.loads(memo.read_text(encoding="utf-8"))
+        return kept["stage"], kept["error"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _keep(memo: Path | None, verdict: tuple[str | None, str | None]) -> None:
+    if memo is None:
+        return
+    with contextlib.suppress(OSError):  # a read-only cache composes again next time
+        memo.parent.mkdir(exist_ok=True)
+        staged = memo.with_name(f".{memo.name}.{os.getpid()}")
+        staged.write_text(json.dumps({"stage": verdict[0], "error": verdict[1]}), encoding="utf-8")
+        os.replace(staged, memo)
 
 
 def tree_keys(tree: Tree, config_name: str) -> tuple[frozenset[str], frozenset[str]]:
