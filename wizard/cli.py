@@ -13,6 +13,7 @@ import sys
 from wizard import __version__, commands
 from wizard.commands import COMMANDS
 from wizard.core.masking import mask
+from wizard.detect.env import verl_head_start
 from wizard.errors import ExitStatus, UsageError
 
 
@@ -103,7 +104,17 @@ def reopen_closed_streams() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     reopen_closed_streams()
-    args = parse(list(argv) if argv is not None else sys.argv[1:])
+    argv = list(argv) if argv is not None else sys.argv[1:]
+    # verl's interpreter starts importing verl before the commands' modules load (wizard.detect.env.verl_head_start)
+    verl_head_start.begin(argv)
+    try:
+        return _run(argv)
+    finally:
+        verl_head_start.drop()
+
+
+def _run(argv: list[str]) -> int:
+    args = parse(argv)
     try:
         return int(args.func(args))
     except UsageError as exc:

@@ -1,12 +1,14 @@
 """`check --verl PYTHON|auto` (and `new --verl`): ask the verl installed for that interpreter for its own verdict.
 
-The wizard never imports verl: verl_verdict_script.py runs as `PYTHON -c TEXT REQUEST` in its own session, killed
+The wizard never imports verl: its interpreter runs `PYTHON -c BOOT` (wizard.detect.env.verl_head_start: import
+verl, then the program sent on standard input, verl_verdict_script.py, and its question) in its own session, killed
 with its children at the deadline (wizard.detect.child_process, as doctor's probe), and answers with one marked
 JSON line. What verl is asked (a `Question`) is what the run gives it: the primary config (the checked config.yaml's
 folder and name; a launch script's own --config-path/--config-name, else verl's own config tree; for an answers
 file or `new`, the config.yaml the wizard writes) and the Hydra overrides bash passes after the module. An
 argument whose value is unknown here is left out and named. A verl that is a checkout (not under site-packages)
-is named by its folder and `git describe`. `ask` starts it before the wizard reads its input, so verl's import runs while the wizard reads and judges.
+is named by its folder and `git describe`. wizard.cli starts it before the commands load (a named interpreter), else
+`ask` before the wizard reads its input, so verl's import runs while the wizard loads, reads and judges.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard.detect.child_process import collect, kill, last_marked, last_words, run_with_deadline, spawn
+from wizard.detect.env import verl_head_start
 from wizard.detect.env.probe import resolve_python
 from wizard.detect.script.bash.values import Spread, origins_of, shown
 from wizard.errors import UsageError
@@ -184,9 +187,14 @@ def _describe(location: str) -> str | None:
     return done.stdout.strip()[:120] or None
 
 
-def _spawn(python: str):
+def _spawn(python: str) -> tuple:
+    """(verl's child for `python`, when it started): the one wizard.cli started ahead (verl_head_start), else a
+    new one. Either runs BOOT: verl's import first, then the program it is sent with its question."""
+    ahead = verl_head_start.take(python)
+    if ahead is not None:
+        return ahead
     try:
-        return spawn([python, "-c", source()], stdin=True)
+        return spawn([python, "-c", verl_head_start.BOOT], stdin=True), time.monotonic()
     except OSError as exc:
         raise UsageError(
             f"{FLAG} {python}: cannot run it ({exc.strerror or exc}); give the python that runs verl"
@@ -225,8 +233,7 @@ class Asking:
 
     def __init__(self, python: str, deadline_s: float) -> None:
         self.python, self.deadline_s = python, deadline_s
-        self._proc = _spawn(python)
-        self._started = time.monotonic()
+        self._proc, self._started = _spawn(python)
         self._question: list[Question | None] = []
         self._given = threading.Event()
         self._out: list = []
@@ -277,7 +284,7 @@ class Asking:
                 "overrides": list(question.overrides),
             }
             left = self.deadline_s - (time.monotonic() - self._started)
-            done = collect(self._proc, left, json.dumps(request) + "\n")
+            done = collect(self._proc, left, verl_head_start.framed(source(), json.dumps(request) + "\n"))
         return _verdict(self.python, question, done, self.deadline_s)
 
 
