@@ -18,8 +18,11 @@ from wizard.core.verl_target import TARGET_VERSION
 from wizard.i18n.text import Msg, msg
 
 PATHS = ("--verl-version",)
-# The key rules that know verl 0.9.1's schema alone (wizard.core.rules.schema.keys).
-KEY_RULES = ("KEY-001", "KEY-003", "KEY-008")
+# The rules that judge a key by verl 0.9.1's schema alone (wizard.core.rules.schema.keys, script.launch): whether
+# 0.9.1 has the key (HELD: no error where the release has it), and what 0.9.1 does with it or with its + (SAID).
+HELD = ("KEY-001", "KEY-003", "SCRIPT-006")
+SAID = ("KEY-008", "SCRIPT-005", "SCRIPT-007", "SCRIPT-008")
+KEY_RULES = HELD + SAID
 
 
 def who(facts: Mapping[str, Any]) -> Msg:
@@ -73,14 +76,15 @@ def accepted(facts: Mapping[str, Any]) -> Msg | None:
 def held_to_release(
     findings: Iterable[Finding], version: str, keys: frozenset[str], open_keys: frozenset[str]
 ) -> list[Finding]:
-    """The wizard's findings under release `version` (not 0.9.1): a KEY-001/KEY-003 of a key that release's tree
-    has (`keys`, or below one of `open_keys`, mappings that take any key) becomes a VERL-007 note carrying what
-    0.9.1 made of it; the other 0.9.1 key verdicts say that they are 0.9.1's."""
+    """The wizard's findings under release `version` (not 0.9.1): a KEY-001/KEY-003/SCRIPT-006 of a key that
+    release's tree has (`keys`, or below one of `open_keys`, mappings that take any key) becomes a VERL-007 note
+    carrying what 0.9.1 made of it; the other verdicts by 0.9.1's schema say that they are 0.9.1's (the release's
+    own composition, VERL-005, says what Hydra makes of the overrides there)."""
     held = []
     for finding in findings:
         if finding.id not in KEY_RULES:
             held.append(finding)
-        elif finding.id != "KEY-008" and all(_has(path, keys, open_keys) for path in finding.paths):
+        elif finding.id in HELD and all(_has(path, keys, open_keys) for path in finding.paths):
             text = msg("verl_tree.key_in_release", key=finding.paths[0], version=version, target=TARGET_VERSION)
             held.append(make_finding("VERL-007", finding.paths, msg("verl_tree.then", text=text, was=finding.message)))
         else:
