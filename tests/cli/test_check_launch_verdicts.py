@@ -182,6 +182,26 @@ def test_the_critics_token_budget_counts_the_sp_of_its_engine(tmp_path):
         assert budget_errors(found) == short, (name, [f["message"] for f in found if f["id"] == "BATCH-007"])
 
 
+def test_token_budgets_count_the_sp_of_the_veomni_engine(tmp_path):
+    # `model_engine=veomni` packs with veomni.ulysses_parallel_size; the ref's follows the actor's by interpolation
+    veomni = ["model_engine=veomni", "actor_rollout_ref.actor.veomni.ulysses_parallel_size=2"]
+    _, found = findings(script(tmp_path, [*LONG, *veomni]))
+    assert budget_errors(found) == set(), [f["message"] for f in found if f["id"] == "BATCH-007"]
+    _, ref_at_1 = findings(
+        script(tmp_path, [*LONG, *veomni, "actor_rollout_ref.ref.veomni.ulysses_parallel_size=1"], name="r.sh")
+    )
+    assert budget_errors(ref_at_1) == {"actor_rollout_ref.ref.log_prob_max_token_len_per_gpu"}
+
+
+def test_the_veomni_engine_without_its_sp_is_short(tmp_path):
+    _, bare = findings(script(tmp_path, [*LONG, "model_engine=veomni"]))
+    assert budget_errors(bare) == {
+        "actor_rollout_ref.actor.ppo_max_token_len_per_gpu",
+        "actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu",
+        "actor_rollout_ref.ref.log_prob_max_token_len_per_gpu",
+    }
+
+
 # -- 6. a placeholder or an empty value where verl needs a number ---------------------------------------
 
 

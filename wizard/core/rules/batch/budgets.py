@@ -11,6 +11,7 @@ from wizard.core.rule_context import RuleContext
 from wizard.core.rules.batch.chains import critic_sp_in_verl, verl_value
 from wizard.core.rules.declare import make_finding, rule
 from wizard.core.rules.fixes import divisors
+from wizard.core.verl_schema import key_tree
 from wizard.i18n.text import msg
 
 BUDGET_KEY = "actor_rollout_ref.actor.ppo_max_token_len_per_gpu"
@@ -20,8 +21,16 @@ def engine_sp(ctx, role: str) -> int:
     """The Ulysses size the FSDP engine of `role` (actor_rollout_ref.actor or .ref) packs micro-batches with in
     verl 0.9.1: FSDPActorConfig.__post_init__ copies the role's deprecated ulysses_sequence_parallel_size
     into its fsdp_config when it is above 1; else the engine keeps fsdp_config.ulysses_sequence_parallel_size,
-    where 0.9 scripts set it. The ref's own deprecated key follows the actor's by interpolation."""
+    where 0.9 scripts set it. The ref's own deprecated key follows the actor's by interpolation. The VeOmni
+    engine (`model_engine=veomni`) packs with its own veomni.ulysses_parallel_size instead (VeOmniEngine hands
+    its parallel state's ulysses size to the packing), the ref's following the actor's unless set."""
     a, engine = ctx.answers, ctx.plan.engine
+    if key_tree(ctx) == "veomni":
+        for key in (f"{role}.veomni.ulysses_parallel_size", "actor_rollout_ref.actor.veomni.ulysses_parallel_size"):
+            sp = verl_value(a, key, engine)
+            if _is_size(sp):
+                return sp
+        return 1
     old = a.engine.ulysses_sp
     if role.endswith(".ref"):
         own = verl_value(a, f"{role}.ulysses_sequence_parallel_size", engine)
