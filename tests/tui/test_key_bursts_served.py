@@ -30,8 +30,8 @@ def test_a_burst_in_the_browser_saves_what_was_typed(request, tmp_path):
         tab = browser.open(served.url)
         tab.wait_for("1/7 Start")
         tab.focus()
-        tab.press(*["Control+n"] * 3, pause_ms=600)
-        tab.wait_for("4/7 Batch")
+        tab.press(*["Control+n"] * 4, pause_ms=600)  # Models, Data, Hardware, Batch
+        tab.wait_for("5/7 Batch")
         tab.page.wait_for_timeout(1000)  # the step focuses its first field, Prompts per step (64)
         for key in [*BURST, "Control+s"]:
             tab.page.keyboard.press(key)  # no pause between keys

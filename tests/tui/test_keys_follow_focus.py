@@ -57,7 +57,8 @@ async def test_keys_after_a_step_change_go_to_the_new_steps_field(tmp_path):
     app = make_app(PRESET, out=str(tmp_path / "o"), topology=None)
     async with app.run_test(size=(120, 40)) as pilot:
         first = await _at_batch(app, pilot)
-        _post_burst(app, ["4", "8", "ctrl+n", "7"])  # the focus selected the field's text: 48 replaces it
+        # Hardware comes before Batch: ctrl+b goes to it (the issue's `48 ctrl+n 7` went from Batch to Hardware)
+        _post_burst(app, ["4", "8", "ctrl+b", "7"])  # the focus selected the field's text: 48 replaces it
         await _settle(pilot)
         assert first.value == "48" and app.session.value("batch.train_batch_size") == 48
         assert app.step == "hardware"

@@ -26,7 +26,7 @@ async def test_pagedown_and_pageup_change_the_step_from_a_focused_list(tmp_path)
         assert app.step == "models"
         await pilot.press("pagedown", "pagedown")
         await _settle(pilot)
-        assert app.step == "batch"
+        assert app.step == "hardware"
         await pilot.press("pageup")
         await _settle(pilot)
         assert app.step == "data"
@@ -38,7 +38,7 @@ async def test_keys_typed_after_pagedown_go_to_the_new_step(tmp_path):
         app.goto("batch")
         await _settle(pilot, 5)
         first = app.screen.row_for("batch.train_batch_size").input_widget
-        for key in ("4", "8", "pagedown", "7"):
+        for key in ("4", "8", "pageup", "7"):  # Hardware comes before Batch
             app.post_message(events.Key(key, key if len(key) == 1 else None))
         await _settle(pilot)
         assert first.value == "48" and app.step == "hardware" and app.focused.value == "7"

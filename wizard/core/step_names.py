@@ -3,5 +3,5 @@
 Imports nothing: the TUI lists the steps on its first screen, before anything else of the core is loaded.
 """
 
-STEPS = ("start", "models", "data", "batch", "hardware", "deployment", "review")
+STEPS = ("start", "models", "data", "hardware", "batch", "deployment", "review")
 FIELD_STEPS = STEPS[1:-1]
