@@ -149,7 +149,11 @@ def test_the_fast_path_takes_plain_values_and_leaves_groups_and_refusals_to_the_
     folder = trees["0.9.1"].folder
     assert folder is not None
     assert verl_tree_base.accepts(folder, "ppo_trainer", ["data.train_batch_size=32", "+trainer.x=1"])
-    assert (folder.parents[2] / "base-ppo_trainer.pickle").is_file()  # kept for the next check
+    kept = folder.parents[2] / "base-ppo_trainer.pickle"
+    assert kept.is_file()  # kept for the next check
+    kept.write_bytes(b"not a pickle")  # a damaged (or another OmegaConf's) kept base is composed again
+    assert verl_tree_base.accepts(folder, "ppo_trainer", ["data.train_batch_size=32"])
+    assert kept.read_bytes() != b"not a pickle"
     assert not verl_tree_base.accepts(folder, "ppo_trainer", ["worker@actor_rollout_ref.actor=fsdp_worker"])
     assert not verl_tree_base.accepts(folder, "ppo_trainer", ["trainer.no_such_key=1"])
 

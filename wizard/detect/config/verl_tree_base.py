@@ -56,8 +56,10 @@ def composed(tree: Path, config_name: str) -> Any | None:
     from omegaconf import OmegaConf  # deferred: start-up cost (only with --verl-version)
 
     kept = tree.parents[2] / f"base-{config_name}.pickle"  # beside verl/ in the release's cache folder
-    with contextlib.suppress(OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+    try:
         return pickle.loads(kept.read_bytes())
+    except Exception:  # noqa: BLE001 - none kept yet, or one another OmegaConf wrote: compose it again
+        pass
     try:
         config = compose_config(str(tree), config_name, [])
     except Exception:  # noqa: BLE001 - the full compose says why
