@@ -9,6 +9,7 @@ tests/conformance/test_verl_version.py.
 
 from __future__ import annotations
 
+import pickle
 import shutil
 
 import pytest
@@ -151,9 +152,22 @@ def test_the_fast_path_takes_plain_values_and_leaves_groups_and_refusals_to_the_
     assert verl_tree_base.accepts(folder, "ppo_trainer", ["data.train_batch_size=32", "+trainer.x=1"])
     kept = folder.parents[2] / "base-ppo_trainer.pickle"
     assert kept.is_file()  # kept for the next check
-    kept.write_bytes(b"not a pickle")  # a damaged (or another OmegaConf's) kept base is composed again
+
+
+# A kept base that is no longer one: a pickle whose loading raises (here int('x'): ValueError), one that loads as
+# something else than a DictConfig, and bytes that are no pickle.
+DAMAGED = [b"cbuiltins\nint\n(S'x'\ntR.", pickle.dumps(1), b"not a pickle"]
+
+
+@pytest.mark.parametrize("damaged", DAMAGED, ids=["raises", "not a config", "no pickle"])
+def test_a_damaged_kept_base_is_composed_again(trees, damaged):
+    folder = trees["0.9.1"].folder
+    assert folder is not None
+    kept = folder.parents[2] / "base-ppo_trainer.pickle"
+    kept.write_bytes(damaged)
     assert verl_tree_base.accepts(folder, "ppo_trainer", ["data.train_batch_size=32"])
-    assert kept.read_bytes() != b"not a pickle"
+    assert not verl_tree_base.accepts(folder, "ppo_trainer", ["trainer.no_such_key=1"])
+    assert pickle.loads(kept.read_bytes()).trainer.nnodes == 1  # written again, whole
     assert not verl_tree_base.accepts(folder, "ppo_trainer", ["worker@actor_rollout_ref.actor=fsdp_worker"])
     assert not verl_tree_base.accepts(folder, "ppo_trainer", ["trainer.no_such_key=1"])
 

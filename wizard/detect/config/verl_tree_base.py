@@ -53,13 +53,15 @@ def accepts(tree: Path, config_name: str, overrides: list[str]) -> bool:
 def composed(tree: Path, config_name: str) -> Any | None:
     """The DictConfig of `config_name` composed over the tree with no override, struct mode on, as Hydra holds it
     before it applies a run's overrides; kept beside the tree after the first time. None when it cannot compose."""
-    from omegaconf import OmegaConf  # deferred: start-up cost (only with --verl-version)
+    from omegaconf import DictConfig, OmegaConf  # deferred: start-up cost (only with --verl-version)
 
     kept = tree.parents[2] / f"base-{config_name}.pickle"  # beside verl/ in the release's cache folder
     try:
-        return pickle.loads(kept.read_bytes())
-    except Exception:  # noqa: BLE001 - none kept yet, or one another OmegaConf wrote: compose it again
-        pass
+        loaded = pickle.loads(kept.read_bytes())
+    except Exception:  # noqa: BLE001 - none kept yet, a damaged one, one another OmegaConf wrote: compose again
+        loaded = None
+    if isinstance(loaded, DictConfig):
+        return loaded
     try:
         config = compose_config(str(tree), config_name, [])
     except Exception:  # noqa: BLE001 - the full compose says why
