@@ -1,7 +1,7 @@
 """Agreement of `check` with verl 0.9.1's own verdict on verl's own example scripts (issue 31).
 
     scripts/restore_verl_examples.sh          # once: verl's examples/ at COMMIT into .verl-examples/COMMIT/
-    .venv/bin/python scripts/verl_examples_agreement.py [--verl-python PY] [--json FILE]
+    .venv/bin/python scripts/verl_examples_agreement.py [--verl-python PY] [--json FILE] [--commit C]
 
 For every examples/**/*.sh it runs `verl-wizard check --mode cluster --format json` (the environment below, in a
 folder laid out as verl's repository: examples/ beside the installed verl/), parses the JSON and keeps the exit
@@ -196,10 +196,11 @@ def measure(verl_python: str, folder: Path = EXAMPLES) -> list[Result]:
         return results
 
 
-def report(results: list[Result]) -> str:
+def report(results: list[Result], commit: str = COMMIT) -> str:
     judged = [r for r in results if r.agrees is not None]
     agreed = [r for r in judged if r.agrees]
-    lines = [f"verl examples at {COMMIT} (release/v0.9.0), verl 0.9.1 as the oracle"]
+    branch = " (release/v0.9.0)" if commit == COMMIT else ""
+    lines = [f"verl examples at {commit}{branch}, verl 0.9.1 as the oracle"]
     lines.append(
         f"scripts: {len(results)}; exit 2: {sum(r.rc == 2 for r in results)}; JSON parsed: "
         f"{sum(r.parsed for r in results)}"
@@ -228,12 +229,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--verl-python", default=os.environ.get("VERL_PYTHON", str(DEFAULT_VERL_PYTHON)))
     parser.add_argument("--json", type=Path, help="also write every result here")
+    parser.add_argument("--commit", default=COMMIT, help="the examples restored for another commit of verl")
     args = parser.parse_args()
-    if not EXAMPLES.is_dir():
-        print(f"no {EXAMPLES.relative_to(ROOT)}: run scripts/restore_verl_examples.sh first")
+    folder = ROOT / ".verl-examples" / args.commit / "examples"
+    if not folder.is_dir():
+        print(f"no {folder.relative_to(ROOT)}: run scripts/restore_verl_examples.sh first")
         return 0
-    results = measure(args.verl_python)
-    print(report(results))
+    results = measure(args.verl_python, folder)
+    print(report(results, args.commit))
     if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in results], indent=1))
     return 0
