@@ -101,3 +101,38 @@ def run_wizard() -> Callable[..., subprocess.CompletedProcess]:
         return cli_subprocess(*args, cwd=REPO_ROOT, env=env, timeout=300)  # `--format json` output must parse
 
     return run
+
+
+# The support matrix of issue 31: one venv per release, built by .ci/verl-matrix-env.sh, named by
+# VERL_PYTHON_0_7_1 and so on (0.9.1: VERL_PYTHON_0_9_1, else VERL_PYTHON).
+MATRIX_VERSIONS = ("0.7.1", "0.8.0", "0.9.0", "0.9.1")
+
+
+def matrix_python(version: str) -> str:
+    """The python of verl `version`'s venv. Without one that imports that verl, the test is skipped, or fails
+    when CI asks for the matrix (VERL_WIZARD_VERSION_MATRIX=required): a missing venv there is a broken build."""
+    name = "VERL_PYTHON_" + version.replace(".", "_")
+    path = os.environ.get(name) or (os.environ.get("VERL_PYTHON") if version == VERL_VERSION else None)
+    problem = None
+    if not path:
+        problem = f"{name} not set"
+    else:
+        try:
+            probe = subprocess.run(
+                [path, "-c", "import verl; print(verl.__version__)"],
+                check=False,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+        except OSError as exc:
+            problem = f"{name}={path} cannot run ({exc})"
+        else:
+            found = (probe.stdout.strip().splitlines() or ["?"])[-1]
+            if probe.returncode != 0 or found != version:
+                problem = f"{name}={path} does not import verl {version} (got {found!r})"
+    if problem is None:
+        return path
+    if os.environ.get("VERL_WIZARD_VERSION_MATRIX") == "required":
+        pytest.fail(f"{problem}: CI builds it with .ci/verl-matrix-env.sh")
+    pytest.skip(f"{problem}: {CI_HINT} (.ci/verl-matrix-env.sh)")

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# MoE router replay on the Megatron actor, inside its megatron group (every release here has that spelling).
+python3 -m verl.trainer.main_ppo --config-name=ppo_megatron_trainer \
+    algorithm.adv_estimator=grpo \
+    data.train_files=/data/gsm8k/train.parquet \
+    data.val_files=/data/gsm8k/test.parquet \
+    data.train_batch_size=32 \
+    actor_rollout_ref.model.path=Qwen/Qwen3-30B-A3B \
+    actor_rollout_ref.actor.ppo_mini_batch_size=8 \
+    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1 \
+    actor_rollout_ref.actor.megatron.expert_model_parallel_size=8 \
+    actor_rollout_ref.actor.megatron.router_replay.mode=R2 \
+    actor_rollout_ref.rollout.name=vllm \
+    actor_rollout_ref.rollout.n=4 \
+    actor_rollout_ref.rollout.tensor_model_parallel_size=8 \
+    actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=1 \
+    actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=1 \
+    trainer.n_gpus_per_node=8 \
+    trainer.nnodes=4

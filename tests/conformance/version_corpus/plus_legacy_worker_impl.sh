@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The same switch with a `+`: Hydra appends it where the release lacks it, and refuses where the key already exists.
+set -eu
+python3 -m verl.trainer.main_ppo \
+    algorithm.adv_estimator=grpo \
+    data.train_files=/data/gsm8k/train.parquet \
+    data.val_files=/data/gsm8k/test.parquet \
+    data.train_batch_size=64 \
+    actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct \
+    actor_rollout_ref.actor.ppo_mini_batch_size=16 \
+    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 \
+    actor_rollout_ref.rollout.name=vllm \
+    actor_rollout_ref.rollout.n=4 \
+    actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=4 \
+    actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=4 \
+    +trainer.use_legacy_worker_impl=disable \
+    trainer.n_gpus_per_node=4

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The same replay in 0.9's spelling: a top-level skip group.
+DUMP=/tmp/my_rollout_dump
+python3 -m verl.trainer.main_ppo \
+    algorithm.adv_estimator=grpo \
+    data.train_files=/data/gsm8k/train.parquet \
+    data.val_files=/data/gsm8k/test.parquet \
+    data.train_batch_size=32 \
+    actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct \
+    actor_rollout_ref.actor.ppo_mini_batch_size=8 \
+    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 \
+    actor_rollout_ref.rollout.name=vllm \
+    actor_rollout_ref.rollout.n=2 \
+    skip.rollout.enable=True \
+    skip.rollout.dump_dir=$DUMP \
+    actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=2 \
+    actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=2 \
+    trainer.n_gpus_per_node=2
