@@ -223,14 +223,8 @@ def test_a_fork_on_pythonpath_is_judged_by_its_own_config(tmp_path):
     assert [f["id"] for f in released["findings"] if f["id"].startswith("VERL-")] == ["VERL-001"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="check reads a relative --config-path against the script's folder (--verl: verl not asked, VERL-004; "
-    "--verl-version: not composed); Hydra reads it against the folder of verl/trainer/main_ppo.py, so "
-    "`--config-path=config` (verl's own Megatron examples) is verl's own config folder",
-)
 def test_config_path_config_is_verls_own_folder(tmp_path):
-    script = HERE / "version_corpus_pending" / "megatron_config_path_config.sh"
+    script = HERE / "version_corpus" / "megatron_config_path_config.sh"
     own = judge("0.9.1", record([script], tmp_path), tmp_path)[0]
     assert own["request"]["config_dir"].endswith("verl/trainer/config") and own["stage"] is None
     doc = wizard("check", str(script), "--verl", matrix_python("0.9.1"), "--timeout", "300")

@@ -1,4 +1,5 @@
-"""What this machine says about the paths the answers name: a fact the rules read, never look up.
+"""What this machine says about the paths the answers name (a fact the rules read, never look up), and the
+length past which no machine could open one.
 
 wizard.detect.paths fills `RuleContext.paths` (path -> LocalPath); ROLE-007 and DATA-008 read it. Without
 the fact (a context built without gathering) a path's existence and its home folder are unknown, and the

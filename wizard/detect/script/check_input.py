@@ -18,6 +18,7 @@ from wizard.core.unknowns import REFUSED, Origin, Unknowns, notes
 from wizard.core.value_reasons import bare_reason
 from wizard.detect.config.basics import CheckInput, read_text
 from wizard.detect.config.compose import config_file, read_primary
+from wizard.detect.script.config_path import bare, is_verls_own
 from wizard.detect.script.launch import keys_fed_by, parse_launch_script
 from wizard.detect.script.problems import ScriptProblem
 from wizard.errors import UsageError
@@ -114,10 +115,11 @@ def refuse_values(script, flat: dict) -> dict[str, Origin]:
 
 def config_folder(script, path: Path, env: Mapping[str, str]) -> Path | None:
     """The folder --config-path (or --config-dir) names, when it is known and there (relative: to the folder the
-    script runs in, given as PWD, else the script's own)."""
-    if script.config_path is None or script.config_path_unknown:
+    script runs in, given as PWD, else the script's own). None for verl's own config folder (a relative `config`:
+    wizard.detect.script.config_path), which the embedded snapshot or the verl asked stands for."""
+    if script.config_path is None or script.config_path_unknown or is_verls_own(script.config_path):
         return None
-    target = script.config_path.strip("'\"")
+    target = bare(script.config_path)
     if not posixpath.isabs(target):
         base = env.get("PWD") or str(path.resolve().parent)
         target = posixpath.join(base, target)
