@@ -10,7 +10,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from wizard.commands import verl_ask, verl_version
+from wizard.commands import verl_ask, verl_flags, verl_version
 from wizard.commands.common import parse_env_flags
 from wizard.commands.output import as_json, as_text, emit
 from wizard.commands.paths import TOPOLOGY, PathArg
@@ -61,7 +61,7 @@ def _common(p) -> None:
         help="an environment variable of a launch script (also stands in for a variable it sets from a command); "
         "repeatable. The script's own arguments go after --",
     )
-    verl_ask.add_flags(p)
+    verl_flags.add_flags(p)
     verl_version.add_flag(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)

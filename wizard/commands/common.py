@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
-import math
 import re
 from typing import Any
 
+# doctor's and preflight's --timeout read seconds as --verl's does (declared in the light verl_flags)
+from wizard.commands.verl_flags import seconds as seconds
 from wizard.core.layers import check_address
 from wizard.detect.script.hydra_values import parse_override_value
 from wizard.errors import UsageError
@@ -48,14 +48,3 @@ def parse_env_flags(items: list[str] | None) -> dict[str, str]:
             raise UsageError(f"--env {item}: expected NAME=VALUE with a shell variable name, e.g. --env WORLD_SIZE=2")
         env[name] = value
     return env
-
-
-def seconds(text: str) -> float:
-    """--timeout: a finite number of seconds from 1 to 600 (nan, inf and 0.001 are refused)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or not 1 <= value <= 600:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give seconds between 1 and 600")
-    return value

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from wizard.commands import verl_ask, verl_version
+from wizard.commands import verl_ask, verl_flags, verl_version
 from wizard.commands.common import parse_env_flags, parse_set_flags
 from wizard.commands.output import as_json, as_text, emit
 from wizard.commands.paths import FOLDER, TOPOLOGY, PathArg
@@ -57,7 +57,7 @@ def register(subparsers) -> None:
     p.add_argument("--target", choices=values(Target), default=None, help="where the run starts (default: local)")
     p.add_argument("--out", action=PathArg, what=FOLDER, required=True, help="folder to write into")
     p.add_argument("--force", action="store_true", help="overwrite files in --out that differ")
-    verl_ask.add_flags(p)
+    verl_flags.add_flags(p)
     verl_version.add_flag(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument(

@@ -11,6 +11,7 @@ import gc
 import os
 import sys
 
+from wizard.commands import verl_flags
 from wizard.commands.paths import FOLDER, TOPOLOGY, PathArg
 from wizard.core.preset_files import shipped_preset, unknown_preset
 from wizard.emit.out_folders import out_problem
@@ -36,6 +37,7 @@ def add_arguments(p) -> None:
     )
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the interface")
     p.add_argument("--out", default="verl-run", action=PathArg, what=FOLDER, help="folder the Review step writes into")
+    verl_flags.add_flags(p)  # Review's "Ask verl" asks it about the config.yaml the wizard would write
 
 
 def build_app(args: argparse.Namespace, hold_gc: bool = False):
@@ -81,9 +83,24 @@ def refuse_missing(args: argparse.Namespace) -> None:
         load_topology(spec)  # a fake name: checked here, built again with the session
 
 
+def verl_of(args: argparse.Namespace) -> tuple[str, float] | None:
+    """(the interpreter --verl names, --timeout) for Review's "Ask verl"; None without --verl. UsageError (exit 2,
+    before the app starts) for an interpreter that is not there or has no verl."""
+    value = getattr(args, "verl", None)
+    if value is None:
+        return None
+    # deferred: the verdict's reader loads only with --verl (`verl-wizard` alone paints before it; test_startup.py)
+    from wizard.detect.env import verl_verdict
+
+    python = verl_verdict.find_python(value)  # `auto` finds one that has verl; a named one is checked here
+    python = python if value == "auto" else verl_verdict.require_verl(python)
+    return python, getattr(args, "timeout", verl_flags.DEFAULT_TIMEOUT_S)
+
+
 def _build_app(args: argparse.Namespace, hold_gc: bool):
     set_language(args.lang)
     refuse_missing(args)
+    verl = verl_of(args)
     from wizard.tui.app import WizardApp  # deferred: Textual, which `verl-wizard --help` and `tui --help` never load
 
     def make_session():
@@ -98,6 +115,7 @@ def _build_app(args: argparse.Namespace, hold_gc: bool):
         settle_gc=hold_gc,
         chosen={"preset": args.preset, "answers": args.answers, "topology": args.topology},
         delivery=delivery_from_environment(),
+        verl=verl,
     )
 
 

@@ -11,28 +11,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from wizard.commands.common import seconds
 from wizard.core.rules.verl.verdict import accepted, judge_verl
 from wizard.detect.env import verl_verdict
 from wizard.detect.env.verl_verdict import Asking, Question
 from wizard.detect.script.check_input import config_folder
 from wizard.emit.verl_config import render_config
 from wizard.i18n.text import msg
-
-
-def add_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--verl",
-        metavar="PYTHON|auto",
-        help="also ask the verl installed for this interpreter (a path, a name on PATH, or auto: the active venv's "
-        "python, else the first python3/python on PATH with verl) for its own verdict, in a child process",
-    )
-    p.add_argument(
-        "--timeout",
-        type=seconds,
-        default=verl_verdict.DEFAULT_DEADLINE_S,
-        help="with --verl: seconds (1-600) verl may take to import and compose (default 60)",
-    )
 
 
 def python_of(args: argparse.Namespace) -> str | None:

@@ -84,6 +84,7 @@ class WizardApp(
         settle_gc: bool = False,
         chosen: dict | None = None,
         delivery: DiskDelivery | BrowserDelivery | None = None,
+        verl: tuple[str, float] | None = None,
     ) -> None:
         """`session` is the session, or a function that builds it (then it is built after the first paint).
 
@@ -93,6 +94,9 @@ class WizardApp(
 
         delivery: where Review's write and ctrl+s go (wizard/tui/delivery.py): this machine's disk (the
         default), or the browser of a wizard that `verl-wizard serve` runs.
+
+        verl: (the interpreter, the deadline in seconds) of `tui --verl PYTHON`, whose verl Review's "Ask verl"
+        asks about the config.yaml the wizard would write (wizard/tui/verl_run.py); None: no such button.
 
         settle_gc: the garbage collector was held off for the start (build_app(hold_gc=True)); once the
         first screen shows the findings, collect, freeze the survivors (they live as long as the app) and
@@ -109,6 +113,7 @@ class WizardApp(
         self.written: list[str] = []
         self.saved_answers: SavedAnswers | None = None  # the last "save the answers" to this machine's disk
         self.delivery = delivery if delivery is not None else DiskDelivery()
+        self.verl = verl
         self.delivered: list[Delivered] = []  # downloads sent to the browser (a served wizard)
         self._exit_when_delivered: str | None = None
         self.step = "start"  # every start paints the Start step first

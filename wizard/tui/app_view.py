@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         chosen: dict  # what the command line loaded ("preset", "answers", "topology")
         delivery: DiskDelivery | BrowserDelivery
         delivered: list[Delivered]
+        verl: tuple[str, float] | None  # `tui --verl`: (the interpreter, the deadline) Review's "Ask verl" asks
         step: str
         visited: set[str]
 

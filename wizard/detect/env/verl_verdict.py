@@ -116,6 +116,22 @@ def find_python(value: str) -> str:
     raise UsageError(f"--verl auto: no interpreter with verl found (tried {where}); give --verl /path/to/python")
 
 
+def require_verl(python: str) -> str:
+    """`python` when verl is installed for it (found without importing it); the no-verl UsageError otherwise.
+
+    The TUI checks this at start (`tui --verl`), since it asks verl only when Review's button is pressed.
+    """
+    try:
+        done = run_with_deadline([python, "-c", _HAS_VERL], 20)
+    except OSError as exc:
+        raise UsageError(
+            f"{FLAG} {python}: cannot run it ({exc.strerror or exc}); give the python that runs verl"
+        ) from None
+    if done is None or done.returncode != 0:
+        raise _no_verl(python)
+    return python
+
+
 def for_config(path: Path) -> Question:
     """A config file run as `--config-path=<its folder> --config-name=<its name>`."""
     name = path.stem if path.suffix in (".yaml", ".yml") else path.name
@@ -215,12 +231,16 @@ def _verdict(python: str, question: Question, done, deadline_s: float) -> Verdic
     if report is None:
         return Verdict(python, question, problem="garbled", detail=line[:120], seconds=deadline_s)
     if report.get("stage") == "no_verl":
-        raise UsageError(
-            f"{FLAG} {python}: verl is not installed for this interpreter; give the python of the environment that "
-            f"runs verl, or {FLAG} auto"
-        )
+        raise _no_verl(python)
     location = (report.get("verl") or {}).get("location")
     return Verdict(python, question, report, describe=_describe(location) if location else None, seconds=deadline_s)
+
+
+def _no_verl(python: str) -> UsageError:
+    return UsageError(
+        f"{FLAG} {python}: verl is not installed for this interpreter; give the python of the environment that "
+        f"runs verl, or {FLAG} auto"
+    )
 
 
 class Asking:
@@ -304,4 +324,5 @@ __all__ = [
     "for_config",
     "for_config_text",
     "for_script",
+    "require_verl",
 ]
