@@ -21,6 +21,7 @@ CONTROLS = {
     "language": ("start.language", "help.language"),
     "out-dir": ("review.out", "help.out_dir"),
     "write": ("review.write", "help.write"),
+    "verl-run": ("review.verl_ask", "help.verl_run"),
     "step-nav": ("help.steps", "help.step_nav"),
 }
 

@@ -15,6 +15,7 @@ from wizard.emit.launch import doctor_line, launch_line, unzip_launch_line
 from wizard.i18n import t
 from wizard.tui.clip import FOLD_MARK, fold_lines
 from wizard.tui.screens.base import StepScreen
+from wizard.tui.verl_run import ask_verl, short_name
 from wizard.tui.widgets.ordered_input import OrderedInput
 
 SETTLE_S = 0.25  # the files, their states and the preview re-render once typing in the folder pauses this long
@@ -49,6 +50,11 @@ class ReviewScreen(StepScreen):
             yield Button(t("review.doctor_run"), id="doctor-run")
             yield Label("", id="doctor-status")
         yield Static("", id="doctor-findings")
+        if self.app.verl is not None:  # `tui --verl PYTHON`: that verl's verdict on the config.yaml shown below
+            with Vertical(id="verl-row"):
+                yield Button(t("review.verl_run", python=short_name(self.app.verl[0])), id="verl-run")
+                yield Label("", id="verl-status")
+            yield Static("", id="verl-findings")
         yield Label(t("review.files"), classes="section-title")
         yield OptionList(id="file-list")
         with ScrollableContainer(id="preview-box"):  # long lines scroll here: a wrapped comment would read as a key
@@ -141,6 +147,8 @@ class ReviewScreen(StepScreen):
     def on_mount(self) -> None:
         # a served wizard runs on the workshop's server: its environment is not the student's machine
         self.query_one("#doctor-row").display = not self.app.delivery.to_browser
+        for row in self.query("#verl-row, #verl-findings"):  # verl on the server is not the student's either
+            row.display = not self.app.delivery.to_browser
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "write":
@@ -149,6 +157,13 @@ class ReviewScreen(StepScreen):
             event.button.disabled = True
             self.query_one("#doctor-status", Label).update(t("review.doctor_running"))
             self.run_worker(self._doctor, thread=True, exclusive=True, group="doctor")
+        elif event.button.id == "verl-run":
+            event.button.disabled = True
+            self.query_one("#verl-status", Label).update(t("review.verl_running"))
+            self.query_one("#verl-findings", Static).update("")  # the last answer was about another config
+            # the question is the file a write gives now, taken here: edits made while verl works do not change it
+            config_text = self.session.render_files()["config.yaml"]
+            self.run_worker(lambda: self._ask_verl(config_text), thread=True, exclusive=True, group="verl")
 
     def _doctor(self) -> None:
         """doctor on this machine for the run on screen (a thread: the probe is a child process with a deadline)."""
@@ -161,6 +176,18 @@ class ReviewScreen(StepScreen):
         self.query_one("#doctor-run", Button).disabled = False
         self.query_one("#doctor-status", Label).update(summary)
         self.query_one("#doctor-findings", Static).update(Text("\n".join(lines)))
+
+    def _ask_verl(self, config_text: str) -> None:
+        """The verl of `tui --verl` on this config.yaml (a thread: verl's import and compose run in a child)."""
+        assert self.app.verl is not None  # the button is there only when the app was given a verl
+        python, deadline_s = self.app.verl
+        summary, lines = ask_verl(python, deadline_s, config_text)
+        self.app.call_from_thread(self._show_verl, summary, lines)
+
+    def _show_verl(self, summary: str, lines: list[str]) -> None:
+        self.query_one("#verl-run", Button).disabled = False
+        self.query_one("#verl-status", Label).update(summary)
+        self.query_one("#verl-findings", Static).update(Text("\n".join(lines)))
 
     def show_written(self, message: str) -> None:
         """Say what Write did (written, delivered, or nothing); it stays while the files are these."""
