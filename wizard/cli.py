@@ -34,11 +34,12 @@ def build_parser(names: tuple[str, ...] = COMMANDS) -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="verl-wizard",
         description="Set up a verl RL post-training run correctly: a guided TUI and headless checks.",
-        usage="verl-wizard [--preset P] [--answers FILE] [--topology T] [--lang {en,zh}] [--out DIR]\n"
+        usage="verl-wizard [--preset P] [--answers FILE] [--topology T] [--lang {en,zh}] [--out DIR] [--verl PYTHON|auto]\n"
         "       verl-wizard COMMAND ...",
         epilog="With no command, verl-wizard starts the guided TUI; its options (the same as `verl-wizard tui`): "
         "--preset P (start from a preset), --answers FILE (resume), --topology T (2x8xH100, a `nvidia-smi topo -m` "
-        "file, or detect), --lang en|zh, --out DIR (the folder Review writes into).",
+        "file, or detect), --lang en|zh, --out DIR (the folder Review writes into), --verl PYTHON|auto [--timeout S] "
+        "(Review asks that verl about the config.yaml the wizard would write).",
     )
     parser.add_argument("--version", action="version", version=f"verl-wizard {__version__}")
     subparsers = parser.add_subparsers(dest="command", parser_class=OneLineParser)
