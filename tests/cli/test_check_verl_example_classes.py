@@ -90,3 +90,25 @@ def test_a_rollout_replica_wider_than_a_node_but_not_of_whole_nodes_is_refused()
     doc = json.loads(result.stdout)
     assert (result.returncode, doc["verdict"]) == (1, "fail")
     assert ("PLACE-002", "error") in [(f["id"], f["severity"]) for f in doc["findings"]]
+
+
+def test_a_recipe_trainer_is_another_verl_program_not_bad_input():
+    # verl-recipe's scripts run `python3 -m recipe.X.main_Y`: 16 of its 103 scripts ended check with exit 2.
+    result = cli("check", "--format", "json", str(SCRIPTS / "recipe_entry.sh"))
+    doc = json.loads(result.stdout)
+    assert (result.returncode, [f["id"] for f in doc["findings"]]) == (0, ["SCRIPT-017"])
+    assert "recipe.mytrick.main_trick (line 5)" in doc["findings"][0]["message"]
+
+
+def test_a_module_given_verl_overrides_is_a_verl_program():
+    result = cli("check", "--format", "json", str(SCRIPTS / "own_trainer_entry.sh"))
+    doc = json.loads(result.stdout)
+    assert (result.returncode, [f["id"] for f in doc["findings"]]) == (0, ["SCRIPT-017"])
+    assert "rep_study.main_study" in doc["findings"][0]["message"]
+
+
+def test_a_module_given_no_verl_overrides_is_not():
+    # The neighbour: `python3 -m http.server` is no verl program; with nothing else, the script is bad input.
+    result = cli("check", "--format", "json", str(SCRIPTS / "other_python_module.sh"))
+    assert result.returncode == 2 and result.stdout == ""
+    assert "no `python -m verl.trainer.main_ppo` command was found" in result.stderr

@@ -234,7 +234,7 @@ def not_main_ppo(source: str, trace, notes) -> NotMainPpo | None:
             module = (
                 words[index + 1] if word == "-m" and index + 1 < len(words) else word[2:] if word[:2] == "-m" else ""
             )
-            if module not in ENTRY_MODULES and (module.split(".")[0] == "verl" or module.startswith("verl_")):
+            if module and module not in ENTRY_MODULES and _verl_program(module, words[index + 1 :]):
                 reason = msg("script.other_entry", module=module, line=step.line)
                 return NotMainPpo(msg("script.no_verl_command_because", source=source, reason=reason), reason)
     for step in trace:
@@ -250,6 +250,21 @@ def not_main_ppo(source: str, trace, notes) -> NotMainPpo | None:
                 reason = msg("script.exits_first", line=line, status=status)
                 return NotMainPpo(msg("script.no_verl_command_because", source=source, reason=reason), reason)
     return None
+
+
+# verl's own packages, and verl-recipe's (`python -m recipe.dapo.main_dapo`, run from a checkout of the recipes)
+_VERL_PACKAGES = ("verl", "recipe")
+# The sections of verl's config: a program given `trainer.nnodes=...` style overrides is a verl trainer of its own
+# (a recipe module run from its own folder, `python -m rep_exp.main_rep_exp`)
+_VERL_SECTIONS = ("actor_rollout_ref.", "algorithm.", "critic.", "data.", "reward_model.", "reward.", "trainer.")
+
+
+def _verl_program(module: str, arguments: list[str]) -> bool:
+    """Whether `python -m module arguments...` runs a verl program: a module of verl's or verl-recipe's packages,
+    or one given overrides of verl's config sections (with or without Hydra's +, ++ or ~)."""
+    if module.split(".")[0] in _VERL_PACKAGES or module.startswith("verl_"):
+        return True
+    return any(word.lstrip("+~").startswith(_VERL_SECTIONS) and "=" in word for word in arguments)
 
 
 def syntax_message(problem: SyntaxProblem) -> Msg:
