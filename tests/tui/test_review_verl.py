@@ -115,3 +115,24 @@ async def test_a_served_wizard_hides_it_like_doctor(tmp_path, monkeypatch, hydra
         await _review(app, pilot)
         assert app.screen.query_one("#verl-row").display is False
         assert app.screen.query_one("#doctor-row").display is False
+
+
+async def test_a_script_imported_on_the_start_step_is_asked_as_the_config_the_wizard_writes(
+    tmp_path, monkeypatch, hydra_python
+):
+    # the preset alone (64 prompts) is refused by this verl (the test above); the script's 48 is what verl is asked
+    monkeypatch.setenv("PYTHONPATH", str(make_fake_verl(tmp_path / "strict", strict=3)))
+    script = tmp_path / "old.sh"
+    script.write_text("python3 -m verl.trainer.main_ppo data.train_batch_size=48\n")
+    app = app_for(tmp_path, "--verl", hydra_python)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#script-path").value = str(script)
+        app.screen.query_one("#import-script").scroll_visible(animate=False)
+        await pilot.pause()
+        await pilot.click("#import-script")
+        await pilot.pause()
+        assert app.session.value("batch.train_batch_size") == 48
+        await _review(app, pilot)
+        status, lines = await _ask(app, pilot)
+    assert status == "verl on this config.yaml: 0 error(s), 0 warning(s)" and "accepts it" in lines, lines
