@@ -115,6 +115,16 @@ def test_script_005_plus_on_a_key_verl_has():
     assert not by_id(neighbours, "SCRIPT-005")
 
 
+def test_script_005_plus_on_a_null_key_is_what_hydra_allows():
+    # Hydra appends with + where the key's value is null or ??? (verl 0.9.1's data.gen_batch_size: null) and merges a
+    # mapping or a list; verl-recipe's flash_rl_ascend writes +data.gen_batch_size=96 and verl composes it.
+    assert not by_id(script_findings(["+data.gen_batch_size=96"]), "SCRIPT-005")
+    assert not by_id(script_findings(["+actor_rollout_ref.model.override_config={rope_theta:1000000}"]), "SCRIPT-005")
+    # the neighbour: a key set to a value refuses +, a scalar over a set mapping too
+    assert by_id(script_findings(["+trainer.total_epochs=3"]), "SCRIPT-005")
+    assert by_id(script_findings(["+data.max_prompt_length=1024"]), "SCRIPT-005")
+
+
 def test_script_006_new_entry_of_an_open_mapping_needs_plus():
     [f] = by_id(script_findings(["actor_rollout_ref.rollout.engine_kwargs.vllm.swap_space=8"]), "SCRIPT-006")
     assert "write +actor_rollout_ref.rollout.engine_kwargs.vllm.swap_space=8" in str(f.message)

@@ -9,7 +9,8 @@ these rules explain instead (a fork's or the script's own keys), so each key is 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from wizard.core import verl_schema
 from wizard.core.findings import Finding, Fix, Severity
@@ -217,6 +218,15 @@ def _overrides(ctx, shared):
             yield o.key, o, o.raw_value if o.key in refused else ctx.flat.get(o.key, ABSENT)
 
 
+def _hydra_appends(key: str, value: Any, defaults: Mapping[str, Any]) -> bool:
+    """Whether Hydra takes `+key=value` for a key the config has: it refuses only a key whose value is set (not null,
+    not ???) and a value that is not a mapping or a list (hydra 1.3's ConfigLoaderImpl._apply_overrides_to_config
+    merges those). verl's `data.gen_batch_size: null` takes `+data.gen_batch_size=96`."""
+    if isinstance(value, (dict, list)):
+        return True
+    return key in defaults and defaults[key] in (None, "???")
+
+
 @rule(
     "SCRIPT-005",
     Severity.ERROR,
@@ -237,7 +247,7 @@ def check_plus_prefixes(shared, o, value):
     engine, chosen, defaults = shared
     written = f"{o.prefix}{o.key}={o.raw_value}"
     has_key = o.key in defaults or o.key in sections(engine) or o.key in chosen
-    if o.prefix == "+" and has_key:
+    if o.prefix == "+" and has_key and not _hydra_appends(o.key, value, defaults):
         yield make_finding(
             "SCRIPT-005",
             [o.key],
