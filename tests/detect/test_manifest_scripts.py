@@ -217,3 +217,20 @@ def test_a_mask_in_the_jobs_runtime_env_is_an_error_in_check(tmp_path):
         "CUDA_VISIBLE_DEVICES=0 is set for the job (runtime_env); size the run with trainer.n_gpus_per_node and the "
         "GPU request, and let Ray assign devices"
     ]
+
+
+def test_a_script_that_reads_the_gpus_slurm_gives_it_is_read_with_them(tmp_path):
+    # `GPUS=${SLURM_GPUS_ON_NODE:-2}` under `#SBATCH --gres=gpu:4`: Slurm sets SLURM_GPUS_ON_NODE=4 in the job, so
+    # the run has 4 GPUs a node (verl-recipe's langgraph examples); read as 2, check reported DEPLOY-004 and PLACE-012.
+    script = ONE_NODE.replace("--gpus-per-node=8", "--gres=gpu:4").replace(
+        "trainer.n_gpus_per_node=8", 'trainer.n_gpus_per_node="$GPUS"'
+    )
+    path = tmp_path / "gres.sbatch"
+    path.write_text(script.replace("srun python3", 'GPUS=${SLURM_GPUS_ON_NODE:-2}\nsrun python3', 1))
+    code, doc = check(path)
+    assert "DEPLOY-004" not in by_id(doc), by_id(doc)
+    assert code == 0
+    # the neighbour: a variable of the script's own is not Slurm's; its default (2) against 4 allocated is caught
+    path.write_text(path.read_text().replace("SLURM_GPUS_ON_NODE", "MY_GPUS"))
+    code, doc = check(path)
+    assert code == 1 and any("4 GPU(s) per node" in m for m in by_id(doc)["DEPLOY-004"]), by_id(doc)

@@ -169,6 +169,9 @@ def read_sbatch(path: Path, text: str, env: dict | None = None, args: list | Non
     seed = {"SLURM_JOB_NUM_NODES": str(nodes), "SLURM_NNODES": str(nodes)}
     if "gpus-per-node" in directives and per_node:
         seed["SLURM_GPUS_PER_NODE"] = str(per_node)
+    if per_node:
+        # set in the job's environment whenever it has GPUs, by --gres or --gpus-per-node alike
+        seed["SLURM_GPUS_ON_NODE"] = str(per_node)
     if cpus:
         seed["SLURM_CPUS_PER_TASK"] = str(cpus)
     # Read as submitted from the script's own folder (cd DIR && sbatch job.sbatch): the job starts there.
