@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.cli.helpers import require_json
+
 ROOT = Path(__file__).resolve().parents[2]
 DRIVER = """
 import gc, json, sys
@@ -28,7 +30,7 @@ def drive(how: str) -> tuple[dict, list]:
     done = subprocess.run(
         [sys.executable, "-c", DRIVER, how], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True
     )
-    return json.loads(done.stderr.strip().splitlines()[-1]), json.loads(done.stdout)
+    return json.loads(done.stderr.strip().splitlines()[-1]), require_json(["presets", "--format", "json"], done.stdout)
 
 
 def test_the_program_settles_the_collector_after_its_command():

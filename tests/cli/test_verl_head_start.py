@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.helpers import require_json
 from tests.cli.verl_fakes import find_hydra_python, make_fake_verl
 from wizard.detect.env import verl_head_start, verl_verdict
 
@@ -60,6 +61,7 @@ def drive(tmp_path: Path, *argv: str) -> tuple[dict, subprocess.CompletedProcess
         timeout=120,
         check=False,
     )
+    require_json(argv, done.stdout)  # a --format json command's output is JSON, whatever the test reads of it
     return json.loads(record.read_text()), done
 
 
