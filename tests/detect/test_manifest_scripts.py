@@ -234,3 +234,16 @@ def test_a_script_that_reads_the_gpus_slurm_gives_it_is_read_with_them(tmp_path)
     path.write_text(path.read_text().replace("SLURM_GPUS_ON_NODE", "MY_GPUS"))
     code, doc = check(path)
     assert code == 1 and any("4 GPU(s) per node" in m for m in by_id(doc)["DEPLOY-004"]), by_id(doc)
+
+
+def test_a_job_that_runs_another_verl_program_has_nothing_judged(tmp_path):
+    # verl-recipe's DAPO scripts submit `python3 -m recipe.dapo.main_dapo` with `ray job submit`: read as a manifest
+    # with no main_ppo command, its config was verl's defaults and check reported BATCH-006 three times.
+    path = tmp_path / "dapo_job.sh"
+    path.write_text(
+        "ray job submit --address=http://127.0.0.1:8265 --runtime-env-json='{\"working_dir\": \".\"}' -- \\\n"
+        "    python3 -m recipe.dapo.main_dapo data.train_batch_size=512 trainer.nnodes=4\n"
+    )
+    code, doc = check(path)
+    assert (code, list(by_id(doc))) == (0, ["SCRIPT-017"]), by_id(doc)
+    assert "recipe.dapo.main_dapo" in by_id(doc)["SCRIPT-017"][0]

@@ -21,6 +21,7 @@ from wizard.detect.config.files import read_launch_script
 from wizard.detect.deploy.manifest_input import ManifestInput
 from wizard.detect.script.bash.values import Spread, Unknown, shown
 from wizard.detect.script.check_input import read_beside
+from wizard.detect.script.launch import NotMainPpo
 from wizard.detect.script.reading import follow
 from wizard.errors import UsageError
 from wizard.i18n.text import Msg
@@ -147,6 +148,12 @@ def _config(path: Path, text: str, env: dict | None, args: list | None, seed: di
     """The verl overrides of the script on top of the config folder it names (wizard.detect.script.check_input)."""
     try:
         command = read_launch_script(path, text, {**(seed or {}), **(env or {})}, args)
+    except NotMainPpo as exc:
+        # a job that runs another verl program (a recipe's trainer, SFT) has no main_ppo config to compare with
+        # verl's defaults: check says it has nothing to judge (SCRIPT-017), as for a plain launch script
+        if exc.reason.key == "script.other_entry":
+            raise
+        return {}, [f"{path} has no python -m verl.trainer.main_ppo command; compared with verl's defaults"], None, None
     except UsageError:
         return {}, [f"{path} has no python -m verl.trainer.main_ppo command; compared with verl's defaults"], None, None
     return dict(command.flat), list(command.notes), command.script, command
