@@ -274,6 +274,11 @@ SCRIPT_CASES = [
     ),
     ("script key moved", "KEY-001", script_case(["ray_init.num_cpus=64"])),
     ("placeholder left in the script", "SCRIPT-016", script_case(["trainer.nnodes=TO_BE_FILLED"])),
+    (
+        "relative config path",
+        "SCRIPT-018",
+        script_case(["trainer.total_epochs=1"], flags=" --config-path=my_configs --config-name=ppo_trainer"),
+    ),
     ("+ adds a key an older verl had", "KEY-003", script_case(["+trainer.profile_steps=[1,2]"])),
 ] + [
     (f"hydra rejects {what}", "SCRIPT-010", script_case([f"'trainer.rollout_data_dir={value}'"]))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.cli.helpers import check_json
-from wizard.detect.script.config_path import is_verls_own
+from wizard.core.hydra_config_path import is_verls_own
 
 
 @pytest.mark.parametrize("path", ["config", "./config", "config/", "'config'", '"config"', "../trainer/config"])
@@ -53,3 +53,37 @@ def test_an_absolute_config_path_is_read(tmp_path):
     proc, doc = check_json(script)
     assert doc is not None, proc.stderr
     assert str(tmp_path / "config") in _notes(doc)
+
+
+def _ids(doc) -> list[str]:
+    return [f["id"] for f in doc["findings"]]
+
+
+def test_any_other_relative_config_path_is_an_error(tmp_path):
+    # verl-recipe's deepeyes: `--config-path=${BASEDIR}/recipe/deepeyes/configs` with BASEDIR=base_dir, a relative
+    # path; verl 0.9.1 stops with "Primary config directory not found" (.../verl/trainer/base_dir/...)
+    (tmp_path / "base_dir" / "configs").mkdir(parents=True)
+    script = tmp_path / "run.sh"
+    script.write_text(SCRIPT.format(path="base_dir/configs"))
+    proc, doc = check_json(script, "--mode", "cluster")
+    assert proc.returncode == 1 and "SCRIPT-018" in _ids(doc), proc.stdout
+    [finding] = [f for f in doc["findings"] if f["id"] == "SCRIPT-018"]
+    assert "verl/trainer/base_dir/configs" in finding["message"] and finding["severity"] == "error"
+
+
+@pytest.mark.parametrize("path", ["config", "./config", "{abs}", "$NOT_SET_HERE/configs"])
+def test_verls_own_an_absolute_or_an_unknown_config_path_is_no_error(path, tmp_path):
+    script = tmp_path / "run.sh"
+    script.write_text(SCRIPT.format(path=path.format(abs=tmp_path)))
+    proc, doc = check_json(script, "--mode", "cluster")
+    assert doc is not None and "SCRIPT-018" not in _ids(doc), proc.stderr
+
+
+def test_a_relative_config_dir_is_read_against_the_working_directory(tmp_path):
+    # --config-dir (what the wizard's ray-job.sh writes: `--config-dir=.`) is not --config-path: Hydra adds it to
+    # the search path from the working directory, so a relative one is no SCRIPT-018
+    (tmp_path / "local").mkdir()
+    script = tmp_path / "run.sh"
+    script.write_text(SCRIPT.format(path="x").replace("--config-path=x", "--config-dir=local"))
+    proc, doc = check_json(script, "--mode", "cluster")
+    assert doc is not None and "SCRIPT-018" not in _ids(doc), proc.stderr

@@ -226,7 +226,7 @@ def test_a_script_that_reads_the_gpus_slurm_gives_it_is_read_with_them(tmp_path)
         "trainer.n_gpus_per_node=8", 'trainer.n_gpus_per_node="$GPUS"'
     )
     path = tmp_path / "gres.sbatch"
-    path.write_text(script.replace("srun python3", 'GPUS=${SLURM_GPUS_ON_NODE:-2}\nsrun python3', 1))
+    path.write_text(script.replace("srun python3", "GPUS=${SLURM_GPUS_ON_NODE:-2}\nsrun python3", 1))
     code, doc = check(path)
     assert "DEPLOY-004" not in by_id(doc), by_id(doc)
     assert code == 0
@@ -241,7 +241,7 @@ def test_a_job_that_runs_another_verl_program_has_nothing_judged(tmp_path):
     # with no main_ppo command, its config was verl's defaults and check reported BATCH-006 three times.
     path = tmp_path / "dapo_job.sh"
     path.write_text(
-        "ray job submit --address=http://127.0.0.1:8265 --runtime-env-json='{\"working_dir\": \".\"}' -- \\\n"
+        'ray job submit --address=http://127.0.0.1:8265 --runtime-env-json=\'{"working_dir": "."}\' -- \\\n'
         "    python3 -m recipe.dapo.main_dapo data.train_batch_size=512 trainer.nnodes=4\n"
     )
     code, doc = check(path)

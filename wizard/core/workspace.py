@@ -389,6 +389,11 @@ def _rejected_findings(rejected: Mapping[str, tuple[str, Any]]) -> list[Finding]
             out.append(error("KEY-007", [key], msg("key.required_empty", field=key), why("KEY-007")))
         else:
             out.append(
-                error("KEY-006", [key], msg("key.rejected_edit", field=key, text=shown_text(text), reason=reason), why("KEY-006"))
+                error(
+                    "KEY-006",
+                    [key],
+                    msg("key.rejected_edit", field=key, text=shown_text(text), reason=reason),
+                    why("KEY-006"),
+                )
             )
     return out

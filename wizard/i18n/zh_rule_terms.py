@@ -376,6 +376,10 @@ RULES: dict[str, tuple[str, str]] = {
         "脚本里留下了 verl 无法接受的值",
         "在 verl 需要数字的地方留下了占位符（trainer.nnodes=TO_BE_FILLED）或空变量（GPUS 未设置时的 trainer.n_gpus_per_node=$GPUS）：Hydra 会把它当作文本组合进配置，verl 在启动时（配置检查中的 TypeError）或之后停止。脚本的其余部分照常检查；需要这个键的规则会被跳过，就像值未知时一样。",
     ),
+    "SCRIPT-018": (
+        "相对的 --config-path",
+        "Hydra 把相对的 --config-path 当作相对于 verl 入口的路径（python -m verl.trainer.main_ppo 时为 pkg://verl.trainer/<路径>），而不是相对于脚本运行的目录：除了 verl 自己的 `config`，其他目录在那里都找不到，verl 会在任何东西运行之前以 'Primary config directory not found' 停止。",
+    ),
     "SCRIPT-017": (
         "不是 main_ppo 的运行：没有可检查的内容",
         "check 判断的是脚本传给 python -m verl.trainer.main_ppo 的覆盖项。启动其他 verl 程序（SFT、生成、fully-async trainer）或在启动任何命令之前就结束的脚本，没有可供规则判断的内容：只报告这一点，并判为通过。",

@@ -23,6 +23,7 @@ from wizard.core.rules.placement import topology
 from wizard.core.rules.roles import assign as roles
 from wizard.core.rules.roles import model_files as models
 from wizard.core.rules.schema import keys as schema
+from wizard.core.rules.script import config_path as script_config_path
 from wizard.core.rules.script import launch as script
 
 MODULES = (
@@ -42,4 +43,5 @@ MODULES = (
     deploy,
     deploy_logger,
     script,
+    script_config_path,
 )

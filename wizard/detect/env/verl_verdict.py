@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wizard.core.hydra_config_path import names_verls_own
 from wizard.detect.child_process import collect, kill, last_marked, last_words, run_with_deadline, spawn
 from wizard.detect.env import verl_head_start
 from wizard.detect.env.probe import resolve_python
 from wizard.detect.script.bash.values import Spread, origins_of, shown
-from wizard.detect.script.config_path import is_verls_own
 from wizard.errors import UsageError
 from wizard.i18n.text import Msg, msg
 
@@ -153,7 +153,7 @@ def for_script(script, folder: Path | None) -> Question:
         names = sorted({o.shown() for o in script.config_path_unknown})
         not_asked = msg("verl.not_asked.config_path_unknown", path=script.config_path, names=names)
         return Question(None, name, overrides, left_out, not_asked=not_asked)
-    if script.config_path is not None and folder is None and not is_verls_own(script.config_path):
+    if script.config_path is not None and folder is None and not names_verls_own(script):
         not_asked = msg("verl.not_asked.no_folder", path=script.config_path)
         return Question(None, name, overrides, left_out, not_asked=not_asked)
     return Question(str(folder) if folder is not None else None, name, overrides, left_out)

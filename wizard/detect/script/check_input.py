@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from wizard.core import verl_schema
+from wizard.core.hydra_config_path import bare, names_verls_own
 from wizard.core.layers import ENGINE_GROUP, answers_from_flat, canonical_address
 from wizard.core.unknowns import REFUSED, Origin, Unknowns, notes
 from wizard.core.value_reasons import bare_reason
 from wizard.detect.config.basics import CheckInput, read_text
 from wizard.detect.config.compose import config_file, read_primary
-from wizard.detect.script.config_path import bare, is_verls_own
 from wizard.detect.script.launch import keys_fed_by, parse_launch_script
 from wizard.detect.script.problems import ScriptProblem
 from wizard.errors import UsageError
@@ -116,8 +116,8 @@ def refuse_values(script, flat: dict) -> dict[str, Origin]:
 def config_folder(script, path: Path, env: Mapping[str, str]) -> Path | None:
     """The folder --config-path (or --config-dir) names, when it is known and there (relative: to the folder the
     script runs in, given as PWD, else the script's own). None for verl's own config folder (a relative `config`:
-    wizard.detect.script.config_path), which the embedded snapshot or the verl asked stands for."""
-    if script.config_path is None or script.config_path_unknown or is_verls_own(script.config_path):
+    wizard.core.hydra_config_path), which the embedded snapshot or the verl asked stands for."""
+    if script.config_path is None or script.config_path_unknown or names_verls_own(script):
         return None
     target = bare(script.config_path)
     if not posixpath.isabs(target):

@@ -84,6 +84,9 @@ class LaunchScript:
     choices: list[Choice] = field(default_factory=list)
     passed_on: frozenset = frozenset()  # origins of "$@" passed to verl when the arguments are not given
     config_path_unknown: frozenset = frozenset()
+    # which flag gave config_path: Hydra reads a relative --config-path inside verl's package (relative_to_entry),
+    # a relative --config-dir against the working directory
+    config_path_flag: str | None = None
     config_dir: str | None = None  # the folder whose primary config was read (set by script_input)
     sourced: list[str] = field(default_factory=list)
     reader_notes: list[tuple] = field(default_factory=list)
@@ -312,6 +315,7 @@ def _read_args(script: LaunchScript, step, start: int) -> None:
             if flag in ("--config-path", "-cp") or (flag in ("--config-dir", "-cd") and script.config_path is None):
                 script.config_path = shown(target)
                 script.config_path_unknown = origins_of(target)
+                script.config_path_flag = "--config-dir" if flag in ("--config-dir", "-cd") else "--config-path"
             elif flag in ("--config-dir", "-cd"):
                 continue
             else:

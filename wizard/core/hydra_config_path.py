@@ -24,3 +24,15 @@ def is_verls_own(config_path: str) -> bool:
     """Whether a --config-path names verl's own config folder (a relative `config`, `./config`, `config/`)."""
     path = bare(config_path)
     return not posixpath.isabs(path) and posixpath.normpath(posixpath.join(ENTRY_PACKAGE, path)) == VERLS_OWN
+
+
+def read_in_verl(script) -> bool:
+    """Whether Hydra reads the script's config folder inside verl's package: given by --config-path (a --config-dir
+    is read against the working directory)."""
+    return getattr(script, "config_path_flag", None) != "--config-dir"
+
+
+def names_verls_own(script) -> bool:
+    """Whether the launch script's config folder is verl's own (`--config-path=config`)."""
+    path = getattr(script, "config_path", None)
+    return path is not None and read_in_verl(script) and is_verls_own(path)
