@@ -325,7 +325,7 @@ def install_paste_intact() -> bool:
 
     feed_keeping_pastes.keeps_pastes = True  # type: ignore[attr-defined]  # marks the installed wrapper
     feed_keeping_pastes.stock = feed  # type: ignore[attr-defined]  # Textual's own, for the tests to compare
-    XTermParser.feed = feed_keeping_pastes
+    XTermParser.feed = feed_keeping_pastes  # type: ignore[method-assign,assignment]  # the one patch, on the pinned release
     return True
 
 
