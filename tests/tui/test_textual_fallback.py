@@ -85,8 +85,8 @@ async def drive(app, pilot, terminal) -> dict[str, list]:
     await pilot.press("backspace", "3")  # rollout TP 3 on 8 GPUs: PLACE-001 and PLACE-005
     await settle("keystroke")
     assert [f.id for f in app.session.findings][:2] == ["PLACE-001", "PLACE-005"]
-    await pilot.press("ctrl+b")
-    await settle("previous step")
+    await pilot.press("ctrl+n")  # Batch comes after Hardware
+    await settle("next step")
     assert app.step == "batch"
     app.screen.query_one("#findings-list").focus()
     await pilot.press("home", "enter")  # PLACE-001: its field is on the hardware step
@@ -123,7 +123,7 @@ async def test_another_textual_release_shows_the_same_screens_with_stock_textual
     stock, stock_ran = await run_through(tmp_path, "stock")
     assert not issubclass(stock_ran["compositor"], textual_compat.DirtyRegionCompositor)  # Textual's own
     assert stock_ran["list private uses"] == frozenset()
-    assert list(stock) == ["keystroke", "previous step", "jump", "fix"]
+    assert list(stock) == ["keystroke", "next step", "jump", "fix"]
     for name in stock:
         assert not differences(stock[name], pinned[name]), name
 
