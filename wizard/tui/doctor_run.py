@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import sys
 
-from wizard.core.findings import Finding, Severity
+from wizard.core.findings import Finding
 from wizard.core.layers import LayeredAnswers
 from wizard.detect.env.doctor import doctor
 from wizard.emit.install import install_for
-from wizard.i18n import t
-from wizard.i18n.text import render
-from wizard.tui.widgets.findings_panel import MARK
+from wizard.tui.finding_lines import counted
 
 
 def doctor_here(layered: LayeredAnswers) -> list[Finding]:
@@ -23,10 +21,4 @@ def doctor_here(layered: LayeredAnswers) -> list[Finding]:
 
 
 def doctor_summary(findings: list[Finding]) -> str:
-    errors = sum(1 for f in findings if f.severity is Severity.ERROR)
-    warnings = sum(1 for f in findings if f.severity is Severity.WARNING)
-    return t("review.doctor_done", errors=errors, warnings=warnings)
-
-
-def finding_lines(findings: list[Finding]) -> list[str]:
-    return [f"{MARK[f.severity]} {f.id} {render(f.message)}" for f in findings]
+    return counted("review.doctor_done", findings)

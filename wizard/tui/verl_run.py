@@ -16,6 +16,7 @@ from wizard.detect.env import verl_verdict
 from wizard.errors import UsageError
 from wizard.i18n import t
 from wizard.i18n.text import render
+from wizard.tui.finding_lines import counted, finding_lines
 from wizard.tui.widgets.findings_panel import MARK
 
 
@@ -41,10 +42,4 @@ def ask_verl(python: str, deadline_s: float, config_text: str) -> tuple[str, lis
 
 
 def verl_summary(findings: list[Finding]) -> str:
-    errors = sum(1 for f in findings if f.severity is Severity.ERROR)
-    warnings = sum(1 for f in findings if f.severity is Severity.WARNING)
-    return t("review.verl_done", errors=errors, warnings=warnings)
-
-
-def finding_lines(findings: list[Finding]) -> list[str]:
-    return [f"{MARK[f.severity]} {f.id} {render(f.message)}" for f in findings]
+    return counted("review.verl_done", findings)

@@ -14,6 +14,7 @@ from wizard.emit.install import install_for
 from wizard.emit.launch import doctor_line, launch_line, unzip_launch_line
 from wizard.i18n import t
 from wizard.tui.clip import FOLD_MARK, fold_lines
+from wizard.tui.finding_lines import finding_lines
 from wizard.tui.screens.base import StepScreen
 from wizard.tui.verl_run import ask_verl, short_name
 from wizard.tui.widgets.ordered_input import OrderedInput
@@ -167,7 +168,7 @@ class ReviewScreen(StepScreen):
 
     def _doctor(self) -> None:
         """doctor on this machine for the run on screen (a thread: the probe is a child process with a deadline)."""
-        from wizard.tui.doctor_run import doctor_here, doctor_summary, finding_lines  # packaging loads on first use
+        from wizard.tui.doctor_run import doctor_here, doctor_summary  # packaging loads on first use
 
         findings = doctor_here(self.session.layered)
         self.app.call_from_thread(self._show_doctor, doctor_summary(findings), finding_lines(findings))
