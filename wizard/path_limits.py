@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+from wizard.core.paths import NAME_MAX_BYTES, PATH_MAX_BYTES
 from wizard.i18n.text import msg
 
 
@@ -16,10 +17,10 @@ def path_problem(path: str | os.PathLike) -> str | None:
     text = os.fsencode(path)
     if b"\x00" in text:
         return str(msg("input.reason.nul"))
-    limit_name = _limit("PC_NAME_MAX", 255)
+    limit_name = _limit("PC_NAME_MAX", NAME_MAX_BYTES)
     if any(len(part) > limit_name for part in text.split(b"/")):
         return str(msg("input.path.name_too_long", limit=limit_name))
-    limit_path = _limit("PC_PATH_MAX", 4096)
+    limit_path = _limit("PC_PATH_MAX", PATH_MAX_BYTES + 1)  # PATH_MAX counts the closing NUL
     if len(text) >= limit_path:
         return str(msg("input.path.too_long", limit=limit_path - 1))
     return None
