@@ -299,7 +299,7 @@ SCRIPT_CASES = [
         ("a missing paren", "int(3"),
         ("an odd argument", "int(x=1)"),
         ("a missing comma", "int(1=2)"),
-        ("deep nesting", "[" * 101 + "]" * 101),
+        ("deep nesting", "[" * 201 + "]" * 201),
         ("a huge value", "x" * 100_001),
     ]
 ]

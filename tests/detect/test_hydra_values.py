@@ -1,4 +1,5 @@
-"""Tests for wizard.detect.script.hydra_values: override values read as Hydra 1.3's grammar reads them."""
+"""Tests for wizard.detect.script.hydra_values: override values read by Hydra 1.3's own parser, and the plain-token
+fast path checked against that parser."""
 
 from __future__ import annotations
 
@@ -90,37 +91,50 @@ def test_value_reads_as_hydra_reads_it(text: str, expected: object) -> None:
 
 
 REJECTED = [
-    ("[1,2", "unbalanced"),
-    ("{a:1", "unbalanced"),
-    ("[[1]", "unbalanced"),
-    ("a]", "]"),
-    ("~/data/x", "'~'"),
-    ("/data/数据", "'数'"),
-    ("a#b", "'#'"),
-    ("a=b", "'='"),
-    ("a,b", "sweep"),
-    ("1,2,3", "sweep"),
-    ("choice(1,2)", "sweep"),
-    ("range(1,5)", "sweep"),
-    ("shout(1)", "unknown Hydra function"),
-    ("bool(yes)", "bool"),
-    ("int(inf)", "int"),
-    ('"open', "'\"'"),
+    # (value, a fragment of Hydra's own words)
+    ("[1,2", "no viable alternative"),
+    ("{a:1", "no viable alternative"),
+    ("a]", "extraneous input ']'"),
+    ("~/data/x", "token recognition error at: '~'"),
+    ("/data/数据", "token recognition error at: '数'"),
+    ("a#b", "token recognition error at: '#'"),
+    ("a=b", "mismatched input '='"),
+    ("shout(1)", "Unknown function 'shout'"),
+    ("bool(yes)", "Cannot cast 'yes' to bool"),
+    ("int(inf)", "cannot convert float infinity to integer"),
+    ('"open', "token recognition error"),
 ]
 
 
 @pytest.mark.parametrize(("text", "fragment"), REJECTED, ids=[t for t, _ in REJECTED])
-def test_value_hydra_rejects_raises_a_short_value_error(text: str, fragment: str) -> None:
+def test_value_hydra_rejects_raises_hydras_own_words_on_one_line(text: str, fragment: str) -> None:
     with pytest.raises(ValueError) as info:
         parse_override_value(text)
     message = str(info.value)
     assert fragment in message
-    assert "\n" not in message and len(message) < 120
+    assert message.startswith("Hydra's override parser refuses it: ")
+    assert "\n" not in message
+
+
+SWEEPS = ["a,b", "1,2,3", "choice(1,2)", "range(1,5)", "interval(0,1)", "glob(*)", "[1,2],[3]"]
+
+
+@pytest.mark.parametrize("text", SWEEPS)
+def test_a_sweep_parses_but_is_refused_on_a_single_run(text: str) -> None:
+    with pytest.raises(ValueError, match="Hydra sweep"):
+        parse_override_value(text)
+
+
+def test_what_hydra_evaluates_is_hydras_value() -> None:
+    """sort() is not a sweep: Hydra sorts the list and sets it (the neighbour of the sweeps above)."""
+    assert parse_override_value("sort([3,1,2])") == [1, 2, 3]
+    assert parse_override_value("sort([b,a],reverse=true)") == ["b", "a"]
 
 
 def test_deep_nesting_is_bounded() -> None:
     with pytest.raises(ValueError, match="nested too deeply"):
         parse_override_value("[" * 5000 + "]" * 5000)
+    assert parse_override_value("[" * 200 + "]" * 200) is not None
 
 
 def test_overlong_value_is_refused() -> None:
@@ -209,3 +223,41 @@ def test_agrees_with_hydra_on_random_values() -> None:
         except ValueError:
             ours = ["error"]
         assert ours == theirs, text
+
+
+PLAIN_PIECES = ["1", "0", "07", "1_0", "e", "E", "5", ".", "-", "+", "_", "/", ":", "@", "%", "*", "?", "|"]
+PLAIN_PIECES += ["a", "x", "true", "False", "null", "NULL", "inf", "nan", "1e-6", "2.", ".5", "Qwen", "v1"]
+
+
+def test_the_plain_fast_path_reads_as_hydras_parser_does() -> None:
+    """Values of plain tokens are typed without Hydra's parser: on 4,000 random ones (every split of ints,
+    floats, bools, nulls, names and the unquoted characters) the type and value equal Hydra's own reading."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    from wizard.detect.script import hydra_values
+
+    hydra = OverridesParser.create()
+    rng = random.Random(31)
+    texts = {"".join(rng.choice(PLAIN_PIECES) for _ in range(rng.randint(1, 5))) for _ in range(4000)}
+    texts |= {"", "-1", "+5", "1.5e3", "-inf", "+nan", "1_000.5", "trueish", "null0", "1-2", "0x10", "a:b"}
+    plain = 0
+    for text in sorted(texts):
+        if not hydra_values._PLAIN.fullmatch(text):
+            continue
+        plain += 1
+        ours = hydra_values._plain_value(text)
+        theirs = hydra.parse_override("k=" + text).value()
+        assert type(ours) is type(theirs), text
+        assert ours == theirs or (ours != ours and theirs != theirs), text  # nan != nan
+    assert plain > 2500
+
+
+def test_a_plain_script_value_never_imports_hydras_parser() -> None:
+    """The fast path is real: a fresh interpreter reading plain values loads no antlr4; a list loads it."""
+    code = (
+        "import sys; from wizard.detect.script.hydra_values import parse_override_value as p; "
+        "[p(v) for v in ('8', '1e-6', 'True', 'Qwen/Qwen3-8B', 'null', '')]; print('antlr4' in sys.modules); "
+        "p('[console,wandb]'); print('antlr4' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "True"]
