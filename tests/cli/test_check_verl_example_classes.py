@@ -51,11 +51,15 @@ def test_a_script_that_exits_before_any_command_is_reported():
     assert "line 5 (exit 1)" in doc["findings"][0]["message"]
 
 
-def test_a_script_without_any_verl_program_is_still_bad_input():
-    # The neighbour: data preparation only (an echo that names main_ppo does not count) stays exit 2.
+def test_a_script_without_any_verl_program_names_what_it_runs():
+    # The neighbour: data preparation only (an echo that names main_ppo does not count) is no other verl program;
+    # check names the programs it runs instead (it was exit 2 until verl-recipe's preparation scripts, issue 31).
     result = cli("check", "--format", "json", str(SCRIPTS / "no_verl_command.sh"))
-    assert result.returncode == 2 and result.stdout == ""
-    assert "no `python -m verl.trainer.main_ppo` command was found" in result.stderr
+    doc = json.loads(result.stdout)
+    assert (result.returncode, [f["id"] for f in doc["findings"]]) == (0, ["SCRIPT-017"])
+    message = doc["findings"][0]["message"]
+    assert "runs no verl program, only `python3 examples/data_preprocess/gsm8k.py` (line 4)" in message
+    assert "another verl program" not in message
 
 
 def test_a_command_whose_program_is_unknown_is_a_note_not_bad_input():
@@ -108,7 +112,9 @@ def test_a_module_given_verl_overrides_is_a_verl_program():
 
 
 def test_a_module_given_no_verl_overrides_is_not():
-    # The neighbour: `python3 -m http.server` is no verl program; with nothing else, the script is bad input.
+    # The neighbour: `python3 -m http.server` is no verl program: named as a program the script runs.
     result = cli("check", "--format", "json", str(SCRIPTS / "other_python_module.sh"))
-    assert result.returncode == 2 and result.stdout == ""
-    assert "no `python -m verl.trainer.main_ppo` command was found" in result.stderr
+    doc = json.loads(result.stdout)
+    assert (result.returncode, [f["id"] for f in doc["findings"]]) == (0, ["SCRIPT-017"])
+    message = doc["findings"][0]["message"]
+    assert "runs no verl program, only `python3 -m http.server` (line 3)" in message

@@ -382,7 +382,7 @@ RULES: dict[str, tuple[str, str]] = {
     ),
     "SCRIPT-017": (
         "不是 main_ppo 的运行：没有可检查的内容",
-        "check 判断的是脚本传给 python -m verl.trainer.main_ppo 的覆盖项。启动其他 verl 程序（SFT、生成、fully-async trainer）或在启动任何命令之前就结束的脚本，没有可供规则判断的内容：只报告这一点，并判为通过。",
+        "check 判断的是脚本传给 python -m verl.trainer.main_ppo 的覆盖项。启动其他 verl 程序（SFT、生成、fully-async trainer）、把运行交给另一个脚本（`bash x.sh`：会指出该检查的那个脚本）、只运行非 verl 程序（数据准备、安装：会列出它们，给错文件时一眼可见），或在启动任何命令之前就结束的脚本，没有可供规则判断的内容：只报告这一点，并判为通过。",
     ),
     # Environment (doctor, preflight)
     "ENV-001": (

@@ -24,6 +24,7 @@ from wizard.detect.script.bash.expand import ExpansionTooLarge
 from wizard.detect.script.bash.syntax import SyntaxProblem, verdict
 from wizard.detect.script.bash.values import ARGS, ENV, Origin, Spread, is_known, known, origins_of, shown
 from wizard.detect.script.hydra_values import parse_override_value, reason_of, split_override
+from wizard.detect.script.no_training import hand_offs, other_programs
 from wizard.detect.script.problems import ScriptProblem, piped_away, problems_of
 from wizard.detect.script.reading import follow
 from wizard.errors import UsageError
@@ -217,8 +218,10 @@ def parse_launch_script(
 
 
 class NotMainPpo(UsageError):
-    """A script that starts another verl program than main_ppo, or stops before it starts anything: check reports
-    that it has nothing to judge (SCRIPT-017); a command that needs the overrides still refuses it (exit 2)."""
+    """A readable script with nothing for main_ppo to judge (another verl program, a hand-off to another script,
+    only programs that are not verl, an `exit` first): check reports it (SCRIPT-017, exit 0); a command that needs
+    the overrides (`new --from-script`, the TUI's import) catches UsageError, this class's base, and refuses it
+    (exit 2)."""
 
     def __init__(self, message: Msg, reason: Msg):
         super().__init__(message)
@@ -227,8 +230,9 @@ class NotMainPpo(UsageError):
 
 def not_main_ppo(source: str, trace, notes) -> NotMainPpo | None:
     """Why the script has no main_ppo command, when bash shows it: it runs another verl module (the first such
-    command), a command's program is unknown here (`$COMMAND ...`), or an `exit` ends it before any command.
-    None otherwise."""
+    command), a command's program is unknown here (`$COMMAND ...`), an `exit` ends it before any command, it hands
+    the run to another script (`bash x.sh`), or it runs only programs that are not verl (no_training.py).
+    None when it starts no command at all."""
     for step in trace:
         words = [(known(f) or "") if not isinstance(f, Spread) else "" for f in step.fields]
         if not words or os.path.basename(words[0]) in _NOT_LAUNCHERS:
@@ -252,6 +256,10 @@ def not_main_ppo(source: str, trace, notes) -> NotMainPpo | None:
             if kind == "exit":
                 reason = msg("script.exits_first", line=line, status=status)
                 return NotMainPpo(msg("script.no_verl_command_because", source=source, reason=reason), reason)
+    # it runs no verl program itself: it hands the run to another script, or it runs only other programs
+    elsewhere = hand_offs(trace, notes) or other_programs(trace)
+    if elsewhere is not None:
+        return NotMainPpo(msg("script.no_verl_command_because", source=source, reason=elsewhere), elsewhere)
     return None
 
 
