@@ -12,11 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
-
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import canonicalize_name
-from packaging.version import InvalidVersion, Version
+from typing import TYPE_CHECKING, Any
 
 from wizard.core import verl_schema
 from wizard.core.answers.model import Answers
@@ -24,6 +20,9 @@ from wizard.core.findings import Finding, Fix, Severity, warning
 from wizard.core.plan import build_plan, engine_of
 from wizard.core.rules.declare import declare, emits, make_finding, why
 from wizard.i18n.text import msg
+
+if TYPE_CHECKING:
+    from packaging.requirements import Requirement
 
 declare(
     "ENV-001",
@@ -64,6 +63,10 @@ def requirements(report: dict[str, Any], extra: str | None = None) -> list[Requi
     if declared is None:
         snapshot = verl_schema.extras().get(extra, []) if extra else []
         declared = [f'{line}; extra == "{extra}"' for line in snapshot]
+    # why here: packaging's requirement parser costs `check` ~10 ms of start-up (its tokenizer compiles ~20 regexes,
+    # markers bring platform and logging); only doctor and preflight judge packages
+    from packaging.requirements import InvalidRequirement, Requirement
+
     out: list[Requirement] = []
     for line in declared:
         try:
@@ -77,12 +80,21 @@ def requirements(report: dict[str, Any], extra: str | None = None) -> list[Requi
     return out
 
 
+def canonicalize_name(name: str) -> str:
+    """A distribution's name as pip compares it (PEP 503: lower case, runs of -_. as one -)."""
+    from packaging.utils import canonicalize_name as canonical  # why here: see requirements()
+
+    return canonical(name)
+
+
 def _installed(report: dict[str, Any], name: str) -> str | None:
     packages = {canonicalize_name(k): v for k, v in report.get("packages", {}).items()}
     return packages.get(canonicalize_name(name))
 
 
 def _satisfies(version: str, req: Requirement) -> bool:
+    from packaging.version import InvalidVersion, Version  # why here: see requirements()
+
     if not req.specifier:
         return True
     try:

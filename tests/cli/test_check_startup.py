@@ -1,0 +1,74 @@
+"""What `check` loads at start-up: its own command and what its rules need, not the other commands or doctor's parsers.
+
+DESIGN.md section 7 holds `check` to 20x faster than verl's start-up validation; most of `check`'s time is start-up.
+The modules pinned here came off its path (issue 31): the other commands' modules and parsers (wizard.cli builds the
+named command's parser alone) and packaging's requirement parser (only doctor's package rules use it).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from wizard.cli import ALIASES, build_parser, commands_needed
+from wizard.commands import COMMANDS
+
+ROOT = Path(__file__).resolve().parents[2]
+OFF_THE_PATH = (
+    *(f"wizard.commands.{name}" for name in COMMANDS if name != "check"),
+    "packaging.requirements",
+    "packaging.markers",
+    "packaging.tags",
+)
+DRIVER = """
+import json, runpy, sys
+sys.argv = ["verl-wizard", *sys.argv[1:]]
+try:
+    runpy.run_module("wizard", run_name="__main__")
+except SystemExit as exc:
+    code = exc.code
+print(json.dumps({"code": code, "loaded": sorted(m for m in %r if m in sys.modules)}), file=sys.stderr)
+"""
+
+
+def run_check(argv: list[str]) -> tuple[dict, str]:
+    done = subprocess.run(
+        [sys.executable, "-c", DRIVER % (OFF_THE_PATH,), *argv], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    return json.loads(done.stderr.strip().splitlines()[-1]), done.stdout
+
+
+def test_check_loads_neither_the_other_commands_nor_packagings_requirement_parser(tmp_path):
+    subprocess.run(
+        [sys.executable, "-m", "wizard", "new", "--preset", "workshop-0.5b-1gpu", "--out", str(tmp_path)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    for command in ("check", "validate-config"):
+        path_flag = (
+            [str(tmp_path / "config.yaml")] if command == "check" else ["--config", str(tmp_path / "config.yaml")]
+        )
+        state, out = run_check([command, *path_flag, "--mode", "cluster", "--format", "json"])
+        assert state == {"code": 0, "loaded": []}, command
+        report = json.loads(out)
+        assert report["verdict"] in ("pass", "warn") and isinstance(report["findings"], list)
+
+
+def test_every_command_name_parses_with_only_the_modules_it_needs():
+    names = build_parser()._subparsers._group_actions[0].choices
+    assert set(ALIASES) <= set(names)
+    for name in names:
+        needed = commands_needed([name])
+        assert len(needed) == 1 and name in build_parser(needed)._subparsers._group_actions[0].choices, name
+
+
+def test_help_and_an_unknown_command_still_see_every_command():
+    assert commands_needed(["--help"]) == commands_needed(["no-such-command"]) == COMMANDS
+    done = subprocess.run(
+        [sys.executable, "-m", "wizard", "no-such-command"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert all(f"'{name}'" in done.stderr for name in build_parser()._subparsers._group_actions[0].choices)
