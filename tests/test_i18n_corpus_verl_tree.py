@@ -41,6 +41,17 @@ def legacy_key() -> Finding:
     return Finding("KEY-003", Severity.WARNING, ("reward_model.micro_batch_size",), text, why("KEY-003"))
 
 
+def plus_of_present_key() -> Finding:
+    text = msg("fix.remove", key="trainer.val_before_train")
+    return Finding("SCRIPT-005", Severity.ERROR, ("trainer.val_before_train",), text, why("SCRIPT-005"))
+
+
+def global_micro_only() -> Finding:
+    keys = {"global_key": "critic.ppo_micro_batch_size", "per_gpu_key": "critic.ppo_micro_batch_size_per_gpu"}
+    text = msg("batch.micro_deprecated", role="critic", **keys)
+    return Finding("BATCH-006", Severity.ERROR, (keys["per_gpu_key"],), text, why("BATCH-006"))
+
+
 TREE_CASES = [
     ("release tree refuses to compose", "VERL-005", lambda tmp: judge_tree(facts(stage="compose", error=REFUSED))),
     (
@@ -57,6 +68,16 @@ TREE_CASES = [
         "release has a key 0.9.1 removed",
         "VERL-007",
         lambda tmp: held_to_release([removed_key()], "0.8.0", frozenset({SKIP}), frozenset()),
+    ),
+    (
+        "a + the release needs",
+        "VERL-007",
+        lambda tmp: held_to_release([plus_of_present_key()], "0.2.0", frozenset(), frozenset()),
+    ),
+    (
+        "a global micro-batch size an old release divides",
+        "VERL-007",
+        lambda tmp: held_to_release([global_micro_only()], "0.7.1", frozenset(), frozenset()),
     ),
     (
         "a legacy key under another release",

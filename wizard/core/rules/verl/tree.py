@@ -21,8 +21,12 @@ PATHS = ("--verl-version",)
 # The rules that judge a key by verl 0.9.1's schema alone (wizard.core.rules.schema.keys, script.launch): whether
 # 0.9.1 has the key (HELD: no error where the release has it), and what 0.9.1 does with it or with its + (SAID).
 HELD = ("KEY-001", "KEY-003", "SCRIPT-006")
-SAID = ("KEY-008", "SCRIPT-005", "SCRIPT-007", "SCRIPT-008")
+SAID = ("KEY-008", "SCRIPT-005", "SCRIPT-007", "SCRIPT-008", "BATCH-006")
 KEY_RULES = HELD + SAID
+# verl's FSDP and Megatron workers divided a global micro-batch size (ppo_micro_batch_size, ...) by the GPUs and
+# used it as the per-GPU size up to 0.7.x; 0.8.0 moved the sizes into config classes whose engines read only the
+# per-GPU form. Before this release, BATCH-006's "only the deprecated global size is set" is no error.
+GLOBAL_MICRO_READ_BEFORE = (0, 8)
 
 
 def who(facts: Mapping[str, Any]) -> Msg:
@@ -45,8 +49,8 @@ def who(facts: Mapping[str, Any]) -> Msg:
 @emits(
     "VERL-007",
     Severity.INFO,
-    title="A key the wizard's verl 0.9.1 rules call unknown is in the release named by --verl-version",
-    why="The wizard's key rules know verl 0.9.1's schema; a key that 0.9.1 removed or renamed, but that the release the run uses still has, is no error for that release. The finding says what 0.9.1 made of it (from the wizard's key history), for the day the run moves to 0.9.1.",
+    title="A verdict of the wizard's verl 0.9.1 rules that the release named by --verl-version does not share",
+    why="The wizard's key rules know verl 0.9.1's schema; a key that 0.9.1 removed or renamed, but that the release the run uses still has, is no error for that release, nor is a +key for a key that release lacks (0.9.1 has it), nor a global micro-batch size alone under a release whose workers still divide it by the GPUs (up to 0.7). The finding says what 0.9.1 made of it (from the wizard's key history), for the day the run moves to 0.9.1.",
 )
 def judge_tree(facts: Mapping[str, Any], not_asked: Msg | None = None) -> list[Finding]:
     """The findings of one composition (none when the release's tree composed the config with everything given)."""
@@ -77,9 +81,10 @@ def held_to_release(
     findings: Iterable[Finding], version: str, keys: frozenset[str], open_keys: frozenset[str]
 ) -> list[Finding]:
     """The wizard's findings under release `version` (not 0.9.1): a KEY-001/KEY-003/SCRIPT-006 of a key that
-    release's tree has (`keys`, or below one of `open_keys`, mappings that take any key) becomes a VERL-007 note
-    carrying what 0.9.1 made of it; the other verdicts by 0.9.1's schema say that they are 0.9.1's (the release's
-    own composition, VERL-005, says what Hydra makes of the overrides there)."""
+    release's tree has (`keys`, or below one of `open_keys`, mappings that take any key), a SCRIPT-005 `+key` of a
+    key it lacks (the + is right there), and a BATCH-006 global-only micro-batch size under a release whose workers
+    read it, become VERL-007 notes carrying what 0.9.1 made of them; the other verdicts by 0.9.1's schema say that
+    they are 0.9.1's (the release's own composition, VERL-005, says what Hydra makes of the overrides there)."""
     held = []
     for finding in findings:
         if finding.id not in KEY_RULES:
@@ -87,10 +92,36 @@ def held_to_release(
         elif finding.id in HELD and all(_has(path, keys, open_keys) for path in finding.paths):
             text = msg("verl_tree.key_in_release", key=finding.paths[0], version=version, target=TARGET_VERSION)
             held.append(make_finding("VERL-007", finding.paths, msg("verl_tree.then", text=text, was=finding.message)))
+        elif finding.id == "SCRIPT-005" and not any(_has(path, keys, open_keys) for path in finding.paths):
+            text = msg("verl_tree.added_in_release", key=finding.paths[0], version=version, target=TARGET_VERSION)
+            held.append(make_finding("VERL-007", finding.paths, msg("verl_tree.then", text=text, was=finding.message)))
+        elif _global_micro_read(finding, version):
+            text = msg("verl_tree.global_micro_in_release", key=finding.message.args["global_key"], version=version)
+            held.append(make_finding("VERL-007", finding.paths, msg("verl_tree.then", text=text, was=finding.message)))
         else:
             text = msg("verl_tree.as_of_target", was=finding.message, target=TARGET_VERSION, version=version)
             held.append(replace(finding, message=text))
     return held
+
+
+def _global_micro_read(finding: Finding, version: str) -> bool:
+    """A BATCH-006 of a role that sets only the global micro-batch size, under a release whose workers read it."""
+    if finding.id != "BATCH-006" or finding.message.key != "batch.micro_deprecated":
+        return False
+    return release_numbers(version) < GLOBAL_MICRO_READ_BEFORE
+
+
+def release_numbers(version: str) -> tuple[int, ...]:
+    """The leading numbers of a release (`0.3.0.post1` -> (0, 3, 0)), for comparing releases."""
+    numbers = []
+    for part in version.split("."):
+        digits = part[: len(part) - len(part.lstrip("0123456789"))] if part else ""
+        if not digits:
+            break
+        numbers.append(int(digits))
+        if len(digits) != len(part):
+            break
+    return tuple(numbers)
 
 
 def _has(key: str, keys: frozenset[str], open_keys: frozenset[str]) -> bool:
