@@ -9,8 +9,10 @@ code; it reads the script's verl command as check does (the launch-script reader
 asks verl 0.9.1 for its verdict on the same --config-path/--config-name and overrides through the conformance
 harness (scripts/verl_examples_oracle.py). A script agrees when check fails exactly where verl refuses: at its
 start-up (what the harness runs), or at its first training step for the errors in FIRST_STEP, which verl's start-up
-cannot see (those scripts are listed apart, with the rule and verl's assertion). Scripts of another verl entry
-point (SFT, generation, ...) have no main_ppo verdict: listed apart, not counted.
+cannot see (those scripts are listed apart, with the rule and verl's assertion), or where verl accepts a legacy
+`reward_model.enable=True` and, by its own need_reward_model, trains without that reward model (KEY-008; listed
+apart too). Scripts of another verl entry point (SFT, generation, ...) have no main_ppo verdict: listed apart,
+not counted.
 Prints the figure and each disagreement with its reason; exit 0 whatever the figure.
 """
 
@@ -69,6 +71,11 @@ FIRST_STEP = {
     "assert total_data_size % (force_group_size * micro_batch_size_per_gpu) == 0, on one GPU's share of a mini-batch "
     "(the update) or of the batch (the log-prob passes)",
 }
+# A legacy switch verl accepts and leaves off: KEY-008 says the run trains without the reward model it asks for at
+# reward_model.enable. verl's start-up accepts the config, so the harness also records verl's own answer
+# (need_reward_model, RayPPOTrainer's use_rm) and what the legacy key asked: when verl says False where the script
+# asked True, verl agrees with the error: it runs, but not the run the script asks for.
+UNUSED_REWARD_MODEL = "KEY-008"
 
 
 @dataclass
@@ -91,11 +98,23 @@ class Result:
         return bool(self.verl and self.verl["ok"] and self.errors and set(self.errors) <= FIRST_STEP.keys())
 
     @property
+    def without_reward_model(self) -> bool:
+        """verl's start-up accepts the run, check's only error is KEY-008, and verl's own need_reward_model says
+        False where the legacy reward_model.enable said True: verl trains without the reward model it was asked for."""
+        verl = self.verl or {}
+        return bool(
+            verl.get("ok")
+            and set(self.errors) == {UNUSED_REWARD_MODEL}
+            and verl.get("need_reward_model") is False
+            and verl.get("legacy_reward_model_enable") is True
+        )
+
+    @property
     def agrees(self) -> bool | None:
         """True/False when both sides judged the run; None when verl was not asked."""
         if self.verl is None or not self.parsed:
             return None
-        return (self.verdict == "fail") == (not self.verl["ok"] or self.first_step)
+        return (self.verdict == "fail") == (not self.verl["ok"] or self.first_step or self.without_reward_model)
 
 
 def examples(folder: Path) -> list[Path]:
@@ -207,8 +226,10 @@ def report(results: list[Result], commit: str = COMMIT) -> str:
     )
     share = 100.0 * len(agreed) / len(judged) if judged else 0.0
     at_first_step = sum(r.first_step for r in judged)
+    unused = sum(r.without_reward_model for r in judged)
     lines.append(
-        f"agreement: {len(agreed)}/{len(judged)} = {share:.1f}% ({at_first_step} refused at verl's first step)"
+        f"agreement: {len(agreed)}/{len(judged)} = {share:.1f}% ({at_first_step} refused at verl's first step, "
+        f"{unused} accepted without the reward model asked for)"
     )
     for r in judged:
         if not r.agrees:
@@ -219,6 +240,12 @@ def report(results: list[Result], commit: str = COMMIT) -> str:
             ids = sorted(set(r.errors))
             then = "; ".join(FIRST_STEP[i] for i in ids)
             lines.append(f"first step {r.name}: check {ids}; verl's start-up accepts, then {then}")
+    for r in judged:
+        if r.without_reward_model:
+            lines.append(
+                f"without reward model {r.name}: check [{UNUSED_REWARD_MODEL}]; verl accepts and trains without the "
+                "reward model it was asked for (legacy reward_model.enable=True, verl's need_reward_model False)"
+            )
     for r in results:
         if r.agrees is None:
             lines.append(f"not judged {r.name}: rc {r.rc}; {r.why}")

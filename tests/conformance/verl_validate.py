@@ -21,7 +21,9 @@ runs what verl runs on that config before and just after Ray starts:
 Model paths are replaced by tiny local model directories (created under ``--models-dir``) because
 verl reads the HF config and tokenizer of the models on the driver and nothing may be downloaded.
 
-It prints one JSON line per CONFIG_DIR, in order: ``{"config": DIR, "ok": true}`` or
+It prints one JSON line per CONFIG_DIR, in order: ``{"config": DIR, "ok": true, "need_reward_model": ...,
+"legacy_reward_model_enable": ...}`` (verl's own ``need_reward_model`` of the accepted config, and what the legacy
+key ``reward_model.enable`` asked) or
 ``{"config": DIR, "ok": false, "stage": ..., "error": "<type>: <first line>"}``, plus ``"part"``
 (the conversion that failed) and ``"skipped"`` (checks that need a package absent here) when
 relevant. The exit code is 0 whatever verl decided; nonzero means the harness itself failed.
@@ -294,9 +296,22 @@ def check_dir(config_dir: Path, overrides: list[str], models: dict[str, str]) ->
             out = {**result, "ok": False, "stage": "dataclass", "part": name, "error": first_line(exc)}
             return {**out, "skipped": skipped} if skipped else out
     result["ok"] = True
+    result.update(reward_model_use(runner_cfg))
     if skipped:
         result["skipped"] = skipped
     return result
+
+
+def reward_model_use(cfg) -> dict:
+    """verl's own answer to "does this run use a reward model" (``need_reward_model``, which RayPPOTrainer keeps as
+    ``self.use_rm``), beside what the config asked at the legacy key ``reward_model.enable`` (None when absent or
+    left null, as legacy_reward_impl.yaml leaves it):
+    main_ppo reads only ``reward.reward_model.enable``, so the two can differ."""
+    from omegaconf import OmegaConf
+    from verl.trainer.ppo.utils import need_reward_model
+
+    legacy = OmegaConf.select(cfg, "reward_model.enable", default=None)
+    return {"need_reward_model": bool(need_reward_model(cfg)), "legacy_reward_model_enable": legacy}
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Written for verl-wizard's tests. A GRPO run on one node of 4 GPUs that asks for a reward model with the switch
+# verl used before 0.9 (reward_model.enable). verl 0.9.1's main_ppo composes that key and never reads it, so its
+# start-up accepts the run and the run trains on the rule-based reward only (check: KEY-008).
+set -euo pipefail
+
+python3 -m verl.trainer.main_ppo \
+    algorithm.adv_estimator=grpo \
+    data.train_files=/data/train.parquet \
+    data.val_files=/data/val.parquet \
+    data.train_batch_size=32 \
+    data.max_prompt_length=256 \
+    data.max_response_length=256 \
+    actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct \
+    actor_rollout_ref.rollout.name=vllm \
+    actor_rollout_ref.rollout.n=4 \
+    actor_rollout_ref.actor.ppo_mini_batch_size=8 \
+    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 \
+    actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=4 \
+    actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=4 \
+    reward_model.enable=True \
+    trainer.n_gpus_per_node=4 \
+    trainer.nnodes=1
