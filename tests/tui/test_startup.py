@@ -123,7 +123,15 @@ def test_the_collector_is_held_for_the_start_and_on_again_with_the_start_up_heap
     assert report["gc_threshold"][0] >= 10_000  # typing collects young objects rarely
 
 
-@pytest.mark.parametrize("argv, loaded", [([], False), (["tui", "--lang", "zh"], False), (["presets"], True)])
+@pytest.mark.parametrize(
+    "argv, loaded",
+    [
+        ([], False),
+        (["tui", "--lang", "zh"], False),
+        (["presets"], False),
+        (["new", "--preset", "grpo-8b-1x8", "--out", "o"], True),
+    ],
+)
 def test_the_cli_imports_the_other_commands_only_for_them(argv, loaded):
     code = f"import sys; from wizard.cli import parse; parse({argv!r}); print('new' in dir(sys.modules['wizard.commands']) or 'wizard.commands.new' in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
