@@ -16,6 +16,7 @@ from wizard.commands.output import as_json, as_text, emit
 from wizard.commands.paths import TOPOLOGY, PathArg
 from wizard.core.findings import has_errors, info
 from wizard.core.rules.catalogue import why
+from wizard.core.rules.verl.tree import held_to_installed
 from wizard.core.workspace import ANSWERS_FILE, LAUNCH_SCRIPT
 from wizard.detect.config.files import read_check_input
 from wizard.detect.deploy.manifests import read_if_manifest
@@ -98,9 +99,11 @@ def _checked(args: argparse.Namespace, asking, tree) -> int:
     # verl is given its question and answers while the wizard's own rules run; its findings join theirs.
     question = partial(verl_ask.question_for, source, path, env, workspace)  # --verl-version composes the same
     verl_ask.send(asking, question)
-    findings = workspace.findings
+    own = workspace.findings
     verl_findings, verl_facts, verl_notes = verl_ask.finish(asking)
-    findings = [*findings, *verl_findings]
+    # under another release than 0.9.1 the wizard's 0.9.1 key verdicts are held to what that verl composed
+    held = held_to_installed(own, verl_facts) if verl_facts is not None else own
+    findings = [*held, *verl_findings]
     findings, tree_facts, tree_notes = verl_version.finish(tree, question, findings)
     notes = [*source.notes, *finish_notes(source, workspace.ctx), *verl_notes, *tree_notes]
     if args.format == "json":
@@ -114,7 +117,10 @@ def _checked(args: argparse.Namespace, asking, tree) -> int:
         for note in notes:
             emit(f"note: {note}")
         emit(as_text(findings))
-    blocked = has_errors(findings) if tree is not None else workspace.blocked or has_errors(verl_findings)
+    if tree is not None or held is not own:
+        blocked = has_errors(findings)
+    else:
+        blocked = workspace.blocked or has_errors(verl_findings)
     return ExitStatus.FINDINGS if blocked else ExitStatus.OK
 
 

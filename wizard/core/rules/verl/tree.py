@@ -78,30 +78,56 @@ def accepted(facts: Mapping[str, Any]) -> Msg | None:
 
 
 def held_to_release(
-    findings: Iterable[Finding], version: str, keys: frozenset[str], open_keys: frozenset[str]
+    findings: Iterable[Finding], version: str, keys: frozenset[str] | None, open_keys: frozenset[str]
 ) -> list[Finding]:
     """The wizard's findings under release `version` (not 0.9.1): a KEY-001/KEY-003/SCRIPT-006 of a key that
     release's tree has (`keys`, or below one of `open_keys`, mappings that take any key), a SCRIPT-005 `+key` of a
     key it lacks (the + is right there), and a BATCH-006 global-only micro-batch size under a release whose workers
     read it, become VERL-007 notes carrying what 0.9.1 made of them; the other verdicts by 0.9.1's schema say that
-    they are 0.9.1's (the release's own composition, VERL-005, says what Hydra makes of the overrides there)."""
+    they are 0.9.1's (the release's own composition, VERL-005, says what Hydra makes of the overrides there).
+    `keys` None: the release's keys are not known (its compose refused), so only the BATCH-006 note applies."""
     held = []
     for finding in findings:
         if finding.id not in KEY_RULES:
             held.append(finding)
-        elif finding.id in HELD and all(_has(path, keys, open_keys) for path in finding.paths):
-            text = msg("verl_tree.key_in_release", key=finding.paths[0], version=version, target=TARGET_VERSION)
-            held.append(make_finding("VERL-007", finding.paths, msg("verl_tree.then", text=text, was=finding.message)))
-        elif finding.id == "SCRIPT-005" and not any(_has(path, keys, open_keys) for path in finding.paths):
-            text = msg("verl_tree.added_in_release", key=finding.paths[0], version=version, target=TARGET_VERSION)
-            held.append(make_finding("VERL-007", finding.paths, msg("verl_tree.then", text=text, was=finding.message)))
         elif _global_micro_read(finding, version):
             text = msg("verl_tree.global_micro_in_release", key=finding.message.args["global_key"], version=version)
+            held.append(make_finding("VERL-007", finding.paths, msg("verl_tree.then", text=text, was=finding.message)))
+        elif keys is not None and finding.id in HELD and all(_has(p, keys, open_keys) for p in finding.paths):
+            text = msg("verl_tree.key_in_release", key=finding.paths[0], version=version, target=TARGET_VERSION)
+            held.append(make_finding("VERL-007", finding.paths, msg("verl_tree.then", text=text, was=finding.message)))
+        elif (
+            keys is not None and finding.id == "SCRIPT-005" and not any(_has(p, keys, open_keys) for p in finding.paths)
+        ):
+            text = msg("verl_tree.added_in_release", key=finding.paths[0], version=version, target=TARGET_VERSION)
             held.append(make_finding("VERL-007", finding.paths, msg("verl_tree.then", text=text, was=finding.message)))
         else:
             text = msg("verl_tree.as_of_target", was=finding.message, target=TARGET_VERSION, version=version)
             held.append(replace(finding, message=text))
     return held
+
+
+def held_to_installed(findings: list[Finding], facts: Mapping[str, Any]) -> list[Finding]:
+    """The wizard's findings under `--verl PY` when PY's verl is another release than 0.9.1: held to that release
+    as `held_to_release` holds them, with the keys its own compose showed it has. Hydra overrides only keys that
+    exist, so once that verl composed the run, every key the run sets without a + is one of its keys (and a +key
+    one it lacks); when it refused or was not asked, the verdicts by 0.9.1's schema only say that they are 0.9.1's.
+    Unchanged for 0.9.1, for a verl whose release is unknown, and when no key rule spoke."""
+    version = str(facts.get("version") or "")
+    if not release_numbers(version) or version == TARGET_VERSION or not any(f.id in KEY_RULES for f in findings):
+        return findings
+    keys = None
+    if "compose" in facts.get("checks", ()):
+        keys = frozenset(key for key, plus in _override_keys(facts.get("overrides", ())) if not plus)
+    return held_to_release(findings, version, keys, frozenset())
+
+
+def _override_keys(overrides: Iterable[str]) -> Iterable[tuple[str, bool]]:
+    """(key, whether it was given with + or ++) of each `key=value` override given to verl."""
+    for override in overrides:
+        key, eq, _ = override.partition("=")
+        if eq and not key.startswith("~"):
+            yield key.lstrip("+"), key.startswith("+")
 
 
 def _global_micro_read(finding: Finding, version: str) -> bool:
