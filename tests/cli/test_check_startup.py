@@ -8,6 +8,7 @@ named command's parser alone) and packaging's requirement parser (only doctor's 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -72,3 +73,51 @@ def test_help_and_an_unknown_command_still_see_every_command():
     )
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert all(f"'{name}'" in done.stderr for name in build_parser()._subparsers._group_actions[0].choices)
+
+
+# pydantic's plugin lookup (every installed distribution's entry points) spied on, and the variable that turns it
+# off read as the command starts: its child processes (verl's interpreter) must see the user's environment.
+PLUGIN_DRIVER = """
+import json, os, sys
+import pydantic.plugin._loader as loader
+from wizard import cli
+scans, seen = [], {}
+real_scan, real_load = loader.entry_points, cli.load_and_freeze
+def scan(*args, **kwargs):
+    scans.append(1)
+    return real_scan(*args, **kwargs)
+def load(argv):
+    args = real_load(argv)
+    seen["variable"] = os.environ.get("PYDANTIC_DISABLE_PLUGINS")
+    return args
+loader.entry_points, cli.load_and_freeze = scan, load
+sys.argv = ["verl-wizard", *sys.argv[1:]]
+code = cli.main()
+print(json.dumps({"code": code, "scans": len(scans), **seen}), file=sys.stderr)
+"""
+
+
+def test_the_program_loads_the_answers_model_without_scanning_for_pydantic_plugins(tmp_path):
+    config = tmp_path / "config.yaml"
+    subprocess.run(
+        [sys.executable, "-m", "wizard", "new", "--preset", "workshop-0.5b-1gpu", "--out", str(tmp_path)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    for users, expected in ((None, None), ("some_plugin", "some_plugin")):
+        env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+        if users is not None:
+            env["PYDANTIC_DISABLE_PLUGINS"] = users
+        done = subprocess.run(
+            [sys.executable, "-c", PLUGIN_DRIVER, "check", str(config), "--mode", "cluster", "--format", "json"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        state = json.loads(done.stderr.strip().splitlines()[-1])
+        # the user's own setting is theirs: with a list of names pydantic still looks (and skips those names)
+        assert state == {"code": 0, "scans": 0 if users is None else 1, "variable": expected}, state
+        assert json.loads(done.stdout)["verdict"] in ("pass", "warn")
