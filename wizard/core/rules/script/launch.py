@@ -25,7 +25,7 @@ declare(
     "SCRIPT-017",
     Severity.INFO,
     title="Not a main_ppo run: nothing to check",
-    why="check judges the overrides a script passes to python -m verl.trainer.main_ppo. A script that starts another verl program (SFT, generation, the fully-async trainer) hands the run to another script (`bash x.sh`: the one to check is named), runs only programs that are not verl (data preparation, installs: named, so a wrong file shows at once), or stops before it starts anything gives its rules nothing to judge: it is reported, and passes.",
+    why="check judges the overrides a script passes to python -m verl.trainer.main_ppo. A script that starts another verl program (SFT, generation, the fully-async trainer), hands the run to another script (`bash x.sh`: the one to check is named), runs only programs that are not verl (data preparation, installs: named, so a wrong file shows at once), or stops before it starts anything gives its rules nothing to judge: it is reported, and passes.",
 )
 
 VERL_CONFIG_NAMES = frozenset({"ppo_trainer", "ppo_megatron_trainer"})
