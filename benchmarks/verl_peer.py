@@ -2,12 +2,13 @@
 
 Runs under the Python of the conformance environment (.ci/conformance-env.sh), never the project's:
 
-    VERL_PYTHON benchmarks/verl_peer.py CONFIG_DIR --models-dir DIR [--repeat N]
+    VERL_PYTHON benchmarks/verl_peer.py CONFIG_DIR --models-dir DIR [--repeat N] [--config-name NAME] [--override K=V ...]
 
 It uses the conformance harness (tests/conformance/verl_validate.py) for exactly two of its stages:
 Hydra compose of CONFIG_DIR/config.yaml the way `python -m verl.trainer.main_ppo --config-path=...`
 does, then main_ppo's checks (auto_set_device + validate_config with need_reference_policy /
-need_critic). Model paths point at the harness's tiny local models, so nothing is downloaded. The
+need_critic). A launch script's question is verl's own tree (CONFIG_DIR verl/trainer/config, --config-name
+ppo_trainer) with its overrides, as its `python -m verl.trainer.main_ppo K=V ...` composes. Model paths point at the harness's tiny local models, so nothing is downloaded. The
 dataclass conversions the workers do later are left out: the peer is the least verl does at start-up.
 
 Prints one JSON line: {"ok": bool, "error": str|None, "note": str|None, "first_ms": CPU ms of the first compose+validate
@@ -28,10 +29,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "conforma
 import verl_validate as harness
 
 
-def compose_and_validate(config_dir: Path, models: dict[str, str]) -> tuple[str | None, str | None]:
+def compose(config_dir: Path, config_name: str, overrides: list[str]):
+    """Hydra's compose of CONFIG_DIR/NAME.yaml with the overrides, as main_ppo's command line gives them."""
+    if config_name == "config":
+        return harness.compose(config_dir, overrides)
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+
+    with initialize_config_dir(config_dir=str(config_dir.resolve()), version_base=None):
+        return hydra_compose(config_name=config_name, overrides=list(overrides))
+
+
+def compose_and_validate(
+    config_dir: Path, models: dict[str, str], config_name: str = "config", overrides: list[str] | None = None
+) -> tuple[str | None, str | None]:
     """(None when verl accepts the config else its error in one line, a note on a check that could not run)."""
     try:
-        cfg = harness.compose(config_dir, [])
+        cfg = compose(config_dir, config_name, overrides or [])
         harness.point_models_at(cfg, models)
         harness.run_validate(cfg)
     except Exception as exc:  # noqa: BLE001 - any failure is verl's verdict
@@ -47,6 +61,8 @@ def main() -> int:
     parser.add_argument("config_dir", type=Path)
     parser.add_argument("--models-dir", type=Path, required=True)
     parser.add_argument("--repeat", type=int, default=1, help="compose+validate this many times in this process")
+    parser.add_argument("--config-name", default="config", help="the config's name in CONFIG_DIR (default: config)")
+    parser.add_argument("--override", action="append", default=[], help="a Hydra override K=V (repeatable)")
     args = parser.parse_args()
     # verl prints progress on stdout; keep the real stdout for the JSON line.
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w")
@@ -56,7 +72,7 @@ def main() -> int:
     times, error, note = [], None, None
     for _ in range(max(1, args.repeat)):
         start = time.process_time()
-        error, note = compose_and_validate(args.config_dir, models)
+        error, note = compose_and_validate(args.config_dir, models, args.config_name, args.override)
         times.append((time.process_time() - start) * 1000)
     out.write(
         json.dumps({"ok": error is None, "error": error, "note": note, "first_ms": times[0], "warm_ms": times[1:]})
