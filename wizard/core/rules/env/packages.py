@@ -63,8 +63,8 @@ def requirements(report: dict[str, Any], extra: str | None = None) -> list[Requi
     if declared is None:
         snapshot = verl_schema.extras().get(extra, []) if extra else []
         declared = [f'{line}; extra == "{extra}"' for line in snapshot]
-    # why here: packaging's requirement parser costs `check` ~10 ms of start-up (its tokenizer compiles ~20 regexes,
-    # markers bring platform and logging); only doctor and preflight judge packages
+    # deferred: start-up cost, ~9 ms of `check` (packaging's requirement tokenizer compiles ~20 regexes, its markers
+    # bring logging); only doctor and preflight judge packages
     from packaging.requirements import InvalidRequirement, Requirement
 
     out: list[Requirement] = []
@@ -82,7 +82,7 @@ def requirements(report: dict[str, Any], extra: str | None = None) -> list[Requi
 
 def canonicalize_name(name: str) -> str:
     """A distribution's name as pip compares it (PEP 503: lower case, runs of -_. as one -)."""
-    from packaging.utils import canonicalize_name as canonical  # why here: see requirements()
+    from packaging.utils import canonicalize_name as canonical  # deferred: start-up cost (see requirements())
 
     return canonical(name)
 
@@ -93,7 +93,7 @@ def _installed(report: dict[str, Any], name: str) -> str | None:
 
 
 def _satisfies(version: str, req: Requirement) -> bool:
-    from packaging.version import InvalidVersion, Version  # why here: see requirements()
+    from packaging.version import InvalidVersion, Version  # deferred: start-up cost (see requirements())
 
     if not req.specifier:
         return True
