@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.cli.helpers import require_json
 from wizard.cli import ALIASES, build_parser, commands_needed
 from wizard.commands import COMMANDS
 
@@ -52,9 +53,10 @@ def test_check_loads_neither_the_other_commands_nor_packagings_requirement_parse
         path_flag = (
             [str(tmp_path / "config.yaml")] if command == "check" else ["--config", str(tmp_path / "config.yaml")]
         )
-        state, out = run_check([command, *path_flag, "--mode", "cluster", "--format", "json"])
+        args = [command, *path_flag, "--mode", "cluster", "--format", "json"]
+        state, out = run_check(args)
         assert state == {"code": 0, "loaded": []}, command
-        report = json.loads(out)
+        report = require_json(args, out)
         assert report["verdict"] in ("pass", "warn") and isinstance(report["findings"], list)
 
 
@@ -109,8 +111,9 @@ def test_the_program_loads_the_answers_model_without_scanning_for_pydantic_plugi
         env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
         if users is not None:
             env["PYDANTIC_DISABLE_PLUGINS"] = users
+        args = ["check", str(config), "--mode", "cluster", "--format", "json"]
         done = subprocess.run(
-            [sys.executable, "-c", PLUGIN_DRIVER, "check", str(config), "--mode", "cluster", "--format", "json"],
+            [sys.executable, "-c", PLUGIN_DRIVER, *args],
             cwd=ROOT,
             env=env,
             capture_output=True,
@@ -120,4 +123,4 @@ def test_the_program_loads_the_answers_model_without_scanning_for_pydantic_plugi
         state = json.loads(done.stderr.strip().splitlines()[-1])
         # the user's own setting is theirs: with a list of names pydantic still looks (and skips those names)
         assert state == {"code": 0, "scans": 0 if users is None else 1, "variable": expected}, state
-        assert json.loads(done.stdout)["verdict"] in ("pass", "warn")
+        assert require_json(args, done.stdout)["verdict"] in ("pass", "warn")

@@ -81,8 +81,9 @@ def test_the_program_runs_its_command_with_what_loading_built_frozen_and_the_col
         check=True,
         capture_output=True,
     )
+    args = ["check", str(config), "--mode", "cluster", "--format", "json"]
     done = subprocess.run(
-        [sys.executable, "-c", LOAD_DRIVER, "check", str(config), "--mode", "cluster", "--format", "json"],
+        [sys.executable, "-c", LOAD_DRIVER, *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -92,4 +93,4 @@ def test_the_program_runs_its_command_with_what_loading_built_frozen_and_the_col
     # the answers model, the rules and the command's modules: tens of thousands of objects, none walked again
     assert state["code"] == 0 and state["enabled"] is True and state["frozen"] > 20000, state
     assert state["held"] == []  # neither loading nor the command left garbage that a finaliser should see
-    assert json.loads(done.stdout)["verdict"] in ("pass", "warn")
+    assert require_json(args, done.stdout)["verdict"] in ("pass", "warn")
