@@ -50,6 +50,7 @@ class Reader(Control):
         self.out: list[list] = []  # output buffers of the command substitutions being read
         self.file = shared.script_path
         self.src = b""
+        self.running = None  # the statement being read: where a command substitution's text sits in the script
 
     # --- entry points -----------------------------------------------------------------------------
 
@@ -117,7 +118,11 @@ class Reader(Control):
         handler = getattr(self, "s_" + kind, None)
         if handler is None:
             return st.status
-        status = handler(node, st)
+        outer, self.running = self.running, node
+        try:
+            status = handler(node, st)
+        finally:
+            self.running = outer
         st.status = status
         if status is not None:
             st.status_origins = frozenset()
@@ -291,7 +296,7 @@ class Reader(Control):
         sub.certain = st.certain
         self.out.append([])
         try:
-            self.program(inner, sub)
+            self.program("\n" * self.lines_before(inner) + inner, sub)
         except (Exit, Return, Break):
             pass
         finally:
@@ -304,6 +309,15 @@ class Reader(Control):
         shown = " ".join(inner.split())[:80]
         origins = {Origin(COMMAND, shown)} if _only_commands(value) else origins_of(value)
         return unknown(origins, f"$({shown})")
+
+    def lines_before(self, inner: str) -> int:
+        """The lines of the script above where `inner` (a command substitution's text) starts, so that the commands
+        read inside it keep their line in the script; 0 when it is not found in the statement being read."""
+        node = self.running
+        if node is None:
+            return 0
+        where = self.src.find(inner.encode("utf-8"), node.start_byte, node.end_byte)
+        return self.src.count(b"\n", 0, where) if where >= 0 else 0
 
     def write(self, value: Text) -> None:
         if self.out:
