@@ -58,7 +58,7 @@ def commands_needed(argv: list[str]) -> tuple[str, ...]:
 
     Each command module imports what its command runs (the answers model, the rules); `verl-wizard` with
     no arguments paints its first screen before those are loaded, and `check` loads none of the other
-    commands' modules or their parsers (~15 ms of its start). Anything else (`--help`, an unknown command)
+    commands' modules or their parsers (~6 ms of its start). Anything else (`--help`, an unknown command)
     gets every command, so help and the list of choices stay whole.
     """
     if not argv or argv[0] == "tui" or starts_tui(argv):
