@@ -43,7 +43,7 @@ def build_parser(names: tuple[str, ...] = COMMANDS) -> argparse.ArgumentParser:
         "(Review asks that verl about the config.yaml the wizard would write).",
     )
     parser.add_argument("--version", action="version", version=f"verl-wizard {__version__}")
-    subparsers = parser.add_subparsers(dest="command", parser_class=OneLineParser)
+    subparsers = parser.add_subparsers(dest="command", parser_class=OneLineParser, prog="verl-wizard")
     for name in names:
         getattr(commands, name).register(subparsers)
     return parser
