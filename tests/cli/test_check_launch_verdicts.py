@@ -232,11 +232,47 @@ def test_an_empty_variable_for_the_gpu_count_is_an_error_and_the_rules_that_need
     assert proc.returncode == 0 and not ids(doc["findings"]) & {("SCRIPT-016", "trainer.n_gpus_per_node")}
 
 
-def test_a_value_out_of_range_in_a_script_is_still_bad_input(tmp_path):
-    path = tmp_path / "run.sh"
-    path.write_text(script(tmp_path, []).read_text().replace("trainer.nnodes=1", "trainer.nnodes=0"))
+REFUSED_SHAPES = [
+    ("trainer.nnodes=0", "greater than or equal to 1"),
+    ("trainer.nnodes=true", "not a boolean"),
+    ("trainer.nnodes=inf", "finite number"),
+    ("trainer.nnodes=1.5", "fractional part"),
+    ("trainer.nnodes=[1]", "valid integer"),
+    ("trainer.experiment_name=[a,b]", "should be text"),
+]
+
+
+@pytest.mark.parametrize(("written", "reason"), REFUSED_SHAPES, ids=[w for w, _ in REFUSED_SHAPES])
+def test_a_value_the_schema_refuses_in_a_script_is_a_finding_and_the_rest_is_checked(tmp_path, written, reason):
+    """A readable script with a value out of range or of another shape: SCRIPT-016 at its key (not the
+    placeholder's wording), exit 1, and the other rules still run (before: exit 2, nothing checked)."""
+    key = written.partition("=")[0]
+    path = script(tmp_path, [written, "actor_rollout_ref.actor.ppo_epoch=2"])
+    path.write_text(path.read_text().replace("    trainer.nnodes=1 \\\n", ""))  # the script's own, after ours
     proc, doc = check_json(path, "--mode", "cluster")
-    assert proc.returncode == 2 and doc is None and "trainer.nnodes" in proc.stderr
+    assert proc.returncode == 1, proc.stderr
+    [refused] = [f for f in doc["findings"] if f["id"] == "SCRIPT-016"]
+    assert refused["paths"] == [key] and reason in refused["message"]
+    assert written in refused["message"] and "placeholder" not in refused["message"]
+    assert ("KEY-001", "actor_rollout_ref.actor.ppo_epoch") in ids(doc["findings"])  # the rest was checked
+
+
+NAMES_AS_NUMBERS = ["trainer.experiment_name=123", "trainer.experiment_name=20240101", "trainer.experiment_name=true"]
+
+
+@pytest.mark.parametrize("written", NAMES_AS_NUMBERS)
+def test_a_number_where_text_goes_is_its_text(tmp_path, written):
+    """Hydra types `experiment_name=123` as a number and verl takes it (no type on that key): no finding."""
+    key = written.partition("=")[0]
+    proc, doc = check_json(script(tmp_path, [written]), "--mode", "cluster")
+    assert proc.returncode in (0, 1), proc.stderr
+    assert not [f for f in doc["findings"] if key in f["paths"]]
+
+
+def test_a_character_no_file_can_hold_is_still_bad_input(tmp_path):
+    path = script(tmp_path, ["trainer.experiment_name=a\x01b"])
+    proc, doc = check_json(path, "--mode", "cluster")
+    assert proc.returncode == 2 and doc is None and "trainer.experiment_name" in proc.stderr
 
 
 # -- 7. DEPLOY-005 on a one-node sbatch ----------------------------------------------------------------

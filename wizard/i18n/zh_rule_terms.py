@@ -374,7 +374,7 @@ RULES: dict[str, tuple[str, str]] = {
     ),
     "SCRIPT-016": (
         "脚本里留下了 verl 无法接受的值",
-        "在 verl 需要数字的地方留下了占位符（trainer.nnodes=TO_BE_FILLED）或空变量（GPUS 未设置时的 trainer.n_gpus_per_node=$GPUS）：Hydra 会把它当作文本组合进配置，verl 在启动时（配置检查中的 TypeError）或之后停止。脚本的其余部分照常检查；需要这个键的规则会被跳过，就像值未知时一样。",
+        "在 verl 需要数字的地方留下了占位符（trainer.nnodes=TO_BE_FILLED）或空变量（GPUS 未设置时的 trainer.n_gpus_per_node=$GPUS）：Hydra 会把它当作文本组合进配置，verl 在启动时（配置检查中的 TypeError）或之后停止。超出范围的数字（trainer.nnodes=0）或形状不对的值（verl 需要文本的地方写了列表）也会这样失败。脚本的其余部分照常检查；需要这个键的规则会被跳过，就像值未知时一样。",
     ),
     "SCRIPT-018": (
         "相对的 --config-path",

@@ -44,6 +44,12 @@ def _numeric_not_bool(annotation: Any) -> bool:
     return bool(members & {int, float}) and bool not in members
 
 
+def _text_only(annotation: Any) -> bool:
+    """Whether a field's type is text alone (str, str | None): no number, no boolean, no fixed choices."""
+    members = set(get_args(annotation)) if get_args(annotation) else {annotation}
+    return str in members and members <= {str, type(None)}
+
+
 class Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
@@ -54,6 +60,16 @@ class Section(BaseModel):
         # a field validator's info always names its field
         if isinstance(value, bool) and _numeric_not_bool(cls.model_fields[cast(str, info.field_name)].annotation):
             raise PydanticCustomError("bool_for_number", str(msg("answers.bool_for_number")))
+        return value
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _number_as_text(cls, value: Any, info: ValidationInfo) -> Any:
+        """A number or a boolean where text goes is its text: Hydra and YAML read `trainer.experiment_name=123` as a
+        number, and verl takes it (that key has no type in its config) and writes it as Python's str() does, so a
+        launch script, `--set` or an answers file saying so is no error."""
+        if isinstance(value, (int, float)) and _text_only(cls.model_fields[cast(str, info.field_name)].annotation):
+            return str(value)
         return value
 
     @field_validator("*", mode="before")

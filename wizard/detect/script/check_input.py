@@ -27,7 +27,6 @@ from wizard.i18n.text import Msg, msg
 ENGINE_FIELD = "actor_rollout_ref.actor.strategy"
 MAX_SOURCED_BYTES = 512 * 1024
 # the answers' refusals of text where a number or a boolean goes (wizard.core.value_reasons)
-NOT_OF_ITS_TYPE = frozenset({"value.not_integer", "value.not_number", "value.not_boolean"})
 
 
 def read_beside(path: str) -> str | None:
@@ -88,10 +87,11 @@ def read_script_input(
 
 def refuse_values(script, flat: dict) -> dict[str, Origin]:
     """Take out of `flat` each value of the script's overrides that the answers' schema refuses (a placeholder
-    such as TO_BE_FILLED, or an empty variable, where verl needs a number): the script is readable, so that
-    is a finding at the key (SCRIPT-016, a problem of the script), and the rules that need the key are skipped
-    as for an unknown value. {key: its REFUSED origin}. A value of the script's config folder is left in place
-    (its one-line error is the folder's)."""
+    such as TO_BE_FILLED, or an empty variable, where verl needs a number; a list where it needs text; a number
+    out of its range): the script is readable, so that is a finding at the key (SCRIPT-016, a problem of the
+    script), and the rules that need the key are skipped as for an unknown value. {key: its REFUSED origin}.
+    A character no file can hold stays exit 2, as does a value of the script's config folder (its one-line
+    error is the folder's)."""
     last = {canonical_address(o.key): o for o in script.overrides if o.known and o.prefix != "~"}
     out: dict[str, Origin] = {}
     for _ in range(len(last)):
@@ -103,11 +103,14 @@ def refuse_values(script, flat: dict) -> dict[str, Origin]:
             field = getattr(refusal, "args", {}).get("field") if isinstance(refusal, Msg) else None
             o = last.get(canonical_address(field)) if isinstance(field, str) else None
             reason = bare_reason(refusal) if refusal is not None else None
-            if o is None or o.key not in flat or getattr(reason, "key", None) not in NOT_OF_ITS_TYPE:
-                break  # not text where a number goes in one of the script's overrides: the error stays the input's
-            flat.pop(o.key)
+            if o is None or o.key not in flat or getattr(reason, "key", None) == "value.unholdable":
+                break  # not a value of one of the script's overrides, or one no file can hold: the input's error
+            value = flat.pop(o.key)
             shown = f"{o.key}={o.raw_value}"
-            message = msg("script.refused_value", line=o.line, written=shown, reason=reason)
+            if isinstance(value, str) or value is None:  # text where a number goes: a placeholder, an empty variable
+                message = msg("script.refused_value", line=o.line, written=shown, reason=reason)
+            else:
+                message = msg("script.refused_shape", line=o.line, written=shown, reason=reason)
             script.problems.append(ScriptProblem("refused-value", o.line, message, o.key))
             out[o.key] = Origin(REFUSED, shown, str(o.line))
     return out

@@ -89,7 +89,7 @@ declare(
     "SCRIPT-016",
     Severity.ERROR,
     title="A value verl cannot take, left in the script",
-    why="A placeholder (trainer.nnodes=TO_BE_FILLED) or an empty variable (trainer.n_gpus_per_node=$GPUS with GPUS unset) where verl needs a number: Hydra composes it as text and verl stops at start-up (a TypeError in its config checks) or later. The rest of the script is still checked; the rules that need that key are skipped, as for an unknown value.",
+    why="A placeholder (trainer.nnodes=TO_BE_FILLED) or an empty variable (trainer.n_gpus_per_node=$GPUS with GPUS unset) where verl needs a number: Hydra composes it as text and verl stops at start-up (a TypeError in its config checks) or later. A number out of its range (trainer.nnodes=0) or a value of another shape (a list where verl needs text) fails the same way. The rest of the script is still checked; the rules that need that key are skipped, as for an unknown value.",
 )
 
 # The reader's problem kinds -> rule ids.
