@@ -80,3 +80,25 @@ async def test_enter_in_a_start_path_shows_the_outcome_under_it(tmp_path, monkey
         shown = str(app.screen.query_one(status).render())
         assert "missing.yaml" in shown
         assert "missing.yaml" not in str(app.screen.query_one("#start-status").render())
+
+
+@pytest.mark.parametrize(
+    ("box", "status", "key"),
+    [
+        ("#answers-path", "#answers-status", "start.path_needed.answers"),
+        ("#script-path", "#script-status", "start.path_needed.script"),
+    ],
+)
+async def test_enter_in_an_empty_start_path_says_what_goes_there(tmp_path, monkeypatch, box, status, key):
+    """Before: the empty box was read as ".", and the outcome was ". is a folder; give a config.yaml ..."."""
+    monkeypatch.chdir(tmp_path)
+    app = make_app(out=str(tmp_path / "out"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.screen.query_one(box, Input).focus()
+        await pilot.pause()
+        await pilot.press("space", "enter")  # a blank is no path either
+        await pilot.pause()
+        shown = " ".join(str(app.screen.query_one(status).render()).split())
+        assert shown == " ".join(t(key).split())
+        assert "folder" not in shown

@@ -152,6 +152,8 @@ STRINGS = {
     "variables it does not set: PATH --env NAME=VALUE",
     "start.import": "Import",
     "start.imported": "Imported {what} ({n} note(s) on what changed; RUN.md lists them)",
+    "start.path_needed.answers": "Type the path of an answers file (answers.yaml) first",
+    "start.path_needed.script": "Type the path of a launch script first (PATH --env NAME=VALUE -- ARG... for what it does not set)",
     "key.palette": "palette",
     "palette.placeholder": "Search for commands…",
     "palette.sys.theme": "Theme",

@@ -151,6 +151,8 @@ STRINGS = {
     "脚本没有设置的变量：路径 --env 变量名=值",
     "start.import": "导入",
     "start.imported": "已导入 {what}（{n} 条变更说明；RUN.md 中有完整列表）",
+    "start.path_needed.answers": "请先输入答案文件（answers.yaml）的路径",
+    "start.path_needed.script": "请先输入启动脚本的路径（脚本没有设置的变量：PATH --env NAME=VALUE -- ARG...）",
     "key.palette": "命令面板",
     "palette.placeholder": "搜索命令…",
     "palette.sys.theme": "主题",

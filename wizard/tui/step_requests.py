@@ -51,6 +51,8 @@ class StepRequests(_App):
     def load_answers(self, path: str) -> str:
         if not self.delivery.reads_server_files:
             return str(msg("serve.no_server_files"))
+        if not path.strip():  # Load with the box empty: say what goes there, not that "." is a folder
+            return t("start.path_needed.answers")
         try:
             self.session.load_answers(path)
         except UsageError as exc:
@@ -62,6 +64,8 @@ class StepRequests(_App):
     def import_script(self, path: str) -> str:
         if not self.delivery.reads_server_files:
             return str(msg("serve.no_server_files"))
+        if not path.strip():
+            return t("start.path_needed.script")
         try:
             notes = self.session.load_script(path)
         except UsageError as exc:
