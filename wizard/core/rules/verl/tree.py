@@ -90,8 +90,8 @@ def held_to_release(
     for finding in findings:
         if finding.id not in KEY_RULES:
             held.append(finding)
-        elif _global_micro_read(finding, version):
-            text = msg("verl_tree.global_micro_in_release", key=finding.message.args["global_key"], version=version)
+        elif (global_key := _global_micro_read(finding, version)) is not None:
+            text = msg("verl_tree.global_micro_in_release", key=global_key, version=version)
             held.append(make_finding("VERL-007", finding.paths, msg("verl_tree.then", text=text, was=finding.message)))
         elif keys is not None and finding.id in HELD and all(_has(p, keys, open_keys) for p in finding.paths):
             text = msg("verl_tree.key_in_release", key=finding.paths[0], version=version, target=TARGET_VERSION)
@@ -130,11 +130,13 @@ def _override_keys(overrides: Iterable[str]) -> Iterable[tuple[str, bool]]:
             yield key.lstrip("+"), key.startswith("+")
 
 
-def _global_micro_read(finding: Finding, version: str) -> bool:
-    """A BATCH-006 of a role that sets only the global micro-batch size, under a release whose workers read it."""
-    if finding.id != "BATCH-006" or finding.message.key != "batch.micro_deprecated":
-        return False
-    return release_numbers(version) < GLOBAL_MICRO_READ_BEFORE
+def _global_micro_read(finding: Finding, version: str) -> str | None:
+    """The global key of a BATCH-006 of a role that sets only the global micro-batch size, under a release whose
+    workers read it; None otherwise."""
+    message = finding.message
+    if finding.id != "BATCH-006" or not isinstance(message, Msg) or message.key != "batch.micro_deprecated":
+        return None
+    return str(message.args["global_key"]) if release_numbers(version) < GLOBAL_MICRO_READ_BEFORE else None
 
 
 def release_numbers(version: str) -> tuple[int, ...]:
