@@ -24,7 +24,7 @@ from wizard.detect.script.bash.expand import ExpansionTooLarge
 from wizard.detect.script.bash.syntax import SyntaxProblem, verdict
 from wizard.detect.script.bash.values import ARGS, ENV, Origin, Spread, is_known, known, origins_of, shown
 from wizard.detect.script.hydra_values import parse_override_value, reason_of, split_override
-from wizard.detect.script.no_training import hand_offs, other_programs
+from wizard.detect.script.no_training import TEXT_COMMANDS, hand_offs, other_programs
 from wizard.detect.script.problems import ScriptProblem, piped_away, problems_of
 from wizard.detect.script.reading import follow
 from wizard.errors import UsageError
@@ -36,7 +36,6 @@ ENTRY_MODULES = ("verl.trainer.main_ppo", "verl.trainer.main_ppo_v0")
 MAX_SCRIPT_CHARS = 512 * 1024
 MAX_SOURCED_CHARS = 512 * 1024
 _VALUE_FLAGS = frozenset({"--cfg", "-c", "--package", "-p", "--config-dir", "-cd", "--experimental-rerun"})
-_NOT_LAUNCHERS = frozenset({"echo", "printf", "cat", ":", "tee", "grep", "sed", "awk"})
 
 
 @dataclass(frozen=True)
@@ -146,7 +145,7 @@ def check_text(text: str | bytes, source: str) -> str:
 def find_entry(fields: list) -> tuple[int, str] | None:
     """(index of the first argument after the module, module) when the fields start verl's trainer."""
     words = [known(f) if not isinstance(f, Spread) and is_known(f) else None for f in fields]
-    if not words or words[0] is None or os.path.basename(words[0]) in _NOT_LAUNCHERS:
+    if not words or words[0] is None or os.path.basename(words[0]) in TEXT_COMMANDS:
         return None
     for index, word in enumerate(words):
         if word is None:
@@ -235,7 +234,7 @@ def not_main_ppo(source: str, trace, notes) -> NotMainPpo | None:
     None when it starts no command at all."""
     for step in trace:
         words = [(known(f) or "") if not isinstance(f, Spread) else "" for f in step.fields]
-        if not words or os.path.basename(words[0]) in _NOT_LAUNCHERS:
+        if not words or os.path.basename(words[0]) in TEXT_COMMANDS:
             continue
         for index, word in enumerate(words):
             module = (

@@ -15,17 +15,19 @@ import os
 from wizard.detect.script.bash.values import Spread, known, shown
 from wizard.i18n.text import Msg, msg
 
-__all__ = ["hand_offs", "other_programs"]
+__all__ = ["TEXT_COMMANDS", "hand_offs", "other_programs"]
 
 SHOWN = 3  # how many scripts or programs a reason names
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
 _SCRIPT_SUFFIXES = (".sh", ".bash")
 # Words that run the command after them (`nohup bash train.sh &`): the program is the word that follows.
 _WRAPPERS = frozenset({"nohup", "exec", "time", "setsid", "env", "sudo", "stdbuf"})
+# Commands that print or filter text: a `python -m verl...` in their words is text, never a command that runs.
+TEXT_COMMANDS = frozenset({"echo", "printf", "cat", ":", "tee", "grep", "sed", "awk"})
 # The shell's plumbing: named only when the script runs nothing else, since it says nothing of what the script does.
-_PLUMBING = frozenset(
+_PLUMBING = TEXT_COMMANDS | frozenset(
     {
-        *("echo", "printf", "cat", ":", "tee", "grep", "sed", "awk", "mkdir", "rm", "mv", "cp", "ln", "ls", "touch"),
+        *("mkdir", "rm", "mv", "cp", "ln", "ls", "touch"),
         *("chmod", "sleep", "kill", "pkill", "ps", "wc", "head", "tail", "xargs", "sort", "uniq", "cut", "tr"),
         *("dirname", "basename", "date", "true", "false", "test", "[", "pwd", "which", "ifconfig", "hostname"),
         *("realpath", "readlink", "whoami", "id", "uname", "nproc", "seq", "find", "tar", "clear"),
@@ -64,15 +66,15 @@ def other_programs(trace) -> Msg | None:
     nothing else); None when it starts no command at all."""
     named: list[tuple[str, int]] = []
     plumbing: list[tuple[str, int]] = []
+    seen: set[str] = set()
     for step in trace:
         words = _program(step.fields)
         if not words or isinstance(words[0], _Unknown):
             continue
-        name = os.path.basename(words[0])
         command = _described(words)
-        into = plumbing if name in _PLUMBING else named
-        if command not in {c for c, _ in named + plumbing}:
-            into.append((command, step.line))
+        if command not in seen:
+            seen.add(command)
+            (plumbing if os.path.basename(words[0]) in _PLUMBING else named).append((command, step.line))
     listed = named or plumbing
     if not listed:
         return None
