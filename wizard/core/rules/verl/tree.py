@@ -90,21 +90,33 @@ def held_to_release(
     for finding in findings:
         if finding.id not in KEY_RULES:
             held.append(finding)
-        elif (global_key := _global_micro_read(finding, version)) is not None:
-            text = msg("verl_tree.global_micro_in_release", key=global_key, version=version)
-            held.append(make_finding("VERL-007", finding.paths, msg("verl_tree.then", text=text, was=finding.message)))
-        elif keys is not None and finding.id in HELD and all(_has(p, keys, open_keys) for p in finding.paths):
-            text = msg("verl_tree.key_in_release", key=finding.paths[0], version=version, target=TARGET_VERSION)
-            held.append(make_finding("VERL-007", finding.paths, msg("verl_tree.then", text=text, was=finding.message)))
-        elif (
-            keys is not None and finding.id == "SCRIPT-005" and not any(_has(p, keys, open_keys) for p in finding.paths)
-        ):
-            text = msg("verl_tree.added_in_release", key=finding.paths[0], version=version, target=TARGET_VERSION)
-            held.append(make_finding("VERL-007", finding.paths, msg("verl_tree.then", text=text, was=finding.message)))
-        else:
+            continue
+        why_not = _not_in_release(finding, version, keys, open_keys)
+        if why_not is None:
             text = msg("verl_tree.as_of_target", was=finding.message, target=TARGET_VERSION, version=version)
             held.append(replace(finding, message=text))
+        else:
+            held.append(
+                make_finding("VERL-007", finding.paths, msg("verl_tree.then", text=why_not, was=finding.message))
+            )
     return held
+
+
+def _not_in_release(
+    finding: Finding, version: str, keys: frozenset[str] | None, open_keys: frozenset[str]
+) -> Msg | None:
+    """Why a 0.9.1 key verdict does not hold under the release (the start of its VERL-007 note), or None."""
+    global_key = _global_micro_read(finding, version)
+    if global_key is not None:
+        return msg("verl_tree.global_micro_in_release", key=global_key, version=version)
+    if keys is None:
+        return None
+    key = finding.paths[0] if finding.paths else ""
+    if finding.id in HELD and all(_has(p, keys, open_keys) for p in finding.paths):
+        return msg("verl_tree.key_in_release", key=key, version=version, target=TARGET_VERSION)
+    if finding.id == "SCRIPT-005" and not any(_has(p, keys, open_keys) for p in finding.paths):
+        return msg("verl_tree.added_in_release", key=key, version=version, target=TARGET_VERSION)
+    return None
 
 
 def held_to_installed(findings: list[Finding], facts: Mapping[str, Any]) -> list[Finding]:
@@ -116,18 +128,16 @@ def held_to_installed(findings: list[Finding], facts: Mapping[str, Any]) -> list
     version = str(facts.get("version") or "")
     if not release_numbers(version) or version == TARGET_VERSION or not any(f.id in KEY_RULES for f in findings):
         return findings
-    keys = None
-    if "compose" in facts.get("checks", ()):
-        keys = frozenset(key for key, plus in _override_keys(facts.get("overrides", ())) if not plus)
+    keys = frozenset(_set_keys(facts.get("overrides", ()))) if "compose" in facts.get("checks", ()) else None
     return held_to_release(findings, version, keys, frozenset())
 
 
-def _override_keys(overrides: Iterable[str]) -> Iterable[tuple[str, bool]]:
-    """(key, whether it was given with + or ++) of each `key=value` override given to verl."""
+def _set_keys(overrides: Iterable[str]) -> Iterable[str]:
+    """The key of each `key=value` override given to verl without a prefix (no +, ++ or ~)."""
     for override in overrides:
         key, eq, _ = override.partition("=")
-        if eq and not key.startswith("~"):
-            yield key.lstrip("+"), key.startswith("+")
+        if eq and not key.startswith(("+", "~")):
+            yield key
 
 
 def _global_micro_read(finding: Finding, version: str) -> str | None:
