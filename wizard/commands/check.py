@@ -99,11 +99,11 @@ def _checked(args: argparse.Namespace, asking, tree) -> int:
     # verl is given its question and answers while the wizard's own rules run; its findings join theirs.
     question = partial(verl_ask.question_for, source, path, env, workspace)  # --verl-version composes the same
     verl_ask.send(asking, question)
-    own = workspace.findings
+    findings = workspace.findings
     verl_findings, verl_facts, verl_notes = verl_ask.finish(asking)
-    # under another release than 0.9.1 the wizard's 0.9.1 key verdicts are held to what that verl composed
-    held = held_to_installed(own, verl_facts) if verl_facts is not None else own
-    findings = [*held, *verl_findings]
+    if verl_facts is not None:  # under another release than 0.9.1, the 0.9.1 key verdicts held to what it composed
+        findings = held_to_installed(findings, verl_facts)
+    findings = [*findings, *verl_findings]
     findings, tree_facts, tree_notes = verl_version.finish(tree, question, findings)
     notes = [*source.notes, *finish_notes(source, workspace.ctx), *verl_notes, *tree_notes]
     if args.format == "json":
@@ -117,11 +117,7 @@ def _checked(args: argparse.Namespace, asking, tree) -> int:
         for note in notes:
             emit(f"note: {note}")
         emit(as_text(findings))
-    if tree is not None or held is not own:
-        blocked = has_errors(findings)
-    else:
-        blocked = workspace.blocked or has_errors(verl_findings)
-    return ExitStatus.FINDINGS if blocked else ExitStatus.OK
+    return ExitStatus.FINDINGS if has_errors(findings) else ExitStatus.OK
 
 
 def _not_main_ppo(args: argparse.Namespace, exc: NotMainPpo) -> int:
