@@ -38,15 +38,20 @@ REMOTE = on_targets(*names_where(lambda s: not s.runs_here))
 LOCAL_SLURM = on_targets(Target.LOCAL.value, Target.SLURM.value)
 
 
+def _members(annotation: Any) -> set[Any]:
+    """The types a field's annotation allows: {int, NoneType} for int | None, {str} for str."""
+    return set(get_args(annotation)) if get_args(annotation) else {annotation}
+
+
 def _numeric_not_bool(annotation: Any) -> bool:
     """Whether a field's type takes numbers but not booleans (int, float, int | None, str | int, ...)."""
-    members = set(get_args(annotation)) if get_args(annotation) else {annotation}
+    members = _members(annotation)
     return bool(members & {int, float}) and bool not in members
 
 
 def _text_only(annotation: Any) -> bool:
     """Whether a field's type is text alone (str, str | None): no number, no boolean, no fixed choices."""
-    members = set(get_args(annotation)) if get_args(annotation) else {annotation}
+    members = _members(annotation)
     return str in members and members <= {str, type(None)}
 
 

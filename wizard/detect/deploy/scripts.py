@@ -148,13 +148,11 @@ def _config(path: Path, text: str, env: dict | None, args: list | None, seed: di
     """The verl overrides of the script on top of the config folder it names (wizard.detect.script.check_input)."""
     try:
         command = read_launch_script(path, text, {**(seed or {}), **(env or {})}, args)
-    except NotMainPpo as exc:
+    except UsageError as exc:
         # a job that runs another verl program (a recipe's trainer, SFT) has no main_ppo config to compare with
         # verl's defaults: check says it has nothing to judge (SCRIPT-017), as for a plain launch script
-        if exc.reason.key == "script.other_entry":
+        if isinstance(exc, NotMainPpo) and exc.reason.key == "script.other_entry":
             raise
-        return {}, [f"{path} has no python -m verl.trainer.main_ppo command; compared with verl's defaults"], None, None
-    except UsageError:
         return {}, [f"{path} has no python -m verl.trainer.main_ppo command; compared with verl's defaults"], None, None
     return dict(command.flat), list(command.notes), command.script, command
 

@@ -26,7 +26,6 @@ from wizard.i18n.text import Msg, msg
 
 ENGINE_FIELD = "actor_rollout_ref.actor.strategy"
 MAX_SOURCED_BYTES = 512 * 1024
-# the answers' refusals of text where a number or a boolean goes (wizard.core.value_reasons)
 
 
 def read_beside(path: str) -> str | None:
