@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard.detect.env.verl_verdict_compose import compose_config
+from wizard.detect.script.hydra_values import hydra_parser
 
 
 def accepts(tree: Path, config_name: str, overrides: list[str]) -> bool:
@@ -27,12 +28,11 @@ def accepts(tree: Path, config_name: str, overrides: list[str]) -> bool:
     tree without an error; False when this path does not apply or something was raised (compose in full then)."""
     # deferred: start-up cost (Hydra only with --verl-version)
     from hydra._internal.config_loader_impl import ConfigLoaderImpl
-    from hydra.core.override_parser.overrides_parser import OverridesParser
 
     if "/" in config_name or not (tree / f"{config_name}.yaml").is_file():
         return False
     try:
-        parsed = OverridesParser.create().parse_overrides(overrides=list(overrides))
+        parsed = hydra_parser().parse_overrides(overrides=list(overrides))
     except Exception:  # noqa: BLE001 - the full compose parses again and words it
         return False
     for override in parsed:

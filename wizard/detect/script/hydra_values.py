@@ -17,7 +17,7 @@ from typing import Any
 
 from wizard.i18n.text import Msg, msg
 
-__all__ = ["OVERRIDE_KEY_RE", "parse_override_value", "reason_of", "split_override"]
+__all__ = ["OVERRIDE_KEY_RE", "hydra_parser", "parse_override_value", "reason_of", "split_override"]
 
 _INT_U = r"(?:0|[1-9](?:_?[0-9])*)"
 _DIGITS = r"[0-9](?:_?[0-9])*"
@@ -80,7 +80,8 @@ def _plain_value(text: str) -> Any:
 
 
 @cache
-def _hydra_parser() -> Any:
+def hydra_parser() -> Any:
+    """hydra-core's OverridesParser, made once per process."""
     # hydra-core's parser pulls in antlr4 and its generated grammar (~0.1 s): only for values that need it
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
@@ -109,7 +110,7 @@ def _hydra_value(text: str) -> Any:
     if _depth(text) > _MAX_DEPTH:
         raise ValueError(msg("hydra.too_deep"))
     try:
-        override = _hydra_parser().parse_override("k=" + text)
+        override = hydra_parser().parse_override("k=" + text)
     except HydraException as exc:
         raise ValueError(msg("hydra.refused", words=_hydra_words(exc))) from None
     except RecursionError:
