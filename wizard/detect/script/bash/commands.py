@@ -54,7 +54,8 @@ def _value_node(node):
     return None
 
 
-def assign_node(reader, node, st, attrs: str = "") -> str:
+def assign_node(reader, node, st, attrs: str = "", end: int | None = None) -> str:
+    """Assign one `NAME=value` node; `end`: where its value really ends, when tree-sitter split it (tree.touching)."""
     name, sub = _name_of(reader, node)
     append = any(c.type == "+=" for c in node.children)
     value_node = _value_node(node)
@@ -69,7 +70,8 @@ def assign_node(reader, node, st, attrs: str = "") -> str:
         else:
             _assign_array(reader, value_node, st, name, append, "A" in attrs)
             return name
-    raw = reader.src[value_node.start_byte : node.end_byte].decode("utf-8", "replace") if value_node is not None else ""
+    stop = node.end_byte if end is None else end
+    raw = reader.src[value_node.start_byte : stop].decode("utf-8", "replace") if value_node is not None else ""
     value = attach_variable(st, name, x.one(raw, assignment=True))
     old = st.get(name)
     integer = "i" in attrs or (old is not None and old.integer)
@@ -110,8 +112,9 @@ def _assign_array(reader, array_node, st, name: str, append: bool, assoc: bool) 
         var.exported = old.exported
     lines = dict(old.lines) if append and old is not None else {}
     next_index = (max(var.items) + 1) if var.kind == ARRAY and var.items else 0
-    for element in (c for c in array_node.children if c.is_named and c.type != "comment"):
-        raw = reader.text_of(element)
+    for group in tree.touching(c for c in array_node.children if c.is_named and c.type != "comment"):
+        element = group[0]
+        raw = reader.text_of_group(group)
         keyed = re.match(r"\[([^\]]*)\](\+?)=", raw)
         if keyed:
             key_text, value = keyed.group(1), x.one(raw[keyed.end() :], assignment=True)
@@ -214,22 +217,30 @@ def unset(reader, node, st) -> int:
 def run_command(reader, node, st, redirects=()) -> int | None:
     prefix_nodes = [c for c in node.children if c.type == "variable_assignment"]
     name_node = next((c for c in node.children if c.type == "command_name"), None)
-    if name_node is None:
+    words = []
+    if name_node is not None:
+        words = [name_node] + [
+            c for c in node.children[node.children.index(name_node) + 1 :] if c.is_named and c.type not in _NOT_ARGS
+        ]
+    groups = tree.touching([*prefix_nodes[-1:], *words])
+    assignment_ends = {}
+    if prefix_nodes and len(groups[0]) > 1:
+        # `X=$A/$B/c`: what tree-sitter made the command name is the rest of the assignment's value
+        assignment_ends[prefix_nodes[-1].id] = groups[0][-1].end_byte
+    groups = groups[1:] if prefix_nodes else groups
+    if not groups:
         for c in prefix_nodes:
-            assign_node(reader, c, st)
+            assign_node(reader, c, st, end=assignment_ends.get(c.id))
         return 0
-    words = [name_node] + [
-        c for c in node.children[node.children.index(name_node) + 1 :] if c.is_named and c.type not in _NOT_ARGS
-    ]
     x = reader.expander(st)
     fields, lines, raws = [], [], []
-    for word in words:
-        raw = reader.text_of(word)
+    for group in groups:
+        raw = reader.text_of_group(group)
         element_lines = _array_lines(raw, st)
         got = x.fields(raw)
         for k, f in enumerate(got):
             fields.append(f)
-            lines.append(element_lines[k] if element_lines and k < len(element_lines) else tree.line(word))
+            lines.append(element_lines[k] if element_lines and k < len(element_lines) else tree.line(group[0]))
             raws.append(raw)
     if not fields:
         for c in prefix_nodes:
@@ -244,7 +255,7 @@ def run_command(reader, node, st, redirects=()) -> int | None:
         for c in prefix_nodes:
             n = _name_of(reader, c)[0]
             saved[n] = st.vars.get(n)
-            assign_node(reader, c, st)
+            assign_node(reader, c, st, end=assignment_ends.get(c.id))
         try:
             return builtin_table()[name](reader, st, fields, node, redirects)
         finally:
@@ -257,7 +268,8 @@ def run_command(reader, node, st, redirects=()) -> int | None:
     for c in prefix_nodes:
         n, _ = _name_of(reader, c)
         value_node = _value_node(c)
-        raw = reader.src[value_node.start_byte : c.end_byte].decode() if value_node is not None else ""
+        stop = assignment_ends.get(c.id, c.end_byte)
+        raw = reader.src[value_node.start_byte : stop].decode() if value_node is not None else ""
         assigns[n] = x.one(raw, assignment=True)
     if name == "exec":
         fields, lines, raws = fields[1:], lines[1:], raws[1:]

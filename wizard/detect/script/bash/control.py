@@ -55,7 +55,7 @@ _TEST_OPS = frozenset({"&&", "||", "!", "(", ")"})
 
 
 class Control:
-    """The compound statements; mixed into Reader, which gives statement(), block(), expander(), text_of()."""
+    """The compound statements; mixed into Reader, which gives statement(), block(), expander(), text_of(), text_of_group()."""
 
     if TYPE_CHECKING:  # what Reader (run.py) gives; mypy holds Reader's own definitions to these
         src: bytes
@@ -68,6 +68,8 @@ class Control:
         def expander(self, st: State) -> Expander: ...
 
         def text_of(self, node) -> str: ...
+
+        def text_of_group(self, nodes: list) -> str: ...
 
     def condition(self, nodes, st) -> Tri:
         status = st.status
@@ -228,11 +230,14 @@ class Control:
         if has_in:
             items = []
             after_in = False
+            listed = []
             for c in node.children:
                 if c.type == "in":
                     after_in = True
                 elif after_in and c.is_named and c.type not in ("do_group", "comment"):
-                    items.extend(x.fields(self.text_of(c)))
+                    listed.append(c)
+            for group in tree.touching(listed):
+                items.extend(x.fields(self.text_of_group(group)))
         else:
             items = [Spread(frozenset({Origin("args", "@")}), "$@")] if st.args is None else list(st.args)
         name = self.text_of(var)

@@ -70,6 +70,10 @@ class Reader(Control):
     def text_of(self, node) -> str:
         return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
+    def text_of_group(self, nodes: list) -> str:
+        """The text of one word that tree-sitter gave as several touching nodes (tree.touching)."""
+        return self.src[nodes[0].start_byte : nodes[-1].end_byte].decode("utf-8", "replace")
+
     def expander(self, st: State) -> Expander:
         return Expander(st, lambda inner: self.capture(inner, st))
 

@@ -33,6 +33,19 @@ def parse(source: bytes):
     return _parser().parse(source).root_node
 
 
+def touching(nodes) -> list[list]:
+    """Nodes grouped into the shell words they make: bash splits words at blanks only, so nodes with no byte
+    between them are one word. tree-sitter-bash 0.25 splits `$A/$B/c` into `$A/$` and `B/c` (and `X=$A/$B/c` into an
+    assignment and a command): the reader reads each group's text as one word, as bash does."""
+    groups: list[list] = []
+    for node in nodes:
+        if groups and groups[-1][-1].end_byte == node.start_byte:
+            groups[-1].append(node)
+        else:
+            groups.append([node])
+    return groups
+
+
 def node_text(node) -> str:
     return node.text.decode("utf-8", "replace")
 
